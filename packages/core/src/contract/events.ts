@@ -1,0 +1,113 @@
+import { z } from "zod";
+import { NetworkId } from "./networks.ts";
+import { AccountHealth, Analytics, PostStatus } from "./resources.ts";
+
+export const EVENT_TYPES = [
+  "post.published",
+  "post.scheduled",
+  "post.failed",
+  "post.deleted",
+  "account.connected",
+  "account.disconnected",
+  "media.processed",
+  "analytics.daily",
+] as const;
+export const EventType = z.enum(EVENT_TYPES).meta({ id: "EventType" });
+export type EventType = z.infer<typeof EventType>;
+
+const count = z.number().int().min(0);
+
+export const PostPublishedData = z.object({
+  post_id: z.string(),
+  platform: NetworkId,
+  status: z.literal("published"),
+  permalink: z.string(),
+  metrics: z.object({ reach: count, likes: count }),
+});
+export const PostFailedData = z.object({
+  post_id: z.string(),
+  platform: NetworkId,
+  status: z.literal("failed"),
+  error: z.string(),
+});
+export const PostScheduledData = z.object({
+  post_id: z.string(),
+  platforms: z.array(NetworkId),
+  scheduled_at: z.number().int().describe("Unix time in milliseconds"),
+});
+export const PostDeletedData = z.object({ post_id: z.string(), previous_status: PostStatus });
+export const AccountEventData = z.object({ platform: NetworkId, handle: z.string(), health: AccountHealth });
+export const MediaProcessedData = z.object({
+  media_id: z.string(),
+  url: z.string(),
+  type: z.string(),
+  size: count,
+});
+export const AnalyticsDailyData = Analytics.extend({
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .describe("the UTC day the figures cover"),
+});
+
+/** Data schema of each event type. */
+export const EVENT_DATA = {
+  "post.published": PostPublishedData,
+  "post.scheduled": PostScheduledData,
+  "post.failed": PostFailedData,
+  "post.deleted": PostDeletedData,
+  "account.connected": AccountEventData,
+  "account.disconnected": AccountEventData,
+  "media.processed": MediaProcessedData,
+  "analytics.daily": AnalyticsDailyData,
+} as const satisfies Record<EventType, z.ZodType>;
+
+export type EventDataMap = { [K in EventType]: z.infer<(typeof EVENT_DATA)[K]> };
+
+const envelope = <K extends EventType>(type: K) =>
+  z.object({
+    id: z.string().describe("event id, evt_…; the webhook-id header carries the same value"),
+    type: z.literal(type),
+    created: z.number().int().describe("Unix time in seconds"),
+    data: EVENT_DATA[type],
+  });
+
+/** A webhook event: the envelope, discriminated on `type`. */
+export const WebhookEvent = z
+  .discriminatedUnion("type", [
+    envelope("post.published"),
+    envelope("post.scheduled"),
+    envelope("post.failed"),
+    envelope("post.deleted"),
+    envelope("account.connected"),
+    envelope("account.disconnected"),
+    envelope("media.processed"),
+    envelope("analytics.daily"),
+  ])
+  .meta({ id: "WebhookEvent" });
+export type WebhookEvent = z.infer<typeof WebhookEvent>;
+export type WebhookEventOf<K extends EventType> = Extract<WebhookEvent, { type: K }>;
+
+export const WEBHOOK_STATUSES = ["enabled", "disabled"] as const;
+
+/** A webhook endpoint as listed (never with its secret). */
+export const WebhookEndpoint = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(EventType),
+    status: z.enum(WEBHOOK_STATUSES),
+    created_at: z.number().int().describe("Unix time in milliseconds"),
+  })
+  .meta({ id: "WebhookEndpoint" });
+export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
+
+/** The endpoint as answered by POST /webhooks: the only time the secret is shown. */
+export const CreatedWebhookEndpoint = WebhookEndpoint.extend({
+  secret: z.string().describe("whsec_ + base64 of 32 random bytes; shown only once"),
+}).meta({ id: "CreatedWebhookEndpoint" });
+export type CreatedWebhookEndpoint = z.infer<typeof CreatedWebhookEndpoint>;
+
+export const WebhookEndpointList = z
+  .object({ data: z.array(WebhookEndpoint) })
+  .meta({ id: "WebhookEndpointList" });

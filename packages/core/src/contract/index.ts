@@ -1,0 +1,6 @@
+export * from "./errors.ts";
+export * from "./events.ts";
+export * from "./networks.ts";
+export * from "./plans.ts";
+export * from "./requests.ts";
+export * from "./resources.ts";

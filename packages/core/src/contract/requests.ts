@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { EventType } from "./events.ts";
+import { NetworkId } from "./networks.ts";
+import { AccountHealth } from "./resources.ts";
+
+/**
+ * A schedule time as the contract accepts it: Unix seconds (below 1e11), Unix milliseconds, a string
+ * of digits meaning either, or an ISO 8601 string with a date, a time and a zone offset. The shape is
+ * checked here; parsing and the "in the future" rule live in `time/schedule-at.ts`.
+ */
+export const ScheduleTime = z.union([z.number(), z.string()]).meta({
+  id: "ScheduleTime",
+  description:
+    "Unix seconds, Unix milliseconds, a string of digits, or ISO 8601 with a zone offset (e.g. 2026-12-01T09:00:00Z)",
+});
+
+export const CreatePostBody = z
+  .object({
+    caption: z.string().optional().describe("default empty; adapted per network when it publishes"),
+    platforms: z
+      .array(z.string())
+      .describe("network ids; unknown ids are ignored, unconnected ones dropped, duplicates collapsed"),
+    schedule_at: ScheduleTime.optional(),
+    media: z
+      .string()
+      .optional()
+      .describe("an http(s) URL of an image or video, or a med_ id from POST /media"),
+    draft: z.boolean().optional().describe("extension: true creates a draft (no fan-out, no schedule)"),
+  })
+  .meta({ id: "CreatePostBody" });
+export type CreatePostBody = z.infer<typeof CreatePostBody>;
+
+export const ListPostsQuery = z.object({
+  status: z.string().optional().describe("comma-separated statuses; unknown values are ignored"),
+  limit: z.string().optional().describe("1..100, default 20; larger values are clamped to 100"),
+  cursor: z.string().optional().describe("opaque; taken from the Link header's rel=next URL"),
+});
+
+export const PublishDraftBody = z
+  .object({ schedule_at: ScheduleTime.optional() })
+  .meta({ id: "PublishDraftBody" });
+
+export const ScheduleBody = z
+  .object({
+    caption: z.string().optional(),
+    platforms: z.array(z.string()),
+    media: z.string().optional(),
+    at: ScheduleTime.or(z.literal("next")).describe('a schedule time, or "next" for the next optimal slot'),
+  })
+  .meta({ id: "ScheduleBody" });
+export type ScheduleBody = z.infer<typeof ScheduleBody>;
+
+export const ConnectAccountBody = z
+  .object({ platform: NetworkId, handle: z.string().min(1).max(100).optional() })
+  .meta({ id: "ConnectAccountBody" });
+
+export const SandboxAccountBody = z.object({ health: AccountHealth }).meta({ id: "SandboxAccountBody" });
+
+const metric = z.number().int().min(0);
+export const SandboxMetricsBody = z
+  .object({
+    post_id: z.string(),
+    platform: NetworkId,
+    reach: metric,
+    likes: metric.default(0),
+    comments: metric.default(0),
+    shares: metric.default(0),
+  })
+  .meta({ id: "SandboxMetricsBody" });
+
+export const CreateWebhookBody = z
+  .object({
+    url: z.string().describe("https:// or http:// URL that receives events"),
+    events: z.array(EventType).min(1).optional().describe("default: all eight event types"),
+  })
+  .meta({ id: "CreateWebhookBody" });
+
+export const TestWebhookBody = z
+  .object({ type: EventType.optional().describe("default: the endpoint's first subscribed type") })
+  .meta({ id: "TestWebhookBody" });
+
+export const MediaUrlBody = z.object({ url: z.string() }).meta({ id: "MediaUrlBody" });

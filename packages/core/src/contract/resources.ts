@@ -1,0 +1,118 @@
+import { z } from "zod";
+import { NetworkId } from "./networks.ts";
+import { PlanName } from "./plans.ts";
+
+const unixMs = z.number().int().describe("Unix time in milliseconds");
+const count = z.number().int().min(0);
+
+export const POST_STATUSES = ["draft", "scheduled", "publishing", "published"] as const;
+export const PostStatus = z.enum(POST_STATUSES).meta({ id: "PostStatus" });
+export type PostStatus = z.infer<typeof PostStatus>;
+
+export const ACCOUNT_HEALTH = ["healthy", "expiring", "reauth_required"] as const;
+export const AccountHealth = z.enum(ACCOUNT_HEALTH).meta({ id: "AccountHealth" });
+export type AccountHealth = z.infer<typeof AccountHealth>;
+
+export const CurrentUser = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    studio: z.string(),
+    plan: PlanName,
+    limits: z.object({
+      profiles: count,
+      posts_per_month: count.nullable().describe("null means unlimited"),
+      api_calls_per_month: count,
+    }),
+    usage: z.object({ api_calls_this_month: count }),
+  })
+  .meta({ id: "CurrentUser" });
+export type CurrentUser = z.infer<typeof CurrentUser>;
+
+export const Post = z
+  .object({
+    id: z.string(),
+    caption: z.string(),
+    platforms: z.array(NetworkId),
+    status: PostStatus,
+    has_media: z.boolean(),
+    scheduled_at: unixMs.nullable(),
+    published_at: unixMs.nullable(),
+    reach: count,
+    engagement_rate: z.number().min(0).describe("percentage, two decimals"),
+  })
+  .meta({ id: "Post" });
+export type Post = z.infer<typeof Post>;
+
+export const TARGET_STATUSES = ["pending", "published", "failed"] as const;
+export const TargetStatus = z.enum(TARGET_STATUSES).meta({ id: "TargetStatus" });
+export type TargetStatus = z.infer<typeof TargetStatus>;
+
+/** One network's result for a post (extension: GET /posts/{id}/targets). */
+export const Target = z
+  .object({
+    platform: NetworkId,
+    status: TargetStatus,
+    text: z.string().describe("the text as adapted for this network"),
+    permalink: z.string().nullable(),
+    error: z.string().nullable(),
+    published_at: unixMs.nullable(),
+    reach: count,
+    likes: count,
+    comments: count,
+    shares: count,
+  })
+  .meta({ id: "Target" });
+export type Target = z.infer<typeof Target>;
+
+export const Account = z
+  .object({
+    platform: NetworkId,
+    handle: z.string(),
+    followers: count,
+    health: AccountHealth,
+  })
+  .meta({ id: "Account" });
+export type Account = z.infer<typeof Account>;
+
+export const PlatformAnalytics = z
+  .object({ platform: NetworkId, reach: count, engagementRate: z.number().min(0) })
+  .meta({ id: "PlatformAnalytics" });
+
+export const Analytics = z
+  .object({
+    totalReach: count,
+    engagementRate: z.number().min(0),
+    postsPublished: count,
+    followers: count,
+    perPlatform: z.array(PlatformAnalytics),
+  })
+  .meta({ id: "Analytics" });
+export type Analytics = z.infer<typeof Analytics>;
+
+export const DeleteResult = z
+  .object({ deleted: z.literal(true), id: z.string() })
+  .meta({ id: "DeleteResult" });
+export type DeleteResult = z.infer<typeof DeleteResult>;
+
+export const MEDIA_STATUSES = ["processing", "ready"] as const;
+export const Media = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    type: z.string().describe("MIME type, e.g. image/png"),
+    size: count.describe("bytes; 0 when the media is a remote URL of unknown size"),
+    status: z.enum(MEDIA_STATUSES),
+  })
+  .meta({ id: "Media" });
+export type Media = z.infer<typeof Media>;
+
+/** `{ data: [...] }`, the shape of every list. */
+export function listOf<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item) });
+}
+
+export const PostList = listOf(Post).meta({ id: "PostList" });
+export const TargetList = listOf(Target).meta({ id: "TargetList" });
+export const AccountList = listOf(Account).meta({ id: "AccountList" });

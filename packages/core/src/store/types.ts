@@ -1,0 +1,261 @@
+import type { EventType } from "../contract/events.ts";
+import type { NetworkId } from "../contract/networks.ts";
+import type { PlanName } from "../contract/plans.ts";
+import type { AccountHealth, PostStatus, TargetStatus } from "../contract/resources.ts";
+
+/*
+ * The persistence seam. The service holds the rules; a store only keeps records and makes a few steps
+ * atomic. Every method is async so that a networked store (Postgres) fits the same interface as the
+ * in-memory and SQLite ones.
+ *
+ * Atomicity: each method is one transaction. Methods that change state take `Effects`, whose events are
+ * written in that same transaction (the webhook outbox), so a crash can neither lose an event nor
+ * invent one for a change that did not happen.
+ *
+ * Times are Unix milliseconds unless a field says otherwise.
+ */
+
+export interface UserRecord {
+  id: string;
+  email: string;
+  name: string;
+  studio: string;
+  plan: PlanName;
+  created_at: number;
+}
+
+export type KeyMode = "test" | "live";
+
+export interface ApiKeyRecord {
+  id: string;
+  user_id: string;
+  /** SHA-256 of the whole key, hex. The key itself is never stored. */
+  hash: string;
+  mode: KeyMode;
+  /** What a person sees to tell keys apart, e.g. "sp_test_…Xy9z". */
+  hint: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface AccountRecord {
+  user_id: string;
+  platform: NetworkId;
+  handle: string;
+  followers: number;
+  health: AccountHealth;
+  connected_at: number;
+}
+
+export interface PostRecord {
+  id: string;
+  user_id: string;
+  caption: string;
+  platforms: NetworkId[];
+  status: PostStatus;
+  /** The media reference as given: an http(s) URL or a med_ id; null without media. */
+  media: string | null;
+  scheduled_at: number | null;
+  published_at: number | null;
+  created_at: number;
+}
+
+export interface TargetRecord {
+  post_id: string;
+  platform: NetworkId;
+  status: TargetStatus;
+  text: string;
+  permalink: string | null;
+  error: string | null;
+  published_at: number | null;
+  reach: number;
+  likes: number;
+  comments: number;
+  shares: number;
+}
+
+export interface TargetMetrics {
+  reach: number;
+  likes: number;
+  comments: number;
+  shares: number;
+}
+
+export type WebhookStatus = "enabled" | "disabled";
+
+export interface WebhookRecord {
+  id: string;
+  user_id: string;
+  url: string;
+  events: EventType[];
+  /** whsec_… — never leaves the store except at creation and for signing. */
+  secret: string;
+  status: WebhookStatus;
+  created_at: number;
+}
+
+/** An event to write to the outbox. `created` is Unix seconds, as in the envelope. */
+export interface NewEvent {
+  id: string;
+  user_id: string;
+  type: EventType;
+  created: number;
+  data: unknown;
+  /**
+   * Deliver to this endpoint only (test events). Otherwise the store creates one delivery for each
+   * enabled endpoint of the user subscribed to the type, due at `created * 1000`.
+   */
+  webhook_id?: string;
+}
+
+export type DeliveryState = "pending" | "delivered" | "failed";
+
+/** One event owed to one endpoint. */
+export interface DeliveryRecord {
+  id: string;
+  event_id: string;
+  webhook_id: string;
+  state: DeliveryState;
+  /** Attempts made so far. */
+  attempts: number;
+  /** When the next attempt is due; null once delivered or given up. */
+  next_attempt_at: number | null;
+  created_at: number;
+}
+
+/** What a delivery worker needs to make one attempt. */
+export interface DeliveryJob {
+  delivery: DeliveryRecord;
+  event: NewEvent;
+  webhook: WebhookRecord;
+}
+
+export interface AttemptRecord {
+  delivery_id: string;
+  webhook_id: string;
+  event_id: string;
+  attempt: number;
+  at: number;
+  /** HTTP status, or null when no response came (timeout, refused). */
+  response_status: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
+export interface MediaRecord {
+  id: string;
+  user_id: string;
+  url: string;
+  type: string;
+  size: number;
+  status: "processing" | "ready";
+  /** Where uploaded bytes are kept (server data folder), or null for a remote URL. */
+  path: string | null;
+  created_at: number;
+}
+
+/** Side effects written in the same transaction as the change. */
+export interface Effects {
+  events?: NewEvent[];
+}
+
+export interface ListPostsOptions {
+  statuses?: PostStatus[];
+  limit: number;
+  /** Return posts strictly older (smaller id) than this id: ids are time-sortable. */
+  beforeId?: string;
+}
+
+export interface Store {
+  /** Answers when the store is reachable (for /healthz). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+
+  // Users and keys
+  createUser(user: UserRecord): Promise<void>;
+  getUser(id: string): Promise<UserRecord | null>;
+  findUserByEmail(email: string): Promise<UserRecord | null>;
+  listUsers(): Promise<UserRecord[]>;
+  createKey(key: ApiKeyRecord): Promise<void>;
+  findKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
+  listKeys(userId: string): Promise<ApiKeyRecord[]>;
+  /** Marks a key revoked; false when there is no such key or it already was. */
+  revokeKey(id: string, at: number): Promise<boolean>;
+
+  // Usage
+  /** Adds one API call to the user's counter for `month` ("YYYY-MM", UTC) and returns the new count. */
+  incrementApiCalls(userId: string, month: string): Promise<number>;
+  getApiCalls(userId: string, month: string): Promise<number>;
+
+  // Accounts
+  listAccounts(userId: string): Promise<AccountRecord[]>;
+  getAccount(userId: string, platform: NetworkId): Promise<AccountRecord | null>;
+  /** Inserts or replaces the account for (user, platform). */
+  putAccount(account: AccountRecord, effects?: Effects): Promise<void>;
+  deleteAccount(userId: string, platform: NetworkId, effects?: Effects): Promise<boolean>;
+
+  // Posts
+  insertPost(post: PostRecord, targets: TargetRecord[], effects?: Effects): Promise<void>;
+  getPost(userId: string, id: string): Promise<PostRecord | null>;
+  /** Most recent first (descending id). */
+  listPosts(userId: string, options: ListPostsOptions): Promise<PostRecord[]>;
+  /** Posts the user created at or after `since` (plan limit: posts per month). */
+  countPostsCreatedSince(userId: string, since: number): Promise<number>;
+  getTargets(postId: string): Promise<TargetRecord[]>;
+  /**
+   * Removes the post and its targets if it belongs to the user. `effectsFor` is called with the record
+   * as it was inside the transaction, so the event names the status the post really had.
+   */
+  deletePost(
+    userId: string,
+    id: string,
+    effectsFor?: (post: PostRecord) => Effects,
+  ): Promise<PostRecord | null>;
+  /**
+   * Compare-and-set: applies `patch` (and replaces the targets when given) only when the post exists and
+   * its status is one of `from`. Returns the updated record, or null when the condition failed.
+   * Publishing completes through this (`from: ["publishing"]`), so a post deleted meanwhile stays deleted.
+   */
+  transitionPost(
+    id: string,
+    from: PostStatus[],
+    patch: Partial<Pick<PostRecord, "status" | "scheduled_at" | "published_at">>,
+    targets?: TargetRecord[],
+    effects?: Effects,
+  ): Promise<PostRecord | null>;
+  /** Atomically moves up to `limit` scheduled posts due at or before `now` to publishing, oldest due first. */
+  claimDuePosts(now: number, limit: number): Promise<PostRecord[]>;
+  /** The earliest scheduled_at among scheduled posts, or null. */
+  nextDueAt(): Promise<number | null>;
+  /** After a crash: posts left in publishing go back to scheduled so they publish (once) again. */
+  releaseInterruptedPublishing(): Promise<number>;
+  /** Records metrics a network reported; each figure only grows. Null when the target does not exist. */
+  reportMetrics(postId: string, platform: NetworkId, metrics: TargetMetrics): Promise<TargetRecord | null>;
+  /** Targets of the user's published posts, for analytics. */
+  listPublishedTargets(userId: string): Promise<TargetRecord[]>;
+  countPublishedPosts(userId: string): Promise<number>;
+
+  // Webhooks and the outbox
+  createWebhook(webhook: WebhookRecord): Promise<void>;
+  listWebhooks(userId: string): Promise<WebhookRecord[]>;
+  getWebhook(userId: string, id: string): Promise<WebhookRecord | null>;
+  deleteWebhook(userId: string, id: string): Promise<boolean>;
+  setWebhookStatus(id: string, status: WebhookStatus): Promise<void>;
+  /** Writes events on their own (analytics.daily, test events), with deliveries like any other. */
+  appendEvents(events: NewEvent[]): Promise<void>;
+  /**
+   * Claims deliveries due at or before `now` (state pending), pushing their next_attempt_at to
+   * `leaseUntil` so a second worker does not take them; at most `limit`.
+   */
+  claimDueDeliveries(now: number, leaseUntil: number, limit: number): Promise<DeliveryJob[]>;
+  /** Records an attempt and the delivery's new state in one step. */
+  recordAttempt(
+    attempt: AttemptRecord,
+    next: { state: DeliveryState; next_attempt_at: number | null },
+  ): Promise<void>;
+  nextDeliveryAt(): Promise<number | null>;
+
+  // Media
+  insertMedia(media: MediaRecord, effects?: Effects): Promise<void>;
+  getMedia(userId: string, id: string): Promise<MediaRecord | null>;
+}
