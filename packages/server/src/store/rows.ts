@@ -1,0 +1,151 @@
+import type {
+  AccountRecord,
+  ApiKeyRecord,
+  AttemptRecord,
+  DeliveryRecord,
+  MediaRecord,
+  NewEvent,
+  PostRecord,
+  TargetRecord,
+  UserRecord,
+  WebhookRecord,
+} from "@socialpub/core";
+
+/*
+ * Rows as SQLite returns them, and their mapping to the core records. Each mapper builds a fresh plain
+ * object (node:sqlite rows have a null prototype) and parses the JSON columns.
+ */
+
+type Row = Record<string, unknown>;
+
+const text = (row: Row, key: string): string => row[key] as string;
+const int = (row: Row, key: string): number => row[key] as number;
+const nullableText = (row: Row, key: string): string | null => (row[key] as string | null) ?? null;
+const nullableInt = (row: Row, key: string): number | null => (row[key] as number | null) ?? null;
+
+export function toUser(row: Row): UserRecord {
+  return {
+    id: text(row, "id"),
+    email: text(row, "email"),
+    name: text(row, "name"),
+    studio: text(row, "studio"),
+    plan: text(row, "plan") as UserRecord["plan"],
+    created_at: int(row, "created_at"),
+  };
+}
+
+export function toKey(row: Row): ApiKeyRecord {
+  return {
+    id: text(row, "id"),
+    user_id: text(row, "user_id"),
+    hash: text(row, "hash"),
+    mode: text(row, "mode") as ApiKeyRecord["mode"],
+    hint: text(row, "hint"),
+    created_at: int(row, "created_at"),
+    revoked_at: nullableInt(row, "revoked_at"),
+  };
+}
+
+export function toAccount(row: Row): AccountRecord {
+  return {
+    user_id: text(row, "user_id"),
+    platform: text(row, "platform") as AccountRecord["platform"],
+    handle: text(row, "handle"),
+    followers: int(row, "followers"),
+    health: text(row, "health") as AccountRecord["health"],
+    connected_at: int(row, "connected_at"),
+  };
+}
+
+export function toPost(row: Row): PostRecord {
+  return {
+    id: text(row, "id"),
+    user_id: text(row, "user_id"),
+    caption: text(row, "caption"),
+    platforms: JSON.parse(text(row, "platforms")) as PostRecord["platforms"],
+    status: text(row, "status") as PostRecord["status"],
+    media: nullableText(row, "media"),
+    scheduled_at: nullableInt(row, "scheduled_at"),
+    published_at: nullableInt(row, "published_at"),
+    created_at: int(row, "created_at"),
+  };
+}
+
+export function toTarget(row: Row): TargetRecord {
+  return {
+    post_id: text(row, "post_id"),
+    platform: text(row, "platform") as TargetRecord["platform"],
+    status: text(row, "status") as TargetRecord["status"],
+    text: text(row, "text"),
+    permalink: nullableText(row, "permalink"),
+    error: nullableText(row, "error"),
+    published_at: nullableInt(row, "published_at"),
+    reach: int(row, "reach"),
+    likes: int(row, "likes"),
+    comments: int(row, "comments"),
+    shares: int(row, "shares"),
+  };
+}
+
+export function toWebhook(row: Row): WebhookRecord {
+  return {
+    id: text(row, "id"),
+    user_id: text(row, "user_id"),
+    url: text(row, "url"),
+    events: JSON.parse(text(row, "events")) as WebhookRecord["events"],
+    secret: text(row, "secret"),
+    status: text(row, "status") as WebhookRecord["status"],
+    created_at: int(row, "created_at"),
+  };
+}
+
+export function toEvent(row: Row): NewEvent {
+  const event: NewEvent = {
+    id: text(row, "id"),
+    user_id: text(row, "user_id"),
+    type: text(row, "type") as NewEvent["type"],
+    created: int(row, "created"),
+    data: JSON.parse(text(row, "data")),
+  };
+  const webhookId = nullableText(row, "webhook_id");
+  if (webhookId !== null) event.webhook_id = webhookId;
+  return event;
+}
+
+export function toDelivery(row: Row): DeliveryRecord {
+  return {
+    id: text(row, "id"),
+    event_id: text(row, "event_id"),
+    webhook_id: text(row, "webhook_id"),
+    state: text(row, "state") as DeliveryRecord["state"],
+    attempts: int(row, "attempts"),
+    next_attempt_at: nullableInt(row, "next_attempt_at"),
+    created_at: int(row, "created_at"),
+  };
+}
+
+export function toAttempt(row: Row): AttemptRecord {
+  return {
+    delivery_id: text(row, "delivery_id"),
+    webhook_id: text(row, "webhook_id"),
+    event_id: text(row, "event_id"),
+    attempt: int(row, "attempt"),
+    at: int(row, "at"),
+    response_status: nullableInt(row, "response_status"),
+    duration_ms: int(row, "duration_ms"),
+    error: nullableText(row, "error"),
+  };
+}
+
+export function toMedia(row: Row): MediaRecord {
+  return {
+    id: text(row, "id"),
+    user_id: text(row, "user_id"),
+    url: text(row, "url"),
+    type: text(row, "type"),
+    size: int(row, "size"),
+    status: text(row, "status") as MediaRecord["status"],
+    path: nullableText(row, "path"),
+    created_at: int(row, "created_at"),
+  };
+}
