@@ -1,0 +1,164 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { limitedBodyStream } from "./body-stream.ts";
+import { requestIdFor } from "./request-id.ts";
+
+/** The service as the platform sees it: a web-standard handler. */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+export interface RequestCompleted {
+  requestId: string;
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+}
+
+export interface NodeAdapterOptions {
+  /** Largest request body accepted, in bytes; larger ones get 413. */
+  bodyLimit: number;
+  /** Called once per request when its response has been written (or the client went away). */
+  onComplete?: (info: RequestCompleted) => void;
+  /** Called when the handler throws: a defect, answered with 500. */
+  onError?: (error: unknown, requestId: string) => void;
+  /** True once the server is shutting down: responses then close their connection. */
+  isDraining?: () => boolean;
+}
+
+const BODYLESS_METHODS = new Set(["GET", "HEAD"]);
+
+function jsonError(status: number, message: string, requestId: string, extra: Record<string, string> = {}) {
+  return new Response(JSON.stringify({ error: message }), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "x-request-id": requestId, ...extra },
+  });
+}
+
+/** Worded as the service words its own 413, so a client sees one message whichever layer refused. */
+function tooLarge(limit: number, requestId: string): Response {
+  const size = limit % (1024 * 1024) === 0 ? `${limit / (1024 * 1024)} MiB` : `${limit} bytes`;
+  return jsonError(413, `Request body is larger than ${size}; send less.`, requestId, {
+    connection: "close",
+  });
+}
+
+function headersOf(message: IncomingMessage): Headers {
+  const headers = new Headers();
+  const raw = message.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    // HTTP/2 pseudo-headers never reach a Request.
+    if (!raw[i]!.startsWith(":")) headers.append(raw[i]!, raw[i + 1]!);
+  }
+  return headers;
+}
+
+/** The URL the client asked for; a Host header that does not parse falls back to the server's own. */
+function urlOf(message: IncomingMessage, fallbackHost: string): URL {
+  const path = message.url ?? "/";
+  try {
+    return new URL(path, `http://${message.headers.host ?? fallbackHost}`);
+  } catch {
+    return new URL(path.startsWith("/") ? path : "/", `http://${fallbackHost}`);
+  }
+}
+
+async function writeResponse(response: Response, res: ServerResponse, closeConnection: boolean) {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of response.headers) if (name !== "set-cookie") headers[name] = value;
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers["set-cookie"] = cookies;
+  if (closeConnection) headers.connection = "close";
+  res.writeHead(response.status, response.statusText || undefined, headers);
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  // pipeline waits for 'drain' whenever the socket is full, and stops reading the body if the client
+  // goes away.
+  await pipeline(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream), res);
+}
+
+/**
+ * A Node `request` listener that serves a fetch handler: IncomingMessage → Request (body streamed, limit
+ * enforced while reading, aborted when the client disconnects) → Response written back with
+ * backpressure.
+ */
+export function toNodeListener(handler: FetchHandler, options: NodeAdapterOptions) {
+  const { bodyLimit } = options;
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const started = performance.now();
+    const url = urlOf(req, `${req.socket.localAddress ?? "127.0.0.1"}:${req.socket.localPort ?? 80}`);
+    const method = req.method ?? "GET";
+    let requestId = requestIdFor(req.headers["x-request-id"]);
+    let reported = false;
+    const report = (status: number) => {
+      if (reported) return;
+      reported = true;
+      options.onComplete?.({
+        requestId,
+        method,
+        path: url.pathname,
+        status,
+        durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      });
+    };
+    const aborter = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) aborter.abort(new Error("The client closed the connection."));
+      report(res.writableFinished ? res.statusCode : 499);
+    });
+
+    const serve = async (): Promise<void> => {
+      const declared = Number(req.headers["content-length"] ?? 0);
+      if (Number.isFinite(declared) && declared > bodyLimit) {
+        // Refused before reading: closing the connection spares the client sending the rest.
+        await writeResponse(tooLarge(bodyLimit, requestId), res, true);
+        return;
+      }
+      let overflowed = false;
+      const hasBody = !BODYLESS_METHODS.has(method);
+      const request = new Request(url, {
+        method,
+        headers: headersOf(req),
+        body: hasBody
+          ? limitedBodyStream(req, bodyLimit, () => {
+              overflowed = true;
+            })
+          : null,
+        signal: aborter.signal,
+        ...(hasBody && { duplex: "half" }),
+      } as RequestInit);
+      let response: Response;
+      try {
+        response = await handler(request);
+      } catch (error) {
+        if (overflowed) {
+          response = tooLarge(bodyLimit, requestId);
+        } else {
+          options.onError?.(error, requestId);
+          response = jsonError(500, "Internal server error.", requestId);
+        }
+      }
+      // However the handler answered a body it could not read whole, the cause is the size.
+      if (overflowed) {
+        await response.body?.cancel();
+        response = tooLarge(bodyLimit, requestId);
+      }
+      requestId = response.headers.get("x-request-id") ?? requestId;
+      // Asked at write time: a request that started before shutdown still ends its connection.
+      await writeResponse(response, res, overflowed || (options.isDraining?.() ?? false));
+    };
+
+    serve().catch((error: unknown) => {
+      // Writing failed: the client went away mid-response, or the response body errored.
+      if (!res.headersSent) {
+        options.onError?.(error, requestId);
+        res.writeHead(500, { "content-type": "application/json; charset=utf-8", "x-request-id": requestId });
+        res.end(JSON.stringify({ error: "Internal server error." }));
+      } else {
+        res.destroy();
+      }
+    });
+  };
+}
