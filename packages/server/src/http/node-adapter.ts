@@ -137,7 +137,7 @@ export function toNodeListener(handler: FetchHandler, options: NodeAdapterOption
           response = tooLarge(bodyLimit, requestId);
         } else {
           options.onError?.(error, requestId);
-          response = jsonError(500, "Internal server error.", requestId);
+          response = jsonError(500, `Internal error (request ${requestId}).`, requestId);
         }
       }
       // However the handler answered a body it could not read whole, the cause is the size.
@@ -155,7 +155,7 @@ export function toNodeListener(handler: FetchHandler, options: NodeAdapterOption
       if (!res.headersSent) {
         options.onError?.(error, requestId);
         res.writeHead(500, { "content-type": "application/json; charset=utf-8", "x-request-id": requestId });
-        res.end(JSON.stringify({ error: "Internal server error." }));
+        res.end(JSON.stringify({ error: `Internal error (request ${requestId}).` }));
       } else {
         res.destroy();
       }

@@ -1,0 +1,69 @@
+import {
+  type AccountHealth,
+  type AccountRecord,
+  type NetworkId,
+  type NewEvent,
+  newId,
+  PLANS,
+  type Store,
+  type UserRecord,
+} from "@socialpub/core";
+import { CliError } from "../errors.ts";
+
+export interface ConnectAccount {
+  platform: NetworkId;
+  handle: string;
+  followers: number;
+  health: AccountHealth;
+}
+
+function accountEvent(
+  type: "account.connected" | "account.disconnected",
+  account: AccountRecord,
+  now: number,
+): NewEvent {
+  return {
+    id: newId("evt", now),
+    user_id: account.user_id,
+    type,
+    created: Math.floor(now / 1000),
+    data: { platform: account.platform, handle: account.handle, health: account.health },
+  };
+}
+
+/**
+ * Connects (or reconnects) a sandbox account, within the plan's number of profiles, and tells the
+ * user's webhooks with account.connected — what the dashboard's connect flow does.
+ */
+export async function connectAccount(
+  store: Store,
+  user: UserRecord,
+  input: ConnectAccount,
+  now = Date.now(),
+): Promise<AccountRecord> {
+  const existing = await store.listAccounts(user.id);
+  const allowed = PLANS[user.plan].profiles;
+  if (!existing.some((a) => a.platform === input.platform) && existing.length >= allowed) {
+    throw new CliError(
+      `the ${user.plan} plan allows ${allowed} connected profiles and ${user.email} has ${existing.length}; disconnect one first.`,
+    );
+  }
+  const account: AccountRecord = { user_id: user.id, ...input, connected_at: now };
+  await store.putAccount(account, { events: [accountEvent("account.connected", account, now)] });
+  return account;
+}
+
+export async function disconnectAccount(
+  store: Store,
+  user: UserRecord,
+  platform: NetworkId,
+  now = Date.now(),
+): Promise<void> {
+  const account = await store.getAccount(user.id, platform);
+  const removed =
+    account !== null &&
+    (await store.deleteAccount(user.id, platform, {
+      events: [accountEvent("account.disconnected", account, now)],
+    }));
+  if (!removed) throw new CliError(`${user.email} has no ${platform} account connected.`);
+}

@@ -1,0 +1,52 @@
+import { Command } from "commander";
+import { createKey, revokeKey } from "../admin/keys.ts";
+import { findUser } from "../admin/users.ts";
+import { withStore } from "../open-store.ts";
+import { dbOption, userOption } from "../options.ts";
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function keysCommand(): Command {
+  const keys = new Command("keys").description("manage API keys (the store keeps only their hashes)");
+  keys
+    .command("create")
+    .description("create a test key for a user; the key is printed once")
+    .addOption(userOption())
+    .addOption(dbOption())
+    .action((options: { db: string; user: string }) =>
+      withStore(options.db, async (store) => {
+        const user = await findUser(store, options.user);
+        const { record, apiKey } = await createKey(store, user.id);
+        process.stdout.write(`Created key ${record.id} for ${user.email}. It is shown only now:\n`);
+        process.stdout.write(`API key: ${apiKey}\n`);
+      }),
+    );
+  keys
+    .command("list")
+    .description("list a user's keys (hints only)")
+    .addOption(userOption())
+    .addOption(dbOption())
+    .action((options: { db: string; user: string }) =>
+      withStore(options.db, async (store) => {
+        const user = await findUser(store, options.user);
+        for (const key of await store.listKeys(user.id)) {
+          const state = key.revoked_at === null ? "active" : `revoked ${iso(key.revoked_at)}`;
+          process.stdout.write(
+            `${key.id}  ${key.hint}  ${key.mode}  created ${iso(key.created_at)}  ${state}\n`,
+          );
+        }
+      }),
+    );
+  keys
+    .command("revoke")
+    .description("revoke a key: requests with it get 401 from then on")
+    .argument("<key-id>", "the key's id (key_…), from keys list")
+    .addOption(dbOption())
+    .action((keyId: string, options: { db: string }) =>
+      withStore(options.db, async (store) => {
+        await revokeKey(store, keyId);
+        process.stdout.write(`Revoked key ${keyId}.\n`);
+      }),
+    );
+  return keys;
+}

@@ -1,0 +1,121 @@
+import { Command, Option } from "commander";
+import { createLogger, type LogLevel } from "../../logging.ts";
+import { startServer } from "../../server.ts";
+import { setUpDevUser } from "../admin/dev-user.ts";
+import { CliError, describeFailure } from "../errors.ts";
+import { openStore } from "../open-store.ts";
+import { DEFAULT_HOST, DEFAULT_PORT, dbOption, logLevelOption, nonEmpty, parsePort } from "../options.ts";
+
+interface StartOptions {
+  host: string;
+  port: number;
+  db: string;
+  dev?: boolean;
+  devKey?: string;
+  logLevel: LogLevel;
+}
+
+const ENVIRONMENT = `
+Environment variables (a flag given on the command line wins):
+  SOCIALPUB_HOST        --host
+  SOCIALPUB_PORT        --port
+  SOCIALPUB_DB          --db
+  SOCIALPUB_DEV_KEY     --dev-key
+  SOCIALPUB_LOG_LEVEL   --log-level
+
+Stops gracefully on SIGINT or SIGTERM: no new connections, requests in flight finish, then the
+scheduler stops and the database closes.`;
+
+export function startCommand(): Command {
+  return new Command("start")
+    .description("run the reference service over HTTP")
+    .addOption(
+      new Option("--host <host>", "interface to listen on").env("SOCIALPUB_HOST").default(DEFAULT_HOST),
+    )
+    .addOption(
+      new Option("--port <port>", "port to listen on (0 picks a free one)")
+        .env("SOCIALPUB_PORT")
+        .default(DEFAULT_PORT)
+        .argParser(parsePort),
+    )
+    .addOption(dbOption())
+    .option(
+      "--dev",
+      "on an empty database, create a dev user (studio plan) with a test key and connected sandbox accounts",
+    )
+    .addOption(
+      new Option("--dev-key <key>", "with --dev: use this key (sp_test_ + 32 or more letters and digits)")
+        .env("SOCIALPUB_DEV_KEY")
+        .argParser(nonEmpty),
+    )
+    .addOption(logLevelOption())
+    .addHelpText("after", ENVIRONMENT)
+    .action((options: StartOptions) => start(options));
+}
+
+function print(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+async function start(options: StartOptions): Promise<void> {
+  if (options.devKey !== undefined && !options.dev) throw new CliError("--dev-key only applies with --dev.");
+  const store = openStore(options.db);
+  const logger = createLogger({ level: options.logLevel });
+  let apiKey: string | null = null;
+  try {
+    if (options.dev) {
+      const dev = await setUpDevUser(store, options.devKey);
+      apiKey = dev.apiKey;
+      if (dev.created) {
+        print("Created the dev user (studio plan) with connected sandbox accounts. Its key, shown only now:");
+        print(`API key: ${dev.apiKey}`);
+      } else if (options.devKey !== undefined && dev.apiKey === null) {
+        print("The database already has users and --dev-key is not one of its keys; it was not added.");
+      }
+    }
+  } catch (error) {
+    await store.close();
+    throw new CliError(`cannot set up the dev user: ${describeFailure(error)}`);
+  }
+
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({ host: options.host, port: options.port, store, logger });
+  } catch (error) {
+    await store.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") {
+      throw new CliError(
+        `cannot listen on ${options.host}:${options.port}: the port is in use; pass --port.`,
+      );
+    }
+    throw new CliError(`cannot listen on ${options.host}:${options.port}: ${describeFailure(error)}`);
+  }
+
+  const base = `${server.url}/api/v1`;
+  print(`socialpub server listening on ${server.url} (database: ${store.path})`);
+  print(`Base URL: ${base}`);
+  print(`Try: curl -H "Authorization: Bearer ${apiKey ?? "$SOCIALPUB_API_KEY"}" ${base}/me`);
+  logger.info({ url: server.url, db: store.path }, "listening");
+
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, "second signal: exiting at once");
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    try {
+      await server.close();
+      await store.close();
+      logger.info({}, "stopped");
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, "shutdown failed");
+      process.exit(1);
+    }
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}

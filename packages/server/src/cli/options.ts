@@ -1,0 +1,48 @@
+import { isNetworkId, NETWORK_IDS, type NetworkId, PLAN_NAMES } from "@socialpub/core";
+import { InvalidArgumentError, Option } from "commander";
+import { LOG_LEVELS } from "../logging.ts";
+
+export const DEFAULT_HOST = "127.0.0.1";
+export const DEFAULT_PORT = 8787;
+export const DEFAULT_DB = ".data/socialpub.db";
+
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) {
+    throw new InvalidArgumentError("must be a whole number from 0 to 65535 (0 picks a free port).");
+  }
+  return port;
+}
+
+export function parseNonNegativeInteger(value: string): number {
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+    throw new InvalidArgumentError("must be a whole number, 0 or more.");
+  }
+  return Number(value);
+}
+
+export function parseNetwork(value: string): NetworkId {
+  if (!isNetworkId(value)) throw new InvalidArgumentError(`must be one of ${NETWORK_IDS.join(", ")}.`);
+  return value;
+}
+
+export function nonEmpty(value: string): string {
+  if (value.trim() === "") throw new InvalidArgumentError("must not be empty.");
+  return value;
+}
+
+/** `--db`, shared by every command that opens the database. */
+export const dbOption = () =>
+  new Option("--db <path>", 'SQLite database file, or ":memory:"').env("SOCIALPUB_DB").default(DEFAULT_DB);
+
+/** `--user`, for commands that act on one user. */
+export const userOption = () =>
+  new Option("--user <id-or-email>", "the user, by id (usr_…) or e-mail").makeOptionMandatory();
+
+export const planOption = () => new Option("--plan <plan>", "plan").choices(PLAN_NAMES);
+
+export const logLevelOption = () =>
+  new Option("--log-level <level>", "least severe log level written")
+    .choices(LOG_LEVELS)
+    .env("SOCIALPUB_LOG_LEVEL")
+    .default("info");

@@ -1,0 +1,79 @@
+import { type Clock, createService, type Service, type ServiceOptions, type Store } from "@socialpub/core";
+import { listen } from "./http/http-server.ts";
+import { createLogger, type Logger } from "./logging.ts";
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+
+export interface StartServerOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 8787; 0 picks a free port. */
+  port?: number;
+  /** The caller owns the store: `close()` leaves it open. */
+  store: Store;
+  clock?: Clock;
+  logger?: Logger;
+  /** Largest request body in bytes; 1 MiB by default. */
+  bodyLimit?: number;
+  /** How long `close()` lets in-flight requests finish before it cuts their connections. */
+  shutdownGraceMs?: number;
+  /** Passed through to the service (rate limit, …). */
+  service?: Omit<ServiceOptions, "store" | "clock" | "logger" | "maxBodyBytes">;
+}
+
+export interface RunningServer {
+  /** Origin, e.g. http://127.0.0.1:8787; the API lives under `${url}/api/v1`. */
+  readonly url: string;
+  readonly service: Service;
+  /** Stops accepting, finishes in-flight requests, stops the scheduler. The store stays open. */
+  close(): Promise<void>;
+}
+
+/**
+ * The reference service as a process: its scheduler started (publishing posts that fell due while the
+ * server was down), its fetch handler served over HTTP, one log line per request.
+ */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger();
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const service = createService({
+    ...options.service,
+    store: options.store,
+    logger,
+    maxBodyBytes: bodyLimit,
+    ...(options.clock && { clock: options.clock }),
+  });
+  await service.start();
+  let http: Awaited<ReturnType<typeof listen>>;
+  try {
+    http = await listen(service.fetch, {
+      host: options.host ?? "127.0.0.1",
+      port: options.port ?? 8787,
+      bodyLimit,
+      shutdownGraceMs: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
+      onComplete: ({ requestId, method, path, status, durationMs }) => {
+        const fields = { request_id: requestId, method, path, status, duration_ms: durationMs };
+        if (status >= 500) logger.error(fields, "request failed");
+        else logger.info(fields, "request");
+      },
+      onError: (err, requestId) => logger.error({ err, request_id: requestId }, "unexpected error"),
+    });
+  } catch (error) {
+    await service.close();
+    throw error;
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: http.url,
+    service,
+    close: () => {
+      closing ??= (async () => {
+        await http.close();
+        await service.close();
+      })();
+      return closing;
+    },
+  };
+}
