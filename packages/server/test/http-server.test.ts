@@ -142,7 +142,9 @@ describe("node adapter", () => {
     );
     const res = await fetch(server.url);
     expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ error: "Internal server error." });
+    const requestId = res.headers.get("x-request-id");
+    expect(requestId).toMatch(/^req_/);
+    expect(await res.json()).toEqual({ error: `Internal error (request ${requestId}).` });
     expect(res.headers.get("x-request-id")).toMatch(/^req_/);
     expect((errors[0] as Error).message).toBe("boom");
   });
