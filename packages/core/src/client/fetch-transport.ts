@@ -1,0 +1,12 @@
+import type { FetchLike, Transport } from "./transport.ts";
+
+/**
+ * Sends requests through a web-standard fetch. With `createService(…).fetch` the client runs
+ * in-process, with no network at all.
+ */
+export function createFetchTransport(fetch: FetchLike): Transport {
+  return async ({ method, url, headers, body, signal }) => {
+    const response = await fetch(new Request(url, { method, headers, body, signal }));
+    return { status: response.status, headers: response.headers, body: await response.text() };
+  };
+}

@@ -1,0 +1,24 @@
+export {
+  DEFAULT_BASE_URL,
+  DEFAULT_TIMEOUT_MS,
+  SocialPublishClient,
+  type SocialPublishClientOptions,
+} from "./client.ts";
+export * from "./errors.ts";
+export type { Page } from "./pagination.ts";
+export type { ApiRequest, ApiResponse, HttpMethod, RequestOptions } from "./requester.ts";
+export type { ConnectAccountInput } from "./resources/accounts.ts";
+export type { MediaBytesInput, MediaUrlInput } from "./resources/media.ts";
+export type { CreatePostInput, ListPostsParams } from "./resources/posts.ts";
+export type { WaitForOptions } from "./resources/wait-for-status.ts";
+export type { CreateWebhookInput, TestWebhookInput } from "./resources/webhooks.ts";
+export {
+  backoffDelay,
+  DEFAULT_RETRY_POLICY,
+  decideRetry,
+  isRetryableStatus,
+  parseRetryAfter,
+  type RetryPolicy,
+} from "./retry-policy.ts";
+export type { FetchLike } from "./transport.ts";
+export { CLIENT_VERSION } from "./version.ts";

@@ -1,0 +1,103 @@
+import type { z } from "zod";
+import type { CreatePostBody, ListPostsQuery } from "../../contract/requests.ts";
+import {
+  DeleteResult,
+  Post,
+  PostList,
+  type PostStatus,
+  type Target,
+  TargetList,
+} from "../../contract/resources.ts";
+import { cursorOf, nextPageUrl, type Page } from "../pagination.ts";
+import type { Requester, RequestOptions } from "../requester.ts";
+import { resourcePath } from "./resource-path.ts";
+import { type WaitForOptions, waitForStatus } from "./wait-for-status.ts";
+
+export type CreatePostInput = z.input<typeof CreatePostBody>;
+
+export type ListPostsParams = Omit<z.input<typeof ListPostsQuery>, "status" | "limit"> & {
+  /** One status, several, or the service's comma-separated form. */
+  status?: PostStatus | readonly PostStatus[] | string;
+  /** Posts per page: 1–100, default 20 (the service clamps larger values to 100). */
+  limit?: number;
+};
+
+const path = (id: string) => resourcePath("/posts", id);
+
+export class PostsResource {
+  readonly #send: Requester;
+
+  constructor(send: Requester) {
+    this.#send = send;
+  }
+
+  /** Publishes now, or schedules when `schedule_at` is given. Safe to retry: it carries an Idempotency-Key. */
+  async create(body: CreatePostInput, options?: RequestOptions): Promise<Post> {
+    return (await this.#send({ method: "POST", path: "/posts", json: body, schema: Post, options })).data;
+  }
+
+  async get(id: string, options?: RequestOptions): Promise<Post> {
+    return (await this.#send({ method: "GET", path: path(id), schema: Post, options })).data;
+  }
+
+  /** One page, most recent first. Pass `nextCursor` back as `cursor` for the next one. */
+  async list(params: ListPostsParams = {}, options?: RequestOptions): Promise<Page<Post>> {
+    const { data, next } = await this.#page(listQuery(params), "/posts", options);
+    return { data, nextCursor: cursorOf(next) };
+  }
+
+  /** Every post matching `params`, page after page, following the Link header's next page. */
+  async *listAll(
+    params: ListPostsParams = {},
+    options?: RequestOptions,
+  ): AsyncGenerator<Post, void, undefined> {
+    let page = await this.#page(listQuery(params), "/posts", options);
+    const followed = new Set<string>();
+    for (;;) {
+      yield* page.data;
+      if (page.next === null) return;
+      // A next link seen before would loop forever: stop with an error rather than repeat pages.
+      if (followed.has(page.next))
+        throw new TypeError(`The service sent the same next page twice: ${page.next}`);
+      followed.add(page.next);
+      page = await this.#page(undefined, page.next, options);
+    }
+  }
+
+  /** Deletes a draft, cancels a scheduled post, or removes a published post's record. */
+  async delete(id: string, options?: RequestOptions): Promise<DeleteResult> {
+    return (await this.#send({ method: "DELETE", path: path(id), schema: DeleteResult, options })).data;
+  }
+
+  /** Each network's result for the post: status, adapted text, permalink, error, metrics. */
+  async targets(id: string, options?: RequestOptions): Promise<{ data: Target[] }> {
+    return (await this.#send({ method: "GET", path: `${path(id)}/targets`, schema: TargetList, options }))
+      .data;
+  }
+
+  /**
+   * Resolves with the post once its status is `status` (or one of several). Throws WaitForStatusError
+   * after `timeoutMs`, or as soon as the post can no longer get there.
+   */
+  waitFor(id: string, status: PostStatus | readonly PostStatus[], options?: WaitForOptions): Promise<Post> {
+    const wanted: readonly PostStatus[] = typeof status === "string" ? [status] : status;
+    return waitForStatus((postId, requestOptions) => this.get(postId, requestOptions), id, wanted, options);
+  }
+
+  async #page(
+    query: Record<string, string | number | undefined> | undefined,
+    at: string,
+    options?: RequestOptions,
+  ) {
+    const response = await this.#send({ method: "GET", path: at, query, schema: PostList, options });
+    return { data: response.data.data, next: nextPageUrl(response.headers, response.url) };
+  }
+}
+
+function listQuery(params: ListPostsParams): Record<string, string | number | undefined> {
+  const status =
+    typeof params.status === "string" || params.status === undefined
+      ? params.status
+      : params.status.join(",");
+  return { status, limit: params.limit, cursor: params.cursor };
+}
