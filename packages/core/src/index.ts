@@ -1,3 +1,27 @@
 // Public surface of @socialpub/core. Each area adds its exports here.
+
+export * from "./client/index.ts";
 export * from "./contract/index.ts";
+export { newId } from "./ids.ts";
+export { API_KEY_PATTERN, generateApiKey, hashApiKey, keyHint } from "./keys.ts";
+export { buildOpenApiDocument } from "./openapi/document.ts";
+export { type AccountSpec, type ProvisionedUser, type ProvisionOptions, provisionUser } from "./provision.ts";
+export { Scheduler } from "./scheduler/scheduler.ts";
+export { createService, type Service, type ServiceOptions } from "./service/create-service.ts";
+export { HttpError } from "./service/http-error.ts";
+export type { RateLimitOptions } from "./service/limits.ts";
+export { consoleLogger, type Logger, silentLogger } from "./service/logger.ts";
+export { MemoryStore } from "./store/memory.ts";
 export type * from "./store/types.ts";
+export { adaptText, truncate } from "./text/adapt.ts";
+export { measure } from "./text/measure.ts";
+export { type Clock, systemClock, type TimerHandle } from "./time/clock.ts";
+export { parseScheduleAt, parseScheduleTime, SCHEDULE_SKEW_MS } from "./time/schedule-at.ts";
+export type { IncomingWebhookHeaders, WebhookHeaders } from "./webhooks/headers.ts";
+export { type SignWebhookOptions, signWebhook } from "./webhooks/sign.ts";
+export { WebhookVerificationError, type WebhookVerificationReason } from "./webhooks/verification-error.ts";
+export {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  type VerifyWebhookOptions,
+  verifyWebhook,
+} from "./webhooks/verify.ts";

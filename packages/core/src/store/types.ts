@@ -199,7 +199,10 @@ export interface Store {
   getPost(userId: string, id: string): Promise<PostRecord | null>;
   /** Most recent first (descending id). */
   listPosts(userId: string, options: ListPostsOptions): Promise<PostRecord[]>;
-  /** Posts the user created at or after `since` (plan limit: posts per month). */
+  /**
+   * Posts the user created at or after `since` (plan limit: posts per month), deleted ones included:
+   * deleting a post does not give back its place in the month's allowance.
+   */
   countPostsCreatedSince(userId: string, since: number): Promise<number>;
   getTargets(postId: string): Promise<TargetRecord[]>;
   /**
@@ -227,7 +230,11 @@ export interface Store {
   claimDuePosts(now: number, limit: number): Promise<PostRecord[]>;
   /** The earliest scheduled_at among scheduled posts, or null. */
   nextDueAt(): Promise<number | null>;
-  /** After a crash: posts left in publishing go back to scheduled so they publish (once) again. */
+  /**
+   * After a crash: posts left in publishing go back to scheduled so they publish (once) again. A post
+   * that was being published at once (scheduled_at null) gets its created_at as due time, so it
+   * publishes right away. Returns how many posts were released.
+   */
   releaseInterruptedPublishing(): Promise<number>;
   /** Records metrics a network reported; each figure only grows. Null when the target does not exist. */
   reportMetrics(postId: string, platform: NetworkId, metrics: TargetMetrics): Promise<TargetRecord | null>;
@@ -254,6 +261,8 @@ export interface Store {
     next: { state: DeliveryState; next_attempt_at: number | null },
   ): Promise<void>;
   nextDeliveryAt(): Promise<number | null>;
+  /** The user's events, oldest first, as written to the outbox (test events included). */
+  listEvents(userId: string): Promise<NewEvent[]>;
 
   // Media
   insertMedia(media: MediaRecord, effects?: Effects): Promise<void>;

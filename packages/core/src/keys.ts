@@ -1,0 +1,38 @@
+import type { KeyMode } from "./store/types.ts";
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const RANDOM_LENGTH = 40;
+
+/** `sp_test_` or `sp_live_` and at least 32 base62 characters (decisions: Keys and accounts). */
+export const API_KEY_PATTERN = /^sp_(test|live)_[0-9A-Za-z]{32,}$/;
+
+export function isWellFormedKey(value: string): boolean {
+  return value.length <= 256 && API_KEY_PATTERN.test(value);
+}
+
+export function keyMode(key: string): KeyMode {
+  return key.startsWith("sp_live_") ? "live" : "test";
+}
+
+/** A new key: the prefix for its mode and 40 uniformly random base62 characters. */
+export function generateApiKey(mode: KeyMode = "test"): string {
+  let out = "";
+  // Rejection sampling keeps every character equally likely (256 is not a multiple of 62).
+  while (out.length < RANDOM_LENGTH) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(64))) {
+      if (byte < 248 && out.length < RANDOM_LENGTH) out += BASE62[byte % 62];
+    }
+  }
+  return `sp_${mode}_${out}`;
+}
+
+/** SHA-256 of the whole key, hex: what the store keeps and looks keys up by. */
+export async function hashApiKey(key: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Enough of a key for a person to tell keys apart, never enough to use it. */
+export function keyHint(key: string): string {
+  return `${key.slice(0, 8)}…${key.slice(-4)}`;
+}

@@ -1,0 +1,103 @@
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import { ErrorBody } from "../contract/errors.ts";
+import { type AnyRoute, API_BASE, fullPath } from "../service/route.ts";
+import { ROUTES } from "../service/routes.ts";
+
+export const API_VERSION = "1.0.0";
+
+const errorContent = { "application/json": { schema: ErrorBody } };
+
+/** Statuses every operation of a kind shares, added from the route's `auth` and `body`. */
+function sharedResponses(route: AnyRoute): Record<number, string> {
+  const out: Record<number, string> = {};
+  if (route.auth) {
+    out[401] = "The key is missing, malformed or revoked (`Invalid or revoked API key.`).";
+    out[429] = "Too many requests for the key, or the plan's monthly API calls are used; see Retry-After.";
+  }
+  if (route.body) {
+    out[400] = "The body is not JSON, or a field is not what it must be; the message names it.";
+    out[413] = "The body is larger than 1 MiB.";
+    out[415] = "The Content-Type is not application/json.";
+  }
+  out[500] = "An unexpected error; the message carries the request id.";
+  return out;
+}
+
+function operation(route: AnyRoute): ZodOpenApiOperationObject {
+  const responses: NonNullable<ZodOpenApiOperationObject["responses"]> = {};
+  for (const [status, description] of Object.entries(sharedResponses(route))) {
+    responses[status as `4${string}`] = { description, content: errorContent };
+  }
+  for (const [status, spec] of Object.entries(route.responses)) {
+    const isError = Number(status) >= 400;
+    const schema = spec.schema ?? (isError ? ErrorBody : undefined);
+    responses[status as `2${string}`] = {
+      description: spec.description,
+      ...(schema ? { content: { "application/json": { schema } } } : {}),
+    };
+  }
+  return {
+    operationId: route.operationId,
+    tags: [route.tag],
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    security: route.auth ? [{ bearerAuth: [] }] : [],
+    ...(route.params || route.query
+      ? {
+          requestParams: {
+            ...(route.params ? { path: route.params } : {}),
+            ...(route.query ? { query: route.query as never } : {}),
+          },
+        }
+      : {}),
+    ...(route.body
+      ? {
+          requestBody: {
+            required: !route.body.optional,
+            content: { "application/json": { schema: route.body.schema } },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+/** The OpenAPI 3.1 document, generated from the route table and the contract's zod schemas. */
+export function buildOpenApiDocument(
+  routes: readonly AnyRoute[] = ROUTES,
+): ReturnType<typeof createDocument> {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const route of routes) {
+    // Paths are relative to the server URL (/api/v1); /healthz lives at the root, so it names its own.
+    const key = route.root ? fullPath(route) : route.path;
+    const item = paths[key] ?? (route.root ? { servers: [{ url: "/" }] } : {});
+    paths[key] = item;
+    const method = route.method.toLowerCase() as "get" | "post" | "delete" | "patch";
+    item[method] = operation(route);
+  }
+  return createDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "socialpub API",
+      version: API_VERSION,
+      description:
+        "Publish and schedule social posts to several networks with one request, and read reach and engagement.",
+      license: { name: "MIT", identifier: "MIT" },
+    },
+    servers: [{ url: API_BASE }],
+    tags: [
+      { name: "Account" },
+      { name: "Posts" },
+      { name: "Accounts" },
+      { name: "Analytics" },
+      { name: "Sandbox", description: "Simulated networks: report metrics as a network would." },
+      { name: "Service", description: "Health and this document; no key needed." },
+    ],
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", description: "An API key: sp_test_… or sp_live_…" },
+      },
+    },
+    paths,
+  });
+}

@@ -1,0 +1,30 @@
+import type { Scheduler } from "../scheduler/scheduler.ts";
+import type { ApiKeyRecord, Store, UserRecord } from "../store/types.ts";
+import type { Clock } from "../time/clock.ts";
+import type { Logger } from "./logger.ts";
+
+/** What handlers share: the store (the only state), the clock, the scheduler and the logger. */
+export interface ServiceDeps {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  scheduler: Scheduler;
+}
+
+export interface Caller {
+  user: UserRecord;
+  key: ApiKeyRecord;
+}
+
+/** One request as a handler sees it: validated input and the authenticated caller. */
+export interface RequestContext<Body = unknown, Query = unknown> {
+  deps: ServiceDeps;
+  request: Request;
+  url: URL;
+  requestId: string;
+  params: Record<string, string>;
+  query: Query;
+  body: Body;
+  /** Present on every route that requires a key. */
+  caller: Caller;
+}

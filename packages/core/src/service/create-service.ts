@@ -1,0 +1,147 @@
+import { Hono } from "hono";
+import { CONTRACT_MESSAGES } from "../contract/errors.ts";
+import { Scheduler } from "../scheduler/scheduler.ts";
+import type { Store } from "../store/types.ts";
+import { type Clock, systemClock } from "../time/clock.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "./body.ts";
+import type { ServiceDeps } from "./context.ts";
+import { HttpError } from "./http-error.ts";
+import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from "./limits.ts";
+import { consoleLogger, type Logger } from "./logger.ts";
+import { runRoute } from "./pipeline.ts";
+import { publishClaimedPost } from "./publish.ts";
+import { requestIdFor } from "./request-id.ts";
+import { errorResponse } from "./responses.ts";
+import { type AnyRoute, fullPath } from "./route.ts";
+import { ROUTES } from "./routes.ts";
+
+export interface ServiceOptions {
+  store: Store;
+  clock?: Clock;
+  logger?: Logger;
+  /** Largest request body accepted; 1 MiB by default. */
+  maxBodyBytes?: number;
+  /** Requests per key per window; `false` turns the short-term limit off. */
+  rateLimit?: RateLimitOptions | false;
+}
+
+export interface Service {
+  /** Serves one request: the whole API under /api/v1, plus /healthz. Never throws. */
+  fetch(request: Request): Promise<Response>;
+  /** Arms the scheduler (releasing posts a crash left in `publishing`). */
+  start(): Promise<void>;
+  /** Stops the scheduler's timer and waits for a run in progress. Does not close the store. */
+  close(): Promise<void>;
+  readonly scheduler: Scheduler;
+}
+
+/** The reference service as a web-standard handler: `fetch(Request) → Response`. */
+export function createService(options: ServiceOptions): Service {
+  const store = options.store;
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? consoleLogger;
+  const scheduler = new Scheduler({
+    store,
+    clock,
+    logger,
+    publish: async (post, now) => {
+      await publishClaimedPost(store, post, now);
+    },
+  });
+  const deps: ServiceDeps = { store, clock, logger, scheduler };
+  const pipeline = {
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    rateLimiter:
+      options.rateLimit === false ? null : new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, clock),
+  };
+
+  type Env = { Bindings: { requestId: string } };
+  const app = new Hono<Env>();
+  for (const route of ROUTES) {
+    app.on(route.method, honoPath(fullPath(route)), (c) =>
+      runRoute(route, c.req.raw, c.req.param() as Record<string, string>, c.env.requestId, deps, pipeline),
+    );
+  }
+  const allowed = allowedMethods(ROUTES);
+  app.notFound((c) => {
+    const methods = allowed(new URL(c.req.url).pathname);
+    if (methods.length === 0) return errorResponse(404, CONTRACT_MESSAGES.notFound);
+    const path = new URL(c.req.url).pathname;
+    return errorResponse(
+      405,
+      `Method ${c.req.method} is not allowed on ${path}; allowed: ${methods.join(", ")}.`,
+      {
+        allow: methods.join(", "),
+      },
+    );
+  });
+  app.onError((err) => {
+    throw err;
+  });
+
+  async function fetch(request: Request): Promise<Response> {
+    const requestId = requestIdFor(request, clock.now());
+    let response: Response;
+    try {
+      response = await app.fetch(request, { requestId });
+    } catch (err) {
+      response = errorToResponse(err, requestId, request);
+    }
+    return withRequestId(response, requestId);
+  }
+
+  function errorToResponse(err: unknown, requestId: string, request: Request): Response {
+    if (err instanceof HttpError) return errorResponse(err.status, err.message, err.headers);
+    const url = new URL(request.url);
+    logger.error(
+      { err, request_id: requestId, method: request.method, path: url.pathname },
+      "unexpected error",
+    );
+    return errorResponse(500, `Internal error (request ${requestId}).`);
+  }
+
+  return {
+    fetch,
+    start: () => scheduler.start(),
+    close: () => scheduler.stop(),
+    scheduler,
+  };
+}
+
+function withRequestId(response: Response, requestId: string): Response {
+  try {
+    response.headers.set("x-request-id", requestId);
+    return response;
+  } catch {
+    // Headers of some responses are immutable; copy into one whose headers are not.
+    const copy = new Response(response.body, response);
+    copy.headers.set("x-request-id", requestId);
+    return copy;
+  }
+}
+
+/** `/posts/{id}` → `/posts/:id` */
+function honoPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ":$1");
+}
+
+/** For a path that exists under other methods: the methods it allows (GET implies HEAD). */
+function allowedMethods(routes: readonly AnyRoute[]): (pathname: string) => string[] {
+  const patterns = routes.map((route) => ({
+    method: route.method,
+    regex: new RegExp(
+      `^${fullPath(route)
+        .replace(/[.*+?^$()|[\]\\]/g, "\\$&")
+        .replace(/\{\w+\}/g, "[^/]+")}$`,
+    ),
+  }));
+  return (pathname) => {
+    const methods = new Set<string>();
+    for (const p of patterns) {
+      if (!p.regex.test(pathname)) continue;
+      methods.add(p.method);
+      if (p.method === "GET") methods.add("HEAD");
+    }
+    return [...methods].sort();
+  };
+}

@@ -1,0 +1,41 @@
+import { NETWORK_IDS, type NetworkId } from "../../contract/networks.ts";
+import type { Analytics } from "../../contract/resources.ts";
+import type { RequestContext } from "../context.ts";
+import { json } from "../responses.ts";
+import { engagementRate, interactionsOf } from "../serialize.ts";
+
+/**
+ * GET /analytics: totals over the networks that published the user's published posts, only as
+ * reported (nothing estimated), and one row per network that is connected or has published.
+ */
+export async function getAnalytics({ deps, caller }: RequestContext): Promise<Response> {
+  const userId = caller.user.id;
+  const [targets, accounts, postsPublished] = await Promise.all([
+    deps.store.listPublishedTargets(userId),
+    deps.store.listAccounts(userId),
+    deps.store.countPublishedPosts(userId),
+  ]);
+  const per = new Map<NetworkId, { reach: number; interactions: number }>();
+  for (const a of accounts) per.set(a.platform, { reach: 0, interactions: 0 });
+  let totalReach = 0;
+  let totalInteractions = 0;
+  for (const t of targets) {
+    const row = per.get(t.platform) ?? { reach: 0, interactions: 0 };
+    row.reach += t.reach;
+    row.interactions += interactionsOf(t);
+    per.set(t.platform, row);
+    totalReach += t.reach;
+    totalInteractions += interactionsOf(t);
+  }
+  const body: Analytics = {
+    totalReach,
+    engagementRate: engagementRate(totalInteractions, totalReach),
+    postsPublished,
+    followers: accounts.reduce((sum, a) => sum + a.followers, 0),
+    perPlatform: NETWORK_IDS.filter((id) => per.has(id)).map((platform) => {
+      const row = per.get(platform)!;
+      return { platform, reach: row.reach, engagementRate: engagementRate(row.interactions, row.reach) };
+    }),
+  };
+  return json(200, body);
+}

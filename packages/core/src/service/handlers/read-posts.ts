@@ -1,0 +1,92 @@
+import { CONTRACT_MESSAGES } from "../../contract/errors.ts";
+import { POST_STATUSES, type PostStatus } from "../../contract/resources.ts";
+import type { RequestContext } from "../context.ts";
+import { badRequest, HttpError } from "../http-error.ts";
+import { json } from "../responses.ts";
+import { toPost, toTarget } from "../serialize.ts";
+
+export const DEFAULT_LIST_LIMIT = 20;
+export const MAX_LIST_LIMIT = 100;
+
+const postNotFound = () => new HttpError(404, CONTRACT_MESSAGES.postNotFound);
+
+/** GET /posts/{id}: another user's post answers exactly like an unknown id. */
+export async function getPost({ deps, caller, params }: RequestContext): Promise<Response> {
+  const post = await deps.store.getPost(caller.user.id, params.id!);
+  if (!post) throw postNotFound();
+  return json(200, toPost(post, await deps.store.getTargets(post.id)));
+}
+
+/** GET /posts/{id}/targets: what each network did with the post. */
+export async function getPostTargets({ deps, caller, params }: RequestContext): Promise<Response> {
+  const post = await deps.store.getPost(caller.user.id, params.id!);
+  if (!post) throw postNotFound();
+  const targets = await deps.store.getTargets(post.id);
+  return json(200, { data: targets.map(toTarget) });
+}
+
+interface ListQuery {
+  status?: string;
+  limit?: string;
+  cursor?: string;
+}
+
+/**
+ * GET /posts: most recent first. `status` keeps the known values of a comma list (none known: all);
+ * `limit` defaults to 20 and is clamped to 100; the next page is linked with `Link: <…>; rel="next"`.
+ */
+export async function listPosts({
+  deps,
+  caller,
+  query,
+  url,
+}: RequestContext<unknown, ListQuery>): Promise<Response> {
+  const statuses = parseStatuses(query.status);
+  const limit = parseLimit(query.limit);
+  const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const page = await deps.store.listPosts(caller.user.id, { statuses, limit: limit + 1, beforeId });
+  const posts = page.slice(0, limit);
+  const data = [];
+  for (const post of posts) data.push(toPost(post, await deps.store.getTargets(post.id)));
+  const headers: Record<string, string> = {};
+  const last = posts.at(-1);
+  if (page.length > limit && last) {
+    const next = new URL(url);
+    next.searchParams.set("cursor", encodeCursor(last.id));
+    headers.link = `<${next.pathname}${next.search}>; rel="next"`;
+  }
+  return json(200, { data }, headers);
+}
+
+function parseStatuses(value: string | undefined): PostStatus[] | undefined {
+  if (value === undefined) return undefined;
+  const known = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s): s is PostStatus => (POST_STATUSES as readonly string[]).includes(s));
+  return known.length > 0 ? [...new Set(known)] : undefined;
+}
+
+function parseLimit(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_LIST_LIMIT;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) {
+    throw badRequest(
+      `limit must be a positive integer (1 to ${MAX_LIST_LIMIT}); got "${value.slice(0, 32)}".`,
+    );
+  }
+  return Math.min(Number(value), MAX_LIST_LIMIT);
+}
+
+const CURSOR_PREFIX = "before:";
+
+function encodeCursor(id: string): string {
+  return Buffer.from(`${CURSOR_PREFIX}${id}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string): string {
+  const decoded = /^[A-Za-z0-9_-]{1,200}$/.test(cursor) ? Buffer.from(cursor, "base64url").toString() : "";
+  if (!decoded.startsWith(CURSOR_PREFIX) || decoded.length === CURSOR_PREFIX.length) {
+    throw badRequest("cursor is not valid; follow the URL in the Link header of the previous page.");
+  }
+  return decoded.slice(CURSOR_PREFIX.length);
+}

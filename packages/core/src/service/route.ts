@@ -1,0 +1,50 @@
+import type { z } from "zod";
+import type { RequestContext } from "./context.ts";
+
+export type Method = "GET" | "POST" | "DELETE" | "PATCH";
+export type Tag = "Account" | "Posts" | "Accounts" | "Analytics" | "Sandbox" | "Service";
+
+export interface ResponseSpec {
+  description: string;
+  /** JSON body schema; none for responses without a JSON body. */
+  schema?: z.ZodType;
+}
+
+/**
+ * One operation: everything the router and the OpenAPI document need to know about it. The statuses
+ * every operation of a kind shares (401 and 429 with a key, 400/413/415 with a JSON body) are added
+ * from `auth` and `body` rather than repeated.
+ */
+export interface Route<Body = unknown, Query = unknown> {
+  method: Method;
+  /** OpenAPI form (`/posts/{id}`), relative to /api/v1 unless `root`. */
+  path: string;
+  /** Served at the site root rather than under /api/v1 (/healthz). */
+  root?: boolean;
+  operationId: string;
+  tag: Tag;
+  summary: string;
+  description?: string;
+  /** Requires `Authorization: Bearer <key>`; counts against the plan's API calls. */
+  auth: boolean;
+  body?: { schema: z.ZodType<Body>; optional?: boolean };
+  query?: z.ZodType<Query>;
+  params?: z.ZodObject;
+  responses: Record<number, ResponseSpec>;
+  handler(ctx: RequestContext<Body, Query>): Promise<Response>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the table holds routes of every body and query type.
+export type AnyRoute = Route<any, any>;
+
+/** Keeps each route's handler typed by its own schemas while the table holds them all. */
+export function defineRoute<Body = undefined, Query = undefined>(route: Route<Body, Query>): AnyRoute {
+  return route;
+}
+
+export const API_BASE = "/api/v1";
+
+/** The full path of a route, in OpenAPI form. */
+export function fullPath(route: AnyRoute): string {
+  return route.root ? route.path : `${API_BASE}${route.path}`;
+}

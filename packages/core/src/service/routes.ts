@@ -1,0 +1,168 @@
+import { z } from "zod";
+import { CreatePostBody, ListPostsQuery, SandboxMetricsBody } from "../contract/requests.ts";
+import {
+  AccountList,
+  Analytics,
+  CurrentUser,
+  DeleteResult,
+  Post,
+  PostList,
+  Target,
+  TargetList,
+} from "../contract/resources.ts";
+import { listAccounts } from "./handlers/accounts.ts";
+import { getAnalytics } from "./handlers/analytics.ts";
+import { createPost } from "./handlers/create-post.ts";
+import { deletePost } from "./handlers/delete-post.ts";
+import { getMe } from "./handlers/me.ts";
+import { getPost, getPostTargets, listPosts } from "./handlers/read-posts.ts";
+import { reportSandboxMetrics } from "./handlers/sandbox-metrics.ts";
+import { getHealth, getOpenApi } from "./handlers/system.ts";
+import { type AnyRoute, defineRoute } from "./route.ts";
+
+const postId = z.object({ id: z.string().meta({ description: "The post id, post_…" }) });
+const notFound = { description: "No post with that id belongs to the account (`Post not found.`)." };
+
+/** Every operation the service serves. Registration and the OpenAPI document both come from here. */
+export const ROUTES: readonly AnyRoute[] = [
+  defineRoute({
+    method: "GET",
+    path: "/me",
+    operationId: "getMe",
+    tag: "Account",
+    summary: "The current user, plan limits and this month's usage",
+    auth: true,
+    responses: { 200: { description: "The current user.", schema: CurrentUser } },
+    handler: getMe,
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/posts",
+    operationId: "createPost",
+    tag: "Posts",
+    summary: "Create a post and publish it now, schedule it, or keep it as a draft",
+    description:
+      "Without schedule_at the post is fanned out before the response (status published). With schedule_at it is queued (status scheduled). With draft: true it is kept as a draft.",
+    auth: true,
+    body: { schema: CreatePostBody },
+    responses: {
+      201: { description: "The post.", schema: Post },
+      400: {
+        description:
+          "No connected network resolved (`Select at least one connected network.`), the post is empty, a network needs media, schedule_at is unparseable or in the past, or a plan limit is hit.",
+      },
+    },
+    handler: createPost,
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/posts",
+    operationId: "listPosts",
+    tag: "Posts",
+    summary: "The account's posts, most recent first",
+    auth: true,
+    query: ListPostsQuery,
+    responses: {
+      200: { description: 'A page of posts; `Link: <…>; rel="next"` when more exist.', schema: PostList },
+      400: { description: "limit is not a positive integer, or cursor is not valid." },
+    },
+    handler: listPosts,
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/posts/{id}",
+    operationId: "getPost",
+    tag: "Posts",
+    summary: "One post with its current status, reach and engagement",
+    auth: true,
+    params: postId,
+    responses: { 200: { description: "The post.", schema: Post }, 404: notFound },
+    handler: getPost,
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: "/posts/{id}",
+    operationId: "deletePost",
+    tag: "Posts",
+    summary: "Delete a draft, cancel a scheduled post, or remove a published post's record",
+    description: "A published post stays on the networks; only the service's record is removed.",
+    auth: true,
+    params: postId,
+    responses: { 200: { description: "Deleted.", schema: DeleteResult }, 404: notFound },
+    handler: deletePost,
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/posts/{id}/targets",
+    operationId: "listPostTargets",
+    tag: "Posts",
+    summary: "What each network did with the post: adapted text, status, permalink, error, metrics",
+    auth: true,
+    params: postId,
+    responses: { 200: { description: "One entry per network.", schema: TargetList }, 404: notFound },
+    handler: getPostTargets,
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/accounts",
+    operationId: "listAccounts",
+    tag: "Accounts",
+    summary: "The connected social profiles",
+    auth: true,
+    responses: { 200: { description: "Connected accounts, in network order.", schema: AccountList } },
+    handler: listAccounts,
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/analytics",
+    operationId: "getAnalytics",
+    tag: "Analytics",
+    summary: "Reach and engagement across published posts, per network",
+    auth: true,
+    responses: { 200: { description: "The analytics summary.", schema: Analytics } },
+    handler: getAnalytics,
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/sandbox/metrics",
+    operationId: "reportSandboxMetrics",
+    tag: "Sandbox",
+    summary: "Report a sandbox network's figures for a published post (test keys only)",
+    auth: true,
+    body: { schema: SandboxMetricsBody },
+    responses: {
+      200: { description: "The network's result with its figures.", schema: Target },
+      400: { description: "The post does not target the network, or the network did not publish it." },
+      403: { description: "A live key was used." },
+      404: notFound,
+    },
+    handler: reportSandboxMetrics,
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/openapi.json",
+    operationId: "getOpenApiDocument",
+    tag: "Service",
+    summary: "This document",
+    auth: false,
+    responses: { 200: { description: "The OpenAPI 3.1 document." } },
+    handler: getOpenApi,
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/healthz",
+    root: true,
+    operationId: "getHealth",
+    tag: "Service",
+    summary: "Answers 200 when the store is reachable",
+    auth: false,
+    responses: {
+      200: {
+        description: "The service and its store are up.",
+        schema: z.object({ status: z.literal("ok") }),
+      },
+      503: { description: "The store is not reachable." },
+    },
+    handler: getHealth,
+  }),
+];

@@ -1,0 +1,67 @@
+import { PLANS } from "../contract/plans.ts";
+import type { Account, CurrentUser, Post, Target } from "../contract/resources.ts";
+import type { AccountRecord, PostRecord, TargetRecord, UserRecord } from "../store/types.ts";
+
+/**
+ * Engagement rate as a percentage with two decimals: (likes + comments + shares) / reach × 100, and 0
+ * while nothing has reach. Integer arithmetic first, so 1/3 gives 33.33 and halves round up.
+ */
+export function engagementRate(interactions: number, reach: number): number {
+  if (reach <= 0) return 0;
+  return Math.round((interactions * 10_000) / reach) / 100;
+}
+
+export const interactionsOf = (t: Pick<TargetRecord, "likes" | "comments" | "shares">) =>
+  t.likes + t.comments + t.shares;
+
+export function toPost(post: PostRecord, targets: TargetRecord[]): Post {
+  const reach = targets.reduce((sum, t) => sum + t.reach, 0);
+  const interactions = targets.reduce((sum, t) => sum + interactionsOf(t), 0);
+  return {
+    id: post.id,
+    caption: post.caption,
+    platforms: post.platforms,
+    status: post.status,
+    has_media: post.media !== null,
+    scheduled_at: post.scheduled_at,
+    published_at: post.published_at,
+    reach,
+    engagement_rate: engagementRate(interactions, reach),
+  };
+}
+
+export function toTarget(t: TargetRecord): Target {
+  return {
+    platform: t.platform,
+    status: t.status,
+    text: t.text,
+    permalink: t.permalink,
+    error: t.error,
+    published_at: t.published_at,
+    reach: t.reach,
+    likes: t.likes,
+    comments: t.comments,
+    shares: t.shares,
+  };
+}
+
+export function toAccount(a: AccountRecord): Account {
+  return { platform: a.platform, handle: a.handle, followers: a.followers, health: a.health };
+}
+
+export function toCurrentUser(user: UserRecord, apiCallsThisMonth: number): CurrentUser {
+  const limits = PLANS[user.plan];
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    studio: user.studio,
+    plan: user.plan,
+    limits: {
+      profiles: limits.profiles,
+      posts_per_month: limits.posts_per_month,
+      api_calls_per_month: limits.api_calls_per_month,
+    },
+    usage: { api_calls_this_month: apiCallsThisMonth },
+  };
+}

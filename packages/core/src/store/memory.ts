@@ -1,0 +1,383 @@
+import type { NetworkId } from "../contract/networks.ts";
+import type { PostStatus } from "../contract/resources.ts";
+import { newId } from "../ids.ts";
+import type {
+  AccountRecord,
+  ApiKeyRecord,
+  AttemptRecord,
+  DeliveryJob,
+  DeliveryRecord,
+  DeliveryState,
+  Effects,
+  ListPostsOptions,
+  MediaRecord,
+  NewEvent,
+  PostRecord,
+  Store,
+  TargetMetrics,
+  TargetRecord,
+  UserRecord,
+  WebhookRecord,
+  WebhookStatus,
+} from "./types.ts";
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+/**
+ * The Store kept in memory, for tests, examples and the in-process service. Every method runs to
+ * completion without awaiting anything, so each one is atomic in JavaScript's single thread — the same
+ * guarantee a SQL store gets from a transaction. Records are copied on the way in and out so a caller
+ * can never change stored state by mutating an object it holds.
+ */
+export class MemoryStore implements Store {
+  private readonly users = new Map<string, UserRecord>();
+  private readonly keys = new Map<string, ApiKeyRecord>();
+  private readonly apiCalls = new Map<string, number>();
+  private readonly accounts = new Map<string, AccountRecord>();
+  private readonly posts = new Map<string, PostRecord>();
+  private readonly targets = new Map<string, TargetRecord[]>();
+  /** Creation times of every post ever created per user, deleted ones included (monthly allowance). */
+  private readonly postCreations = new Map<string, number[]>();
+  private readonly webhooks = new Map<string, WebhookRecord>();
+  private readonly events: NewEvent[] = [];
+  private readonly deliveries = new Map<string, DeliveryRecord>();
+  private readonly attempts: AttemptRecord[] = [];
+  private readonly media = new Map<string, MediaRecord>();
+  private closed = false;
+
+  async ping(): Promise<void> {
+    if (this.closed) throw new Error("The memory store is closed.");
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+
+  // Users and keys
+
+  async createUser(user: UserRecord): Promise<void> {
+    if (this.users.has(user.id)) throw new Error(`User ${user.id} already exists.`);
+    if ([...this.users.values()].some((u) => u.email === user.email)) {
+      throw new Error(`A user with e-mail ${user.email} already exists.`);
+    }
+    this.users.set(user.id, copy(user));
+  }
+
+  async getUser(id: string): Promise<UserRecord | null> {
+    const user = this.users.get(id);
+    return user ? copy(user) : null;
+  }
+
+  async findUserByEmail(email: string): Promise<UserRecord | null> {
+    const user = [...this.users.values()].find((u) => u.email === email);
+    return user ? copy(user) : null;
+  }
+
+  async listUsers(): Promise<UserRecord[]> {
+    return [...this.users.values()].sort((a, b) => a.created_at - b.created_at).map(copy);
+  }
+
+  async createKey(key: ApiKeyRecord): Promise<void> {
+    if ([...this.keys.values()].some((k) => k.hash === key.hash || k.id === key.id)) {
+      throw new Error(`Key ${key.id} already exists.`);
+    }
+    this.keys.set(key.id, copy(key));
+  }
+
+  async findKeyByHash(hash: string): Promise<ApiKeyRecord | null> {
+    const key = [...this.keys.values()].find((k) => k.hash === hash);
+    return key ? copy(key) : null;
+  }
+
+  async listKeys(userId: string): Promise<ApiKeyRecord[]> {
+    return [...this.keys.values()].filter((k) => k.user_id === userId).map(copy);
+  }
+
+  async revokeKey(id: string, at: number): Promise<boolean> {
+    const key = this.keys.get(id);
+    if (!key || key.revoked_at !== null) return false;
+    key.revoked_at = at;
+    return true;
+  }
+
+  // Usage
+
+  async incrementApiCalls(userId: string, month: string): Promise<number> {
+    const k = `${userId}|${month}`;
+    const next = (this.apiCalls.get(k) ?? 0) + 1;
+    this.apiCalls.set(k, next);
+    return next;
+  }
+
+  async getApiCalls(userId: string, month: string): Promise<number> {
+    return this.apiCalls.get(`${userId}|${month}`) ?? 0;
+  }
+
+  // Accounts
+
+  async listAccounts(userId: string): Promise<AccountRecord[]> {
+    return [...this.accounts.values()].filter((a) => a.user_id === userId).map(copy);
+  }
+
+  async getAccount(userId: string, platform: NetworkId): Promise<AccountRecord | null> {
+    const account = this.accounts.get(`${userId}|${platform}`);
+    return account ? copy(account) : null;
+  }
+
+  async putAccount(account: AccountRecord, effects?: Effects): Promise<void> {
+    this.accounts.set(`${account.user_id}|${account.platform}`, copy(account));
+    this.writeEffects(effects);
+  }
+
+  async deleteAccount(userId: string, platform: NetworkId, effects?: Effects): Promise<boolean> {
+    const removed = this.accounts.delete(`${userId}|${platform}`);
+    if (removed) this.writeEffects(effects);
+    return removed;
+  }
+
+  // Posts
+
+  async insertPost(post: PostRecord, targets: TargetRecord[], effects?: Effects): Promise<void> {
+    if (this.posts.has(post.id)) throw new Error(`Post ${post.id} already exists.`);
+    this.posts.set(post.id, copy(post));
+    this.targets.set(post.id, copy(targets));
+    const created = this.postCreations.get(post.user_id) ?? [];
+    created.push(post.created_at);
+    this.postCreations.set(post.user_id, created);
+    this.writeEffects(effects);
+  }
+
+  async getPost(userId: string, id: string): Promise<PostRecord | null> {
+    const post = this.posts.get(id);
+    return post && post.user_id === userId ? copy(post) : null;
+  }
+
+  async listPosts(userId: string, options: ListPostsOptions): Promise<PostRecord[]> {
+    const statuses = options.statuses && options.statuses.length > 0 ? new Set(options.statuses) : null;
+    const before = options.beforeId;
+    return [...this.posts.values()]
+      .filter((p) => p.user_id === userId)
+      .filter((p) => !statuses || statuses.has(p.status))
+      .filter((p) => before === undefined || p.id < before)
+      .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+      .slice(0, Math.max(0, options.limit))
+      .map(copy);
+  }
+
+  async countPostsCreatedSince(userId: string, since: number): Promise<number> {
+    return (this.postCreations.get(userId) ?? []).filter((at) => at >= since).length;
+  }
+
+  async getTargets(postId: string): Promise<TargetRecord[]> {
+    return copy(this.targets.get(postId) ?? []);
+  }
+
+  async deletePost(
+    userId: string,
+    id: string,
+    effectsFor?: (post: PostRecord) => Effects,
+  ): Promise<PostRecord | null> {
+    const post = this.posts.get(id);
+    if (!post || post.user_id !== userId) return null;
+    const effects = effectsFor?.(copy(post));
+    this.posts.delete(id);
+    this.targets.delete(id);
+    this.writeEffects(effects);
+    return copy(post);
+  }
+
+  async transitionPost(
+    id: string,
+    from: PostStatus[],
+    patch: Partial<Pick<PostRecord, "status" | "scheduled_at" | "published_at">>,
+    targets?: TargetRecord[],
+    effects?: Effects,
+  ): Promise<PostRecord | null> {
+    const post = this.posts.get(id);
+    if (!post || !from.includes(post.status)) return null;
+    if (patch.status !== undefined) post.status = patch.status;
+    if (patch.scheduled_at !== undefined) post.scheduled_at = patch.scheduled_at;
+    if (patch.published_at !== undefined) post.published_at = patch.published_at;
+    if (targets) this.targets.set(id, copy(targets));
+    this.writeEffects(effects);
+    return copy(post);
+  }
+
+  async claimDuePosts(now: number, limit: number): Promise<PostRecord[]> {
+    const due = [...this.posts.values()]
+      .filter((p) => p.status === "scheduled" && p.scheduled_at !== null && p.scheduled_at <= now)
+      .sort((a, b) => a.scheduled_at! - b.scheduled_at! || (a.id < b.id ? -1 : 1))
+      .slice(0, Math.max(0, limit));
+    for (const post of due) post.status = "publishing";
+    return due.map(copy);
+  }
+
+  async nextDueAt(): Promise<number | null> {
+    let next: number | null = null;
+    for (const p of this.posts.values()) {
+      if (p.status === "scheduled" && p.scheduled_at !== null && (next === null || p.scheduled_at < next)) {
+        next = p.scheduled_at;
+      }
+    }
+    return next;
+  }
+
+  async releaseInterruptedPublishing(): Promise<number> {
+    let released = 0;
+    for (const post of this.posts.values()) {
+      if (post.status !== "publishing") continue;
+      post.status = "scheduled";
+      post.scheduled_at ??= post.created_at;
+      released++;
+    }
+    return released;
+  }
+
+  async reportMetrics(
+    postId: string,
+    platform: NetworkId,
+    metrics: TargetMetrics,
+  ): Promise<TargetRecord | null> {
+    const target = this.targets.get(postId)?.find((t) => t.platform === platform);
+    if (!target) return null;
+    target.reach = Math.max(target.reach, metrics.reach);
+    target.likes = Math.max(target.likes, metrics.likes);
+    target.comments = Math.max(target.comments, metrics.comments);
+    target.shares = Math.max(target.shares, metrics.shares);
+    return copy(target);
+  }
+
+  async listPublishedTargets(userId: string): Promise<TargetRecord[]> {
+    const out: TargetRecord[] = [];
+    for (const post of this.posts.values()) {
+      if (post.user_id !== userId || post.status !== "published") continue;
+      for (const t of this.targets.get(post.id) ?? []) if (t.status === "published") out.push(copy(t));
+    }
+    return out;
+  }
+
+  async countPublishedPosts(userId: string): Promise<number> {
+    return [...this.posts.values()].filter((p) => p.user_id === userId && p.status === "published").length;
+  }
+
+  // Webhooks and the outbox
+
+  async createWebhook(webhook: WebhookRecord): Promise<void> {
+    if (this.webhooks.has(webhook.id)) throw new Error(`Webhook ${webhook.id} already exists.`);
+    this.webhooks.set(webhook.id, copy(webhook));
+  }
+
+  async listWebhooks(userId: string): Promise<WebhookRecord[]> {
+    return [...this.webhooks.values()]
+      .filter((w) => w.user_id === userId)
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .map(copy);
+  }
+
+  async getWebhook(userId: string, id: string): Promise<WebhookRecord | null> {
+    const webhook = this.webhooks.get(id);
+    return webhook && webhook.user_id === userId ? copy(webhook) : null;
+  }
+
+  async deleteWebhook(userId: string, id: string): Promise<boolean> {
+    const webhook = this.webhooks.get(id);
+    if (!webhook || webhook.user_id !== userId) return false;
+    this.webhooks.delete(id);
+    // Nothing is owed to an endpoint that no longer exists.
+    for (const [deliveryId, d] of this.deliveries)
+      if (d.webhook_id === id) this.deliveries.delete(deliveryId);
+    return true;
+  }
+
+  async setWebhookStatus(id: string, status: WebhookStatus): Promise<void> {
+    const webhook = this.webhooks.get(id);
+    if (webhook) webhook.status = status;
+  }
+
+  async appendEvents(events: NewEvent[]): Promise<void> {
+    this.writeEffects({ events });
+  }
+
+  async claimDueDeliveries(now: number, leaseUntil: number, limit: number): Promise<DeliveryJob[]> {
+    const due = [...this.deliveries.values()]
+      .filter((d) => d.state === "pending" && d.next_attempt_at !== null && d.next_attempt_at <= now)
+      .sort((a, b) => a.next_attempt_at! - b.next_attempt_at! || (a.id < b.id ? -1 : 1))
+      .slice(0, Math.max(0, limit));
+    const jobs: DeliveryJob[] = [];
+    for (const delivery of due) {
+      const event = this.events.find((e) => e.id === delivery.event_id);
+      const webhook = this.webhooks.get(delivery.webhook_id);
+      if (!event || !webhook) continue;
+      delivery.next_attempt_at = leaseUntil;
+      jobs.push({ delivery: copy(delivery), event: copy(event), webhook: copy(webhook) });
+    }
+    return jobs;
+  }
+
+  async recordAttempt(
+    attempt: AttemptRecord,
+    next: { state: DeliveryState; next_attempt_at: number | null },
+  ): Promise<void> {
+    this.attempts.push(copy(attempt));
+    const delivery = this.deliveries.get(attempt.delivery_id);
+    if (!delivery) return;
+    delivery.attempts = Math.max(delivery.attempts, attempt.attempt);
+    delivery.state = next.state;
+    delivery.next_attempt_at = next.next_attempt_at;
+  }
+
+  async nextDeliveryAt(): Promise<number | null> {
+    let next: number | null = null;
+    for (const d of this.deliveries.values()) {
+      if (
+        d.state === "pending" &&
+        d.next_attempt_at !== null &&
+        (next === null || d.next_attempt_at < next)
+      ) {
+        next = d.next_attempt_at;
+      }
+    }
+    return next;
+  }
+
+  async listEvents(userId: string): Promise<NewEvent[]> {
+    return this.events.filter((e) => e.user_id === userId).map(copy);
+  }
+
+  // Media
+
+  async insertMedia(media: MediaRecord, effects?: Effects): Promise<void> {
+    if (this.media.has(media.id)) throw new Error(`Media ${media.id} already exists.`);
+    this.media.set(media.id, copy(media));
+    this.writeEffects(effects);
+  }
+
+  async getMedia(userId: string, id: string): Promise<MediaRecord | null> {
+    const media = this.media.get(id);
+    return media && media.user_id === userId ? copy(media) : null;
+  }
+
+  /** The outbox: events, and one delivery per endpoint that should receive each. */
+  private writeEffects(effects: Effects | undefined): void {
+    for (const event of effects?.events ?? []) {
+      this.events.push(copy(event));
+      const endpoints = [...this.webhooks.values()].filter((w) =>
+        event.webhook_id !== undefined
+          ? w.id === event.webhook_id
+          : w.user_id === event.user_id && w.status === "enabled" && w.events.includes(event.type),
+      );
+      for (const webhook of endpoints) {
+        const id = newId("dlv", event.created * 1000);
+        this.deliveries.set(id, {
+          id,
+          event_id: event.id,
+          webhook_id: webhook.id,
+          state: "pending",
+          attempts: 0,
+          next_attempt_at: event.created * 1000,
+          created_at: event.created * 1000,
+        });
+      }
+    }
+  }
+}

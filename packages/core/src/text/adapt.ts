@@ -1,0 +1,53 @@
+import { NETWORK_RULES, type NetworkId, textLimitFor } from "../contract/networks.ts";
+import { graphemes, measure, wordBoundaries } from "./measure.ts";
+
+export const ELLIPSIS = "…";
+
+/**
+ * A word boundary is preferred only while it keeps at least this share of the room: a caption that is
+ * one long word (or URL) is cut inside it rather than reduced to almost nothing.
+ */
+const MIN_WORD_CUT_SHARE = 0.5;
+
+/** The caption as a network publishes it: unchanged when it fits, else truncated to fit. */
+export function adaptText(caption: string, platform: NetworkId, hasMedia: boolean): string {
+  return truncate(caption, textLimitFor(platform, hasMedia), NETWORK_RULES[platform].lengthUnit);
+}
+
+/**
+ * Shortens `text` so that it, with a closing `…`, measures at most `limit` in `unit`. Cuts only between
+ * graphemes (never inside an emoji or a letter with its accents), prefers the end of a word, and drops
+ * the whitespace before the `…`.
+ */
+export function truncate(text: string, limit: number, unit: "characters" | "graphemes"): string {
+  if (measure(text, unit) <= limit) return text;
+  const room = limit - measure(ELLIPSIS, unit);
+  if (room <= 0) return ELLIPSIS.slice(0, Math.max(0, limit));
+
+  // The longest run of whole graphemes that fits, as UTF-16 offsets of each grapheme boundary.
+  const cuts: number[] = [0];
+  let used = 0;
+  let offset = 0;
+  for (const g of graphemes(text)) {
+    const size = unit === "graphemes" ? 1 : measure(g, unit);
+    if (used + size > room) break;
+    used += size;
+    offset += g.length;
+    cuts.push(offset);
+  }
+  const graphemeCut = offset;
+
+  const words = wordBoundaries(text);
+  let cut = graphemeCut;
+  if (!words.has(graphemeCut)) {
+    const minimum = measure(text.slice(0, graphemeCut), unit) * MIN_WORD_CUT_SHARE;
+    for (let i = cuts.length - 1; i >= 0; i--) {
+      const candidate = cuts[i]!;
+      if (!words.has(candidate)) continue;
+      if (measure(text.slice(0, candidate).trimEnd(), unit) >= minimum) cut = candidate;
+      break;
+    }
+  }
+  const kept = text.slice(0, cut).trimEnd();
+  return `${kept}${ELLIPSIS}`;
+}

@@ -1,0 +1,27 @@
+import type { LengthUnit } from "../contract/networks.ts";
+
+let graphemeSegmenter: Intl.Segmenter | undefined;
+let wordSegmenter: Intl.Segmenter | undefined;
+
+/** User-perceived characters (extended grapheme clusters), e.g. "👍🏽" or "é" written as e + accent. */
+export function graphemes(text: string): string[] {
+  graphemeSegmenter ??= new Intl.Segmenter("en", { granularity: "grapheme" });
+  return Array.from(graphemeSegmenter.segment(text), (s) => s.segment);
+}
+
+/** Indexes (in UTF-16 units) where a word or the space after it begins. */
+export function wordBoundaries(text: string): Set<number> {
+  wordSegmenter ??= new Intl.Segmenter("en", { granularity: "word" });
+  const out = new Set<number>();
+  for (const s of wordSegmenter.segment(text)) out.add(s.index);
+  out.add(text.length);
+  return out;
+}
+
+/** Length of `text` as a network counts it: Unicode code points, or graphemes. */
+export function measure(text: string, unit: LengthUnit): number {
+  if (unit === "graphemes") return graphemes(text).length;
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}

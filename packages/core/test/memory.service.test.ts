@@ -1,0 +1,20 @@
+import { createService } from "../src/index.ts";
+import { silentLogger } from "../src/service/logger.ts";
+import { MemoryStore } from "../src/store/memory.ts";
+import { describeServiceConformance, FakeClock } from "../src/testing/index.ts";
+
+describeServiceConformance("memory store, in-process", async () => {
+  const store = new MemoryStore();
+  const clock = new FakeClock();
+  const service = createService({ store, clock, logger: silentLogger });
+  await service.start();
+  return {
+    fetch: (request) => service.fetch(request),
+    store,
+    clock,
+    close: async () => {
+      await service.close();
+      await store.close();
+    },
+  };
+});
