@@ -1,10 +1,10 @@
-import { openSqliteStore, type SqliteStore } from "../store/sqlite-store.ts";
+import { openSqliteStore, type SqliteStore, type Synchronous } from "../store/sqlite-store.ts";
 import { CliError, describeFailure } from "./errors.ts";
 
 /** Opens the database, turning every reason it cannot be opened into one line that names the file. */
-export function openStore(path: string): SqliteStore {
+export function openStore(path: string, synchronous?: Synchronous): SqliteStore {
   try {
-    return openSqliteStore(path);
+    return openSqliteStore(path, synchronous ? { synchronous } : {});
   } catch (error) {
     throw new CliError(`cannot open database ${path}: ${describeFailure(error)}`);
   }

@@ -37,9 +37,22 @@ import {
   toWebhook,
 } from "./rows.ts";
 
+/**
+ * When a commit reaches the disk (SQLite's `synchronous`, in WAL mode):
+ * - "normal" (default): a commit is written to the WAL before the call returns, so it survives the
+ *   process being killed (kill -9, a crash, an OOM kill) — the operating system holds the write. Only
+ *   the machine itself stopping (power loss, kernel panic) can lose the last commits. The WAL is synced
+ *   at checkpoints, and the database is never corrupted either way.
+ * - "full": the WAL is also synced at every commit, so an answered write survives power loss too. Each
+ *   write then waits for the disk, and because node:sqlite is synchronous that wait holds up every other
+ *   request — and every authenticated request writes (the monthly usage counter).
+ */
+export type Synchronous = "normal" | "full";
+
 export interface SqliteStoreOptions {
   /** A file path, or ":memory:" for a private database that lives as long as the store. */
   path: string;
+  synchronous?: Synchronous;
   /**
    * How long a write waits for another process (an admin command, a second server) holding the write
    * lock before it fails. Default 5 s.
@@ -52,11 +65,9 @@ type Row = Record<string, unknown>;
 /**
  * The Store on SQLite through node:sqlite.
  *
- * Durability: WAL journal with `synchronous = FULL`. In WAL mode, NORMAL already survives a killed
- * process (a commit is in the operating system's cache once `write()` returns), but it can lose the last
- * commits when the machine itself stops; FULL syncs the WAL at every commit, so a post answered with 201
- * is on disk before the answer leaves, whatever stops afterwards. It costs well under a millisecond a
- * write on an SSD.
+ * Durability: WAL journal, `synchronous` as chosen (see `Synchronous`). The default, NORMAL, is what the
+ * server promises: a post answered with 201 has been committed to the WAL before the answer is written,
+ * so killing the process at any point afterwards — kill -9 included — cannot lose it.
  *
  * Atomicity: node:sqlite is synchronous. Every method runs its whole transaction (BEGIN IMMEDIATE …
  * COMMIT) without awaiting, so concurrent requests of this process can never interleave inside one, and
@@ -75,7 +86,7 @@ export class SqliteStore implements Store {
     this.db = new DatabaseSync(this.path, { timeout: options.busyTimeoutMs ?? 5000 });
     try {
       this.db.exec("PRAGMA journal_mode = WAL");
-      this.db.exec("PRAGMA synchronous = FULL");
+      this.db.exec(`PRAGMA synchronous = ${options.synchronous === "full" ? "FULL" : "NORMAL"}`);
       this.db.exec("PRAGMA foreign_keys = ON");
       migrate(this.db);
     } catch (error) {

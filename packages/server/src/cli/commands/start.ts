@@ -1,6 +1,7 @@
 import { Command, Option } from "commander";
 import { createLogger, type LogLevel } from "../../logging.ts";
 import { startServer } from "../../server.ts";
+import type { Synchronous } from "../../store/sqlite-store.ts";
 import { setUpDevUser } from "../admin/dev-user.ts";
 import { CliError, describeFailure } from "../errors.ts";
 import { openStore } from "../open-store.ts";
@@ -13,6 +14,7 @@ interface StartOptions {
   dev?: boolean;
   devKey?: string;
   logLevel: LogLevel;
+  synchronous: Synchronous;
 }
 
 const ENVIRONMENT = `
@@ -22,6 +24,7 @@ Environment variables (a flag given on the command line wins):
   SOCIALPUB_DB          --db
   SOCIALPUB_DEV_KEY     --dev-key
   SOCIALPUB_LOG_LEVEL   --log-level
+  SOCIALPUB_SYNCHRONOUS --synchronous
 
 Stops gracefully on SIGINT or SIGTERM: no new connections, requests in flight finish, then the
 scheduler stops and the database closes.`;
@@ -49,6 +52,15 @@ export function startCommand(): Command {
         .argParser(nonEmpty),
     )
     .addOption(logLevelOption())
+    .addOption(
+      new Option(
+        "--synchronous <mode>",
+        "normal: a write survives the process being killed; full: it also survives power loss, at the cost of a disk sync per write",
+      )
+        .choices(["normal", "full"])
+        .env("SOCIALPUB_SYNCHRONOUS")
+        .default("normal"),
+    )
     .addHelpText("after", ENVIRONMENT)
     .action((options: StartOptions) => start(options));
 }
@@ -59,7 +71,7 @@ function print(line: string): void {
 
 async function start(options: StartOptions): Promise<void> {
   if (options.devKey !== undefined && !options.dev) throw new CliError("--dev-key only applies with --dev.");
-  const store = openStore(options.db);
+  const store = openStore(options.db, options.synchronous);
   const logger = createLogger({ level: options.logLevel });
   let apiKey: string | null = null;
   try {

@@ -1,0 +1,38 @@
+import type { Store } from "@socialpub/core";
+import { FakeClock, type ServiceTarget } from "@socialpub/core/testing";
+import { createLogger } from "../../src/logging.ts";
+import { startServer } from "../../src/server.ts";
+
+/**
+ * A conformance target that is the real server on port 0: each request the suite builds on
+ * http://localhost is sent over HTTP to the server, and the answer read back from the socket.
+ */
+export async function httpTarget(store: Store, onClose: () => void = () => {}): Promise<ServiceTarget> {
+  const clock = new FakeClock();
+  const server = await startServer({
+    host: "127.0.0.1",
+    port: 0,
+    store,
+    clock,
+    logger: createLogger({ level: "silent" }),
+  });
+  return {
+    store,
+    clock,
+    fetch: async (request) => {
+      const { pathname, search } = new URL(request.url);
+      const hasBody = request.method !== "GET" && request.method !== "HEAD";
+      return fetch(new URL(pathname + search, server.url), {
+        method: request.method,
+        headers: request.headers,
+        body: hasBody ? await request.arrayBuffer() : null,
+        redirect: "manual",
+      });
+    },
+    close: async () => {
+      await server.close();
+      await store.close();
+      onClose();
+    },
+  };
+}
