@@ -1,0 +1,208 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  AuthenticationError,
+  BadRequestError,
+  NotFoundError,
+  type SocialPublishClient,
+  WaitForStatusError,
+} from "../../../src/client/index.ts";
+import { PLANS } from "../../../src/contract/plans.ts";
+import { Target } from "../../../src/contract/resources.ts";
+import { type ProvisionedUser, provisionUser } from "../../../src/provision.ts";
+import type { Store } from "../../../src/store/types.ts";
+import type { FakeClock } from "../../../src/testing/fake-clock.ts";
+
+/** The reference service, reachable by a client, with the store and clock behind it. */
+export interface ClientTarget {
+  client(apiKey: string): SocialPublishClient;
+  store: Store;
+  clock: FakeClock;
+  close(): Promise<void>;
+}
+
+const HOUR = 60 * 60 * 1000;
+
+/**
+ * What a user of the client relies on, checked against the real reference service — run once with the
+ * service in-process (injected fetch) and once over HTTP (the default undici transport).
+ */
+export function describeClientAgainstService(name: string, makeTarget: () => Promise<ClientTarget>): void {
+  describe(`client against the reference service (${name})`, () => {
+    let target: ClientTarget;
+    let user: ProvisionedUser;
+    let api: SocialPublishClient;
+
+    beforeEach(async () => {
+      target = await makeTarget();
+      user = await provisionUser(target.store, {
+        plan: "creator",
+        accounts: ["x", "bluesky", "linkedin"],
+        now: target.clock.now(),
+      });
+      api = target.client(user.apiKey);
+    });
+    afterEach(async () => {
+      await api.close();
+      await target.close();
+    });
+
+    it("me() returns the key's user with its plan limits", async () => {
+      const me = await api.me();
+      expect(me).toMatchObject({ id: user.user.id, email: user.user.email, plan: "creator" });
+      expect(me.limits).toEqual(PLANS.creator);
+      expect(me.usage.api_calls_this_month).toBe(1);
+    });
+
+    it("publishes now, then reads the post back by id, in the list and per network", async () => {
+      const post = await api.posts.create({ caption: "Hello from the client", platforms: ["x", "bluesky"] });
+      expect(post).toMatchObject({ status: "published", scheduled_at: null, platforms: ["x", "bluesky"] });
+      expect(post.published_at).toBe(target.clock.now());
+      expect(await api.posts.get(post.id)).toEqual(post);
+      expect((await api.posts.list()).data.map((p) => p.id)).toEqual([post.id]);
+      const targets = await api.posts.targets(post.id);
+      expect(targets.data.map((t) => [t.platform, t.status])).toEqual([
+        ["x", "published"],
+        ["bluesky", "published"],
+      ]);
+    });
+
+    it("schedules a post that publishes when its time comes", async () => {
+      const due = target.clock.now() + HOUR;
+      const post = await api.posts.create({ caption: "Later", platforms: ["linkedin"], schedule_at: due });
+      expect(post).toMatchObject({ status: "scheduled", scheduled_at: due, published_at: null });
+      await target.clock.advance(HOUR);
+      expect(await api.posts.get(post.id)).toMatchObject({ status: "published", published_at: due });
+    });
+
+    it("waitFor resolves with the post once the scheduler has published it", async () => {
+      const post = await api.posts.create({
+        caption: "Wait for me",
+        platforms: ["x"],
+        schedule_at: target.clock.now() + HOUR,
+      });
+      const waiting = api.posts.waitFor(post.id, "published", { intervalMs: 5, timeoutMs: 30_000 });
+      await target.clock.advance(HOUR);
+      expect(await waiting).toMatchObject({ id: post.id, status: "published" });
+    });
+
+    it("waitFor gives up with the last status when the time runs out", async () => {
+      const post = await api.posts.create({
+        platforms: ["x"],
+        caption: "Not yet",
+        schedule_at: target.clock.now() + HOUR,
+      });
+      const error = await api.posts
+        .waitFor(post.id, "published", { intervalMs: 5, timeoutMs: 30 })
+        .catch((e) => e);
+      expect(error).toBeInstanceOf(WaitForStatusError);
+      expect(error.lastStatus).toBe("scheduled");
+      expect(error.message).toMatch(/is still scheduled after 30 ms/);
+    });
+
+    it("waitFor fails at once when the post is published and another status is wanted", async () => {
+      const post = await api.posts.create({ platforms: ["x"], caption: "Now" });
+      await expect(api.posts.waitFor(post.id, "scheduled", { timeoutMs: 60_000 })).rejects.toThrow(
+        /is published, so it will not become scheduled/,
+      );
+    });
+
+    it("waitFor surfaces a deleted post as NotFoundError", async () => {
+      const post = await api.posts.create({
+        platforms: ["x"],
+        caption: "Soon gone",
+        schedule_at: target.clock.now() + HOUR,
+      });
+      await api.posts.delete(post.id);
+      await expect(api.posts.waitFor(post.id, "published", { intervalMs: 5 })).rejects.toBeInstanceOf(
+        NotFoundError,
+      );
+    });
+
+    it("deleting a scheduled post cancels it", async () => {
+      const post = await api.posts.create({
+        platforms: ["x"],
+        caption: "Cancel me",
+        schedule_at: target.clock.now() + HOUR,
+      });
+      expect(await api.posts.delete(post.id)).toEqual({ deleted: true, id: post.id });
+      await target.clock.advance(2 * HOUR);
+      const error = await api.posts.get(post.id).catch((e) => e);
+      expect(error).toBeInstanceOf(NotFoundError);
+      expect(error.message).toBe("Post not found.");
+      expect((await api.posts.list()).data).toEqual([]);
+    });
+
+    it("lists one page at a time and listAll walks every page, newest first", async () => {
+      const created: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        created.push((await api.posts.create({ platforms: ["x"], caption: `Post ${i}` })).id);
+        await target.clock.advance(1000);
+      }
+      const newestFirst = [...created].reverse();
+
+      const first = await api.posts.list({ limit: 2 });
+      expect(first.data.map((p) => p.id)).toEqual(newestFirst.slice(0, 2));
+      expect(first.nextCursor).not.toBeNull();
+      const second = await api.posts.list({ limit: 2, cursor: first.nextCursor ?? undefined });
+      expect(second.data.map((p) => p.id)).toEqual(newestFirst.slice(2, 4));
+
+      const all: string[] = [];
+      for await (const post of api.posts.listAll({ limit: 2 })) all.push(post.id);
+      expect(all).toEqual(newestFirst);
+    });
+
+    it("filters the list by status", async () => {
+      const now = await api.posts.create({ platforms: ["x"], caption: "Now" });
+      const later = await api.posts.create({
+        platforms: ["x"],
+        caption: "Later",
+        schedule_at: target.clock.now() + HOUR,
+      });
+      expect((await api.posts.list({ status: "scheduled" })).data.map((p) => p.id)).toEqual([later.id]);
+      expect((await api.posts.list({ status: ["published"] })).data.map((p) => p.id)).toEqual([now.id]);
+    });
+
+    it("lists the connected accounts and reports analytics from sandbox metrics", async () => {
+      const accounts = await api.accounts.list();
+      expect(accounts.data.map((a) => a.platform)).toEqual(["x", "linkedin", "bluesky"]);
+
+      const post = await api.posts.create({ platforms: ["x"], caption: "Measured" });
+      const reported = await api.request({
+        method: "POST",
+        path: "/sandbox/metrics",
+        json: { post_id: post.id, platform: "x", reach: 200, likes: 10, comments: 5, shares: 5 },
+        schema: Target,
+      });
+      expect(reported.data).toMatchObject({ platform: "x", reach: 200 });
+      const analytics = await api.analytics.get();
+      expect(analytics).toMatchObject({ totalReach: 200, engagementRate: 10, postsPublished: 1 });
+      expect(await api.posts.get(post.id)).toMatchObject({ reach: 200, engagement_rate: 10 });
+    });
+
+    it("turns a wrong key into AuthenticationError with the contract's message and a request id", async () => {
+      const stranger = target.client("sp_test_00000000000000000000000000000000");
+      const error = await stranger.me().catch((e) => e);
+      await stranger.close();
+      expect(error).toBeInstanceOf(AuthenticationError);
+      expect(error.message).toBe("Invalid or revoked API key.");
+      expect(error.requestId).toEqual(expect.any(String));
+      expect(error.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    });
+
+    it("turns a broken rule into BadRequestError with the service's message", async () => {
+      const error = await api.posts.create({ platforms: ["tiktok"], caption: "Nowhere" }).catch((e) => e);
+      expect(error).toBeInstanceOf(BadRequestError);
+      expect(error.message).toBe("Select at least one connected network.");
+      const past = await api.posts
+        .create({ platforms: ["x"], caption: "Too late", schedule_at: target.clock.now() - HOUR })
+        .catch((e) => e);
+      expect(past).toBeInstanceOf(BadRequestError);
+      expect(past.message).toMatch(/schedule_at/);
+    });
+
+    it("an unknown post id is NotFoundError", async () => {
+      await expect(api.posts.get("post_does_not_exist")).rejects.toBeInstanceOf(NotFoundError);
+      await expect(api.posts.delete("post_does_not_exist")).rejects.toBeInstanceOf(NotFoundError);
+    });
+  });
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { RateLimitError, SocialPublishClient } from "../../src/client/index.ts";
+import { provisionUser } from "../../src/provision.ts";
+import { createService } from "../../src/service/create-service.ts";
+import { silentLogger } from "../../src/service/logger.ts";
+import { MemoryStore } from "../../src/store/memory.ts";
+import { FakeClock } from "../../src/testing/fake-clock.ts";
+import { describeClientAgainstService } from "./helpers/client-suite.ts";
+
+describeClientAgainstService("in-process fetch", async () => {
+  const store = new MemoryStore();
+  const clock = new FakeClock();
+  const service = createService({ store, clock, logger: silentLogger });
+  await service.start();
+  return {
+    store,
+    clock,
+    client: (apiKey) =>
+      new SocialPublishClient({
+        apiKey,
+        baseUrl: "http://localhost/api/v1",
+        fetch: service.fetch,
+        maxRetries: 0,
+      }),
+    close: async () => {
+      await service.close();
+      await store.close();
+    },
+  };
+});
+
+describe("client against the service's rate limit", () => {
+  it("throws RateLimitError with the service's Retry-After when the wait is beyond the client's cap", async () => {
+    const store = new MemoryStore();
+    const clock = new FakeClock();
+    const service = createService({
+      store,
+      clock,
+      logger: silentLogger,
+      rateLimit: { limit: 2, windowMs: 60_000 },
+    });
+    const { apiKey } = await provisionUser(store, { accounts: ["x"], now: clock.now() });
+    const api = new SocialPublishClient({
+      apiKey,
+      baseUrl: "http://localhost/api/v1",
+      fetch: service.fetch,
+      retry: { maxRetryAfterMs: 0 },
+    });
+    await api.me();
+    await api.me();
+    const error = await api.me().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfter).toBeGreaterThan(0);
+    expect((error as RateLimitError).retryAfter).toBeLessThanOrEqual(60);
+    expect((error as RateLimitError).headers.get("ratelimit-policy")).toBeTruthy();
+    await store.close();
+  });
+});

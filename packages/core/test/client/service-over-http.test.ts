@@ -1,0 +1,25 @@
+import { SocialPublishClient } from "../../src/client/index.ts";
+import { createService } from "../../src/service/create-service.ts";
+import { silentLogger } from "../../src/service/logger.ts";
+import { MemoryStore } from "../../src/store/memory.ts";
+import { FakeClock } from "../../src/testing/fake-clock.ts";
+import { describeClientAgainstService } from "./helpers/client-suite.ts";
+import { serveOverHttp } from "./helpers/http-bridge.ts";
+
+describeClientAgainstService("HTTP on port 0, undici transport", async () => {
+  const store = new MemoryStore();
+  const clock = new FakeClock();
+  const service = createService({ store, clock, logger: silentLogger });
+  await service.start();
+  const http = await serveOverHttp(service.fetch);
+  return {
+    store,
+    clock,
+    client: (apiKey) => new SocialPublishClient({ apiKey, baseUrl: `${http.origin}/api/v1`, maxRetries: 0 }),
+    close: async () => {
+      await http.close();
+      await service.close();
+      await store.close();
+    },
+  };
+});
