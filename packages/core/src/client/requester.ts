@@ -1,16 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
-import { z } from "zod";
+import type { z } from "zod";
+import { sendAttempt } from "./attempt.ts";
 import {
   ConnectionError,
   type ErrorDetails,
   errorFromResponse,
-  ResponseValidationError,
   SocialPublishError,
   TimeoutError,
 } from "./errors.ts";
-import { decideRetry, type RetryPolicy } from "./retry-policy.ts";
-import type { Transport, TransportResponse } from "./transport.ts";
+import { parseResponseBody } from "./parse-response.ts";
+import { pause } from "./pause.ts";
+import { decideRetry, type RetryDecision, type RetryPolicy } from "./retry-policy.ts";
+import type { Transport } from "./transport.ts";
 
 /** Per-call options every method accepts as its last argument. */
 export interface RequestOptions {
@@ -76,15 +77,15 @@ export function createRequester(config: RequesterConfig): Requester {
     const options = request.options ?? {};
     const url = resolveUrl(config.baseUrl, basePath, request.path, request.query);
     const path = url.pathname.slice(basePath.length) + url.search;
-    const headers = baseHeaders(config, request, options);
-    const body = request.bytes
-      ? request.bytes.data
-      : request.json === undefined
-        ? undefined
-        : JSON.stringify(request.json);
-    const maxRetries = options.maxRetries ?? config.retry.maxRetries;
+    const outgoing = {
+      method: request.method,
+      url: url.href,
+      headers: requestHeaders(config, request, options),
+      body: request.bytes?.data ?? (request.json === undefined ? undefined : JSON.stringify(request.json)),
+    };
+    const policy = { ...config.retry, maxRetries: options.maxRetries ?? config.retry.maxRetries };
     const timeoutMs = options.timeoutMs ?? config.timeoutMs;
-    const describe = (extra: Partial<ErrorDetails>): ErrorDetails => ({
+    const details = (extra: Partial<ErrorDetails> = {}): ErrorDetails => ({
       status: null,
       requestId: null,
       headers: new Headers(),
@@ -96,67 +97,36 @@ export function createRequester(config: RequesterConfig): Requester {
 
     for (let retries = 0; ; retries++) {
       options.signal?.throwIfAborted();
-      let response: TransportResponse;
-      try {
-        response = await attempt(config.transport, {
-          method: request.method,
-          url: url.href,
-          headers,
-          body,
-          timeoutMs,
-          signal: options.signal,
-        });
-      } catch (error) {
-        if (options.signal?.aborted) throw options.signal.reason;
-        if (error instanceof AttemptTimedOut || isUndiciTimeout(error)) {
-          throw new TimeoutError(
-            `${request.method} ${path} got no answer within ${timeoutMs} ms.`,
-            describe({ cause: error }),
-          );
-        }
-        const failure = new ConnectionError(
-          `Could not reach ${url.origin}: ${describeCause(error)}`,
-          describe({ cause: error }),
+      const result = await sendAttempt(config.transport, outgoing, timeoutMs, options.signal);
+      if (result.kind === "timeout") {
+        // Not retried: the attempt already used its whole allowance, and the caller chose that allowance.
+        throw new TimeoutError(
+          `${request.method} ${path} got no answer within ${timeoutMs} ms.`,
+          details({ cause: result.cause }),
         );
-        const decision = decideRetry(
-          { kind: "connection-error" },
-          retries,
-          { ...config.retry, maxRetries },
-          Date.now(),
-        );
-        if (!decision.retry) throw failure;
-        await wait(decision.delayMs, options.signal);
-        continue;
       }
 
-      const requestId = response.headers.get("x-request-id");
-      if (response.status >= 200 && response.status < 300) {
-        const data = parseBody(
-          request.schema,
-          response,
-          describe({ status: response.status, requestId, headers: response.headers, body: response.body }),
+      let failure: SocialPublishError;
+      let decision: RetryDecision;
+      if (result.kind === "connection") {
+        failure = new ConnectionError(
+          `Could not reach ${url.origin}: ${result.reason}`,
+          details({ cause: result.cause }),
         );
-        return { data, url: url.href, status: response.status, headers: response.headers, requestId };
+        decision = decideRetry({ kind: "connection-error" }, retries, policy, Date.now());
+      } else {
+        const { status, headers, body } = result.response;
+        const answered = { ...details(), status, headers, body, requestId: headers.get("x-request-id") };
+        if (status >= 200 && status < 300) {
+          const data = parseResponseBody(request.schema, answered);
+          return { data, url: url.href, status, headers, requestId: answered.requestId };
+        }
+        failure = errorFromResponse(answered);
+        const retryAfter = headers.get("retry-after");
+        decision = decideRetry({ kind: "response", status, retryAfter }, retries, policy, Date.now());
       }
-      const error = errorFromResponse(
-        describe({
-          status: response.status,
-          requestId,
-          headers: response.headers,
-          body: response.body,
-        }) as ErrorDetails & {
-          status: number;
-          body: string;
-        },
-      );
-      const decision = decideRetry(
-        { kind: "response", status: response.status, retryAfter: response.headers.get("retry-after") },
-        retries,
-        { ...config.retry, maxRetries },
-        Date.now(),
-      );
-      if (!decision.retry) throw error;
-      await wait(decision.delayMs, options.signal);
+      if (!decision.retry) throw failure;
+      await pause(decision.delayMs, options.signal);
     }
   };
 }
@@ -188,7 +158,7 @@ function resolveUrl(
   return url;
 }
 
-function baseHeaders(config: RequesterConfig, request: ApiRequest<z.ZodType>, options: RequestOptions) {
+function requestHeaders(config: RequesterConfig, request: ApiRequest<z.ZodType>, options: RequestOptions) {
   const headers: Record<string, string> = {
     authorization: `Bearer ${config.apiKey}`,
     accept: "application/json",
@@ -204,100 +174,4 @@ function baseHeaders(config: RequesterConfig, request: ApiRequest<z.ZodType>, op
     headers["idempotency-key"] = key;
   }
   return headers;
-}
-
-class AttemptTimedOut extends Error {}
-
-/** One attempt, bounded by the timeout even when the transport ignores its signal (an in-process handler). */
-async function attempt(
-  transport: Transport,
-  input: {
-    method: string;
-    url: string;
-    headers: Record<string, string>;
-    body: string | Uint8Array<ArrayBuffer> | undefined;
-    timeoutMs: number;
-    signal: AbortSignal | undefined;
-  },
-): Promise<TransportResponse> {
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(new AttemptTimedOut()), input.timeoutMs);
-  const signal = input.signal ? AbortSignal.any([input.signal, timeout.signal]) : timeout.signal;
-  try {
-    const pending = transport({
-      method: input.method,
-      url: input.url,
-      headers: input.headers,
-      body: input.body,
-      signal,
-    });
-    return await Promise.race([pending, rejectOnAbort(signal, pending)]);
-  } catch (error) {
-    if (timeout.signal.aborted && !input.signal?.aborted) throw new AttemptTimedOut();
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function rejectOnAbort(signal: AbortSignal, pending: Promise<unknown>): Promise<never> {
-  return new Promise((_, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    // Drop the listener once the attempt settles, so long-lived signals do not collect them.
-    pending.then(
-      () => signal.removeEventListener("abort", onAbort),
-      () => signal.removeEventListener("abort", onAbort),
-    );
-  });
-}
-
-async function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  try {
-    await sleep(ms, undefined, { signal });
-  } catch (error) {
-    if (signal?.aborted) throw signal.reason;
-    throw error;
-  }
-}
-
-function isUndiciTimeout(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT";
-}
-
-function describeCause(error: unknown): string {
-  const inner = (error as { cause?: unknown } | null)?.cause ?? error;
-  const code = (inner as { code?: unknown } | null)?.code;
-  const message = inner instanceof Error ? inner.message : String(inner);
-  return typeof code === "string" && !message.includes(code) ? `${code} ${message}` : message;
-}
-
-function parseBody<S extends z.ZodType>(
-  schema: S,
-  response: TransportResponse,
-  details: ErrorDetails,
-): z.output<S> {
-  const where = `${details.method} ${details.path} answered ${response.status}`;
-  let json: unknown;
-  try {
-    json = JSON.parse(response.body);
-  } catch {
-    throw new ResponseValidationError(`${where} with a body that is not JSON.`, details);
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) {
-    const name = schemaName(schema);
-    throw new ResponseValidationError(
-      `${where} with a body that does not match ${name}:\n${z.prettifyError(parsed.error)}`,
-      details,
-    );
-  }
-  return parsed.data;
-}
-
-function schemaName(schema: z.ZodType): string {
-  const id = z.globalRegistry.get(schema)?.id;
-  return typeof id === "string" ? `the ${id} schema` : "the expected schema";
 }

@@ -1,6 +1,6 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Post, PostStatus } from "../../contract/resources.ts";
 import { WaitForStatusError } from "../errors.ts";
+import { pause } from "../pause.ts";
 import type { RequestOptions } from "../requester.ts";
 
 export interface WaitForOptions {
@@ -73,13 +73,4 @@ function giveUp(id: string, status: PostStatus, message: string): WaitForStatusE
     },
     status,
   );
-}
-
-async function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  try {
-    await sleep(ms, undefined, { signal });
-  } catch (error) {
-    if (signal?.aborted) throw signal.reason;
-    throw error;
-  }
 }
