@@ -1,8 +1,18 @@
 import { describe } from "vitest";
+import { accountsAndAnalyticsTests } from "./service/analytics.ts";
 import { authTests } from "./service/auth.ts";
 import { createPostTests } from "./service/create-post.ts";
+import { deletePostTests } from "./service/delete-post.ts";
+import { draftTests } from "./service/drafts.ts";
+import { eventTests } from "./service/events.ts";
 import { type MakeServiceTarget, useHarness } from "./service/harness.ts";
+import { httpTests } from "./service/http.ts";
+import { limitsTests } from "./service/limits.ts";
 import { meTests } from "./service/me.ts";
+import { readPostsTests } from "./service/read-posts.ts";
+import { sandboxTests } from "./service/sandbox.ts";
+import { scheduleTests } from "./service/schedule.ts";
+import { textTests } from "./service/text.ts";
 
 /**
  * The service conformance suite: every rule of the contract and decisions.md, asserted through HTTP
@@ -15,5 +25,15 @@ export function describeServiceConformance(label: string, makeTarget: MakeServic
     authTests(h);
     meTests(h);
     createPostTests(h);
+    draftTests(h);
+    scheduleTests(h);
+    readPostsTests(h);
+    deletePostTests(h);
+    textTests(h);
+    sandboxTests(h);
+    accountsAndAnalyticsTests(h);
+    eventTests(h);
+    httpTests(h);
+    limitsTests(h);
   });
 }

@@ -107,7 +107,7 @@ async function checkMedia(
   if (media === null) {
     const needing = platforms.filter((p) => NETWORK_RULES[p].needsMedia);
     if (needing.length === 0) return;
-    const names = needing.join(", ");
+    const names = new Intl.ListFormat("en", { type: "conjunction" }).format(needing);
     const verb = needing.length === 1 ? "needs" : "need";
     throw badRequest(
       `${names} ${verb} media: add media (an image or video URL, or a med_ id), or remove ${needing.length === 1 ? "it" : "them"} from platforms.`,

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { CONTRACT_MESSAGES } from "../../contract/errors.ts";
+import type { Harness } from "./harness.ts";
+
+export function draftTests(h: Harness): void {
+  describe("drafts", () => {
+    it('"draft": true creates a draft: no fan-out, no schedule, targets pending', async () => {
+      const user = await h.user();
+      const res = await user.post("/posts", { caption: "Think", platforms: ["x", "bluesky"], draft: true });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({
+        status: "draft",
+        scheduled_at: null,
+        published_at: null,
+        platforms: ["x", "bluesky"],
+      });
+      const targets = (await user.get(`/posts/${res.body.id}/targets`)).body.data;
+      expect(targets.map((t: { status: string }) => t.status)).toEqual(["pending", "pending"]);
+    });
+
+    it("a draft never publishes on its own", async () => {
+      const user = await h.user();
+      const post = await user.createPost({ caption: "Still", platforms: ["x"], draft: true });
+      await h.clock.advance(30 * 86_400_000);
+      expect((await user.get(`/posts/${post.id}`)).body.status).toBe("draft");
+    });
+
+    it("a draft with schedule_at answers 400: a draft has no schedule", async () => {
+      const user = await h.user();
+      const res = await user.post("/posts", {
+        caption: "Both",
+        platforms: ["x"],
+        draft: true,
+        schedule_at: h.clock.now() + 60_000,
+      });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        error: "A draft has no schedule: send draft: true or schedule_at, not both.",
+      });
+    });
+
+    it("a draft follows the same rules as any post: connected networks, not empty, media where needed", async () => {
+      const user = await h.user({ accounts: ["x", "instagram"] });
+      expect(
+        (await user.post("/posts", { caption: "Hi", platforms: ["bluesky"], draft: true })).body,
+      ).toEqual({
+        error: CONTRACT_MESSAGES.noConnectedNetwork,
+      });
+      expect((await user.post("/posts", { platforms: ["x"], draft: true })).status).toBe(400);
+      expect(
+        (await user.post("/posts", { caption: "Hi", platforms: ["instagram"], draft: true })).status,
+      ).toBe(400);
+    });
+
+    it('"draft": false behaves as if omitted', async () => {
+      const user = await h.user();
+      const post = await user.createPost({ caption: "Go", platforms: ["x"], draft: false });
+      expect(post.status).toBe("published");
+    });
+  });
+
+  describe("media-required networks", () => {
+    it("instagram, pinterest, tiktok and youtube without media answer 400 naming each network and the fix; nothing is created", async () => {
+      const user = await h.user({ accounts: ["x", "instagram", "pinterest", "tiktok", "youtube"] });
+      for (const platform of ["instagram", "pinterest", "tiktok", "youtube"]) {
+        const res = await user.post("/posts", { caption: "Text only", platforms: ["x", platform] });
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({
+          error: `${platform} needs media: add media (an image or video URL, or a med_ id), or remove it from platforms.`,
+        });
+      }
+      const res = await user.post("/posts", { caption: "Text only", platforms: ["youtube", "x", "tiktok"] });
+      expect(res.body).toEqual({
+        error:
+          "youtube and tiktok need media: add media (an image or video URL, or a med_ id), or remove them from platforms.",
+      });
+      expect((await user.get("/posts")).body.data).toEqual([]);
+    });
+
+    it("with media, media-required networks publish", async () => {
+      const user = await h.user({ accounts: ["instagram", "tiktok"] });
+      const post = await user.createPost({
+        caption: "Clip",
+        platforms: ["instagram", "tiktok"],
+        media: "https://example.com/v.mp4",
+      });
+      expect(post).toMatchObject({ status: "published", has_media: true });
+    });
+
+    it("a media-required network that is not connected is dropped, not refused", async () => {
+      const user = await h.user({ accounts: ["x"] });
+      const post = await user.createPost({ caption: "Text", platforms: ["x", "instagram"] });
+      expect(post.platforms).toEqual(["x"]);
+    });
+  });
+}
