@@ -104,12 +104,7 @@ async function start(options: StartOptions): Promise<void> {
     throw new CliError(`cannot listen on ${options.host}:${options.port}: ${describeFailure(error)}`);
   }
 
-  const base = `${server.url}/api/v1`;
-  print(`socialpub server listening on ${server.url} (database: ${store.path})`);
-  print(`Base URL: ${base}`);
-  print(`Try: curl -H "Authorization: Bearer ${apiKey ?? "$SOCIALPUB_API_KEY"}" ${base}/me`);
-  logger.info({ url: server.url, db: store.path }, "listening");
-
+  // Handlers go in before the "listening" line: whoever reads it may signal at once.
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -130,4 +125,10 @@ async function start(options: StartOptions): Promise<void> {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+
+  const base = `${server.url}/api/v1`;
+  print(`socialpub server listening on ${server.url} (database: ${store.path})`);
+  print(`Base URL: ${base}`);
+  print(`Try: curl -H "Authorization: Bearer ${apiKey ?? "$SOCIALPUB_API_KEY"}" ${base}/me`);
+  logger.info({ url: server.url, db: store.path }, "listening");
 }

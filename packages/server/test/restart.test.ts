@@ -1,0 +1,103 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { openSqliteStore } from "../src/store/sqlite-store.ts";
+import { api, type ServerProcess, startServerProcess, TEST_KEY } from "./support/cli-process.ts";
+import { tempDir } from "./support/temp-dir.ts";
+
+const dirs: ReturnType<typeof tempDir>[] = [];
+const servers: ServerProcess[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.stop("SIGKILL")));
+  for (const dir of dirs.splice(0)) dir.remove();
+});
+
+async function start(db: string): Promise<ServerProcess> {
+  const server = await startServerProcess([
+    "--dev",
+    "--dev-key",
+    TEST_KEY,
+    "--db",
+    db,
+    "--log-level",
+    "warn",
+  ]);
+  servers.push(server);
+  return server;
+}
+
+const sleepUntil = (at: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
+
+async function waitForStatus(server: ServerProcess, id: string, status: string) {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const res = await api(server, TEST_KEY, "GET", `/posts/${id}`);
+    if (res.body?.status === status || Date.now() > deadline) return res.body;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** post.published events per post id, read from the database's outbox. */
+async function publishedEvents(db: string): Promise<Map<string, string[]>> {
+  const store = openSqliteStore(db);
+  try {
+    const [user] = await store.listUsers();
+    const byPost = new Map<string, string[]>();
+    for (const event of await store.listEvents(user!.id)) {
+      if (event.type !== "post.published") continue;
+      const data = event.data as { post_id: string; platform: string };
+      byPost.set(data.post_id, [...(byPost.get(data.post_id) ?? []), data.platform]);
+    }
+    return byPost;
+  } finally {
+    await store.close();
+  }
+}
+
+describe("restart", () => {
+  it("posts that fell due while the server was down publish once, right after it starts", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const db = dir.file("restart.db");
+
+    let server = await start(db);
+    const due = Date.now() + 1500;
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await api(server, TEST_KEY, "POST", "/posts", {
+        caption: `due while down ${i}`,
+        platforms: ["x", "bluesky"],
+        schedule_at: due,
+      });
+      expect(res.status).toBe(201);
+      ids.push(res.body.id);
+    }
+    const later = await api(server, TEST_KEY, "POST", "/posts", {
+      caption: "due in an hour",
+      platforms: ["x"],
+      schedule_at: Date.now() + 3_600_000,
+    });
+    expect(await server.stop("SIGTERM")).toBe(0);
+
+    // Nothing published while the server was stopping.
+    expect((await publishedEvents(db)).size).toBe(0);
+    await sleepUntil(due + 200);
+
+    const restartedAt = Date.now();
+    server = await start(db);
+    for (const id of ids) {
+      const post = await waitForStatus(server, id, "published");
+      expect(post.status).toBe("published");
+      expect(post.published_at).toBeGreaterThanOrEqual(restartedAt);
+    }
+    expect((await api(server, TEST_KEY, "GET", `/posts/${later.body.id}`)).body.status).toBe("scheduled");
+
+    // A further restart publishes nothing again.
+    expect(await server.stop("SIGTERM")).toBe(0);
+    server = await start(db);
+    expect(await server.stop("SIGTERM")).toBe(0);
+
+    const events = await publishedEvents(db);
+    expect([...events.keys()].sort()).toEqual([...ids].sort());
+    for (const id of ids) expect(events.get(id)!.sort()).toEqual(["bluesky", "x"]);
+  });
+});

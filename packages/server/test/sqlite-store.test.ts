@@ -1,0 +1,210 @@
+import { writeFileSync } from "node:fs";
+import { DatabaseSync } from "node:sqlite";
+import type { PostRecord, TargetRecord } from "@socialpub/core";
+import { afterEach, describe, expect, it } from "vitest";
+import { migrate, SchemaTooNewError } from "../src/store/migrate.ts";
+import { MIGRATIONS } from "../src/store/migrations/index.ts";
+import { openSqliteStore } from "../src/store/sqlite-store.ts";
+import { tempDir } from "./support/temp-dir.ts";
+
+const dirs: ReturnType<typeof tempDir>[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) dir.remove();
+});
+function dbFile(name = "store.db"): string {
+  const dir = tempDir();
+  dirs.push(dir);
+  return dir.file(name);
+}
+
+const T0 = Date.UTC(2026, 5, 15, 12);
+const user = {
+  id: "usr_1",
+  email: "a@example.com",
+  name: "A",
+  studio: "S",
+  plan: "free" as const,
+  created_at: T0,
+};
+const post = (id: string, fields: Partial<PostRecord> = {}): PostRecord => ({
+  id,
+  user_id: user.id,
+  caption: "hello",
+  platforms: ["x"],
+  status: "scheduled",
+  media: null,
+  scheduled_at: T0 + 60_000,
+  published_at: null,
+  created_at: T0,
+  ...fields,
+});
+const target = (postId: string): TargetRecord => ({
+  post_id: postId,
+  platform: "x",
+  status: "pending",
+  text: "hello",
+  permalink: null,
+  error: null,
+  published_at: null,
+  reach: 0,
+  likes: 0,
+  comments: 0,
+  shares: 0,
+});
+const event = (id: string) => ({
+  id,
+  user_id: user.id,
+  type: "post.scheduled" as const,
+  created: T0 / 1000,
+  data: {},
+});
+
+function userVersion(path: string): number {
+  const db = new DatabaseSync(path);
+  try {
+    return (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version;
+  } finally {
+    db.close();
+  }
+}
+
+describe("SQLite store", () => {
+  it("keeps every record across close and reopen of the file", async () => {
+    const path = dbFile();
+    const first = openSqliteStore(path);
+    await first.createUser(user);
+    await first.insertPost(post("post_1"), [target("post_1")], { events: [event("evt_1")] });
+    await first.close();
+
+    const second = openSqliteStore(path);
+    expect(await second.getUser(user.id)).toEqual(user);
+    expect(await second.getPost(user.id, "post_1")).toEqual(post("post_1"));
+    expect(await second.getTargets("post_1")).toEqual([target("post_1")]);
+    expect((await second.listEvents(user.id)).map((e) => e.id)).toEqual(["evt_1"]);
+    await second.close();
+  });
+
+  it("journals in WAL mode so readers never wait for the writer", async () => {
+    const path = dbFile();
+    const store = openSqliteStore(path);
+    const peek = new DatabaseSync(path);
+    expect(peek.prepare("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+    peek.close();
+    await store.close();
+  });
+
+  it("brings a new database to the newest schema version, and reopening changes nothing", async () => {
+    const path = dbFile();
+    await openSqliteStore(path).close();
+    expect(userVersion(path)).toBe(MIGRATIONS.length);
+    const again = openSqliteStore(path);
+    await again.createUser(user);
+    await again.close();
+    expect(userVersion(path)).toBe(MIGRATIONS.length);
+  });
+
+  it("refuses a database written by a newer version of the server", async () => {
+    const path = dbFile();
+    const db = new DatabaseSync(path);
+    db.exec(`PRAGMA user_version = ${MIGRATIONS.length + 1}`);
+    db.close();
+    expect(() => openSqliteStore(path)).toThrow(SchemaTooNewError);
+  });
+
+  it("refuses a file that is not a SQLite database", () => {
+    const path = dbFile("notes.txt");
+    writeFileSync(path, "these are not the tables you are looking for\n".repeat(100));
+    expect(() => openSqliteStore(path)).toThrow(/not a database/);
+  });
+
+  it("rolls a failed migration back whole, leaving the previous version", () => {
+    const db = new DatabaseSync(":memory:");
+    const broken = {
+      version: 2,
+      name: "broken",
+      sql: "CREATE TABLE extra (id TEXT); INSERT INTO missing VALUES (1);",
+    };
+    expect(() => migrate(db, [...MIGRATIONS.slice(0, 1), broken])).toThrow(/no such table: missing/);
+    expect(db.prepare("PRAGMA user_version").get()).toEqual({ user_version: 1 });
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'extra'").get()).toBeUndefined();
+    db.close();
+  });
+
+  it("writes a change and its events in one transaction: when an event cannot be stored, the change is undone", async () => {
+    const store = openSqliteStore(":memory:");
+    await store.createUser(user);
+    await store.appendEvents([event("evt_taken")]);
+
+    await expect(
+      store.insertPost(post("post_1"), [target("post_1")], { events: [event("evt_taken")] }),
+    ).rejects.toThrow();
+    expect(await store.getPost(user.id, "post_1")).toBeNull();
+    expect(await store.getTargets("post_1")).toEqual([]);
+    expect(await store.countPostsCreatedSince(user.id, 0)).toBe(0);
+
+    await store.insertPost(post("post_2"), [target("post_2")]);
+    await expect(
+      store.deletePost(user.id, "post_2", () => ({ events: [event("evt_taken")] })),
+    ).rejects.toThrow();
+    expect(await store.getPost(user.id, "post_2")).not.toBeNull();
+    await store.close();
+  });
+
+  it("two stores on one file (a server and an admin command) see each other's writes and claim a due post once", async () => {
+    const path = dbFile();
+    const server = openSqliteStore(path);
+    const admin = openSqliteStore(path);
+    await admin.createUser(user);
+    expect(await server.getUser(user.id)).toEqual(user);
+    await server.insertPost(post("post_1", { scheduled_at: T0 }), [target("post_1")]);
+    const claims = [await server.claimDuePosts(T0, 10), await admin.claimDuePosts(T0, 10)];
+    expect(claims.flat().map((p) => p.id)).toEqual(["post_1"]);
+    await server.close();
+    await admin.close();
+  });
+
+  it("records delivery attempts with their outcome", async () => {
+    const store = openSqliteStore(":memory:");
+    await store.createUser(user);
+    await store.createWebhook({
+      id: "wh_1",
+      user_id: user.id,
+      url: "https://hooks.example.com/in",
+      events: ["post.scheduled"],
+      secret: "whsec_test",
+      status: "enabled",
+      created_at: T0,
+    });
+    await store.appendEvents([event("evt_1")]);
+    const [job] = await store.claimDueDeliveries(T0, T0 + 30_000, 10);
+    await store.recordAttempt(
+      {
+        delivery_id: job!.delivery.id,
+        webhook_id: "wh_1",
+        event_id: "evt_1",
+        attempt: 1,
+        at: T0,
+        response_status: 503,
+        duration_ms: 12.5,
+        error: null,
+      },
+      { state: "pending", next_attempt_at: T0 + 5000 },
+    );
+    expect(await store.listAttempts(job!.delivery.id)).toEqual([
+      {
+        delivery_id: job!.delivery.id,
+        webhook_id: "wh_1",
+        event_id: "evt_1",
+        attempt: 1,
+        at: T0,
+        response_status: 503,
+        duration_ms: 12.5,
+        error: null,
+      },
+    ]);
+    expect(await store.listDeliveries("evt_1")).toMatchObject([
+      { state: "pending", attempts: 1, next_attempt_at: T0 + 5000 },
+    ]);
+    await store.close();
+  });
+});
