@@ -1,0 +1,129 @@
+import type { NetworkId, Post, Target } from "@socialpub/core";
+import { type Caption, composeCaption } from "./caption.ts";
+import { planFromEvent } from "./event.ts";
+import type { FailureContext } from "./explain.ts";
+import { defaultIdempotencyKey } from "./idempotency.ts";
+import type { ActionInputs } from "./inputs.ts";
+import { choosePlatforms, describeLeftOut, type LeftOut } from "./platforms.ts";
+import type { Publisher } from "./publisher.ts";
+import { type Release, reasonNotToAnnounce } from "./release.ts";
+import { releaseNotesToText } from "./release-notes/to-social-text.ts";
+import type { RunContext } from "./run-context.ts";
+import { versionFromTag } from "./template.ts";
+
+export interface Log {
+  info(message: string): void;
+  warning(message: string): void;
+  notice(message: string): void;
+}
+
+export interface AnnounceDeps {
+  inputs: ActionInputs;
+  context: RunContext;
+  publisher: Publisher;
+  /** The published release of a tag (GitHub's API). */
+  lookupRelease(tag: string): Promise<Release>;
+  log: Log;
+  /** Filled in as the run gets further, so a failure can be explained with what was known. */
+  failure: FailureContext;
+}
+
+/** What a run decided and did; outputs and the job summary are made from it. */
+export type Outcome =
+  | { kind: "ignored"; reason: string; release?: Release }
+  | (Prepared & { kind: "dry-run" })
+  | (Prepared & { kind: "posted"; post: Post; replayed: boolean; targets: Target[] | null });
+
+export interface Prepared {
+  release: Release;
+  caption: Caption;
+  /** The networks the post goes (or would go) to. */
+  platforms: NetworkId[];
+  leftOut: LeftOut[];
+  hasMedia: boolean;
+  idempotencyKey: string;
+}
+
+/** The whole announcement: which release, which networks, what text, and the post itself. */
+export async function announce(deps: AnnounceDeps): Promise<Outcome> {
+  const { inputs, context, publisher, log } = deps;
+  const plan = planFromEvent(context, inputs.tag);
+  if (plan.kind === "ignore") return { kind: "ignored", reason: plan.reason };
+  const release = plan.kind === "announce" ? plan.release : await deps.lookupRelease(plan.tag);
+  const reason = reasonNotToAnnounce(release, inputs.skipPrerelease);
+  if (reason) return { kind: "ignored", reason, release };
+
+  const hasMedia = inputs.media !== undefined;
+  // Reading the accounts first checks the key, and tells which networks are really in play: their
+  // limits are the ones the caption must fit.
+  const connected = await publisher.connectedPlatforms();
+  const requested = inputs.platforms.length > 0 ? inputs.platforms : connected;
+  if (requested.length === 0) {
+    throw new Error(
+      "No network is connected to the account: connect one in the service, then re-run the job.",
+    );
+  }
+  if (inputs.platforms.length === 0)
+    log.info(`\`platforms\` is empty: announcing on every connected network (${connected.join(", ")}).`);
+
+  const choice = choosePlatforms(requested, hasMedia);
+  const platforms = choice.platforms.filter((id) => connected.includes(id));
+  const leftOut: LeftOut[] = [
+    ...choice.leftOut,
+    ...choice.platforms
+      .filter((id) => !connected.includes(id))
+      .map((platform) => ({ platform, reason: "not-connected" as const })),
+  ];
+  for (const item of leftOut) log.warning(describeLeftOut(item));
+  if (platforms.length === 0) {
+    throw new Error(`No network is left to post to: ${leftOut.map(describeLeftOut).join(" ")}`);
+  }
+
+  const notes = releaseNotesToText(release.body, { repo: context.repository });
+  const [owner = "", repoName = ""] = context.repository.split("/");
+  const caption = composeCaption({
+    template: inputs.template,
+    values: {
+      repo: context.repository,
+      owner,
+      repo_name: repoName,
+      tag: release.tag,
+      name: release.name,
+      version: versionFromTag(release.tag),
+      url: release.url,
+    },
+    notes,
+    platforms,
+    hasMedia,
+  });
+  if (caption.notesShortened)
+    log.info("The release notes were shortened so the post fits every network it goes to.");
+  for (const warning of caption.warnings) log.warning(warning);
+
+  // Keyed on the networks asked for (not on which of them are connected today), so a re-run after an
+  // account changed still finds the first post instead of posting again.
+  const idempotencyKey =
+    inputs.idempotencyKey ?? defaultIdempotencyKey(context.repository, release.id, choice.platforms);
+  const prepared: Prepared = { release, caption, platforms, leftOut, hasMedia, idempotencyKey };
+  Object.assign(deps.failure, { idempotencyKey, platforms });
+  if (inputs.dryRun) return { kind: "dry-run", ...prepared };
+
+  const created = await publisher.createPost(
+    {
+      caption: caption.text,
+      platforms,
+      ...(inputs.media === undefined ? {} : { media: inputs.media }),
+      ...(inputs.scheduleAt === undefined ? {} : { schedule_at: inputs.scheduleAt }),
+    },
+    idempotencyKey,
+  );
+  let targets: Target[] | null = null;
+  try {
+    targets = await publisher.targets(created.post.id);
+  } catch (error) {
+    log.warning(
+      `The post was created, but its per-network results could not be read: ${(error as Error).message}`,
+    );
+  }
+  return { kind: "posted", ...prepared, post: created.post, replayed: created.replayed, targets };
+}

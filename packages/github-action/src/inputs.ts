@@ -1,0 +1,131 @@
+import { isNetworkId, NETWORK_IDS, type NetworkId } from "@socialpub/core";
+import { DEFAULT_TEMPLATE, parseTemplate, type TemplatePart } from "./template.ts";
+
+/** The action's inputs, checked. */
+export interface ActionInputs {
+  apiKey: string;
+  /** The service's base URL without a trailing slash, e.g. https://host/api/v1. */
+  baseUrl: string;
+  /** Networks to post to, in the order given; empty means every network connected to the account. */
+  platforms: NetworkId[];
+  template: TemplatePart[];
+  media: string | undefined;
+  scheduleAt: string | undefined;
+  skipPrerelease: boolean;
+  dryRun: boolean;
+  idempotencyKey: string | undefined;
+  tag: string | undefined;
+  githubToken: string | undefined;
+}
+
+/** Reads one input as the runner passes it; "" when it is not set. */
+export type InputReader = (name: string) => string;
+
+/** A wrong input: the message names the input and says what it accepts. */
+export class InputError extends Error {
+  override name = "InputError";
+}
+
+export function readInputs(read: InputReader): ActionInputs {
+  const optional = (name: string) => read(name).trim() || undefined;
+  return {
+    apiKey: readApiKey(read),
+    baseUrl: parseBaseUrl(read("base-url")),
+    platforms: parsePlatforms(read("platforms")),
+    template: parseTemplate(read("template").trim() || DEFAULT_TEMPLATE),
+    media: parseMedia(read("media")),
+    scheduleAt: optional("schedule-at"),
+    skipPrerelease: parseBoolean("skip-prerelease", read("skip-prerelease"), true),
+    dryRun: parseBoolean("dry-run", read("dry-run"), false),
+    idempotencyKey: parseIdempotencyKey(read("idempotency-key")),
+    tag: optional("tag"),
+    githubToken: optional("github-token"),
+  };
+}
+
+function readApiKey(read: InputReader): string {
+  const key = read("api-key").trim();
+  if (key === "") {
+    throw new InputError(
+      "The `api-key` input is empty. Pass the key from a repository secret, e.g. " +
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a JavaScript placeholder
+        "`api-key: ${{ secrets.SOCIALPUB_API_KEY }}` (secrets are not available to workflows started from forks).",
+    );
+  }
+  return key;
+}
+
+export function parseBaseUrl(value: string): string {
+  const text = value.trim();
+  if (text === "")
+    throw new InputError(
+      "The `base-url` input is empty. Set it to the service's API address, e.g. https://api.example.com/api/v1.",
+    );
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new InputError(
+      `The \`base-url\` input "${text}" is not a URL. Use the service's API address, e.g. https://api.example.com/api/v1.`,
+    );
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new InputError(
+      `The \`base-url\` input must start with https:// (or http:// for a local server), not ${url.protocol}//.`,
+    );
+  }
+  return text.replace(/\/+$/, "");
+}
+
+/** Names people reach for that the contract spells differently. */
+const NETWORK_ALIASES: Readonly<Record<string, NetworkId>> = { twitter: "x" };
+
+/** A comma- or newline-separated list of network ids, e.g. "x, bluesky" or one per line. */
+export function parsePlatforms(value: string): NetworkId[] {
+  const out: NetworkId[] = [];
+  for (const raw of value.split(/[,\n]/)) {
+    const id = raw.trim().toLowerCase();
+    if (id === "") continue;
+    if (!isNetworkId(id)) {
+      const alias = NETWORK_ALIASES[id];
+      const hint = alias ? ` (${raw.trim()} is "${alias}")` : "";
+      throw new InputError(
+        `The \`platforms\` input names an unknown network "${raw.trim()}"${hint}. Use any of: ${NETWORK_IDS.join(", ")}.`,
+      );
+    }
+    if (!out.includes(id)) out.push(id);
+  }
+  return out;
+}
+
+function parseMedia(value: string): string | undefined {
+  const media = value.trim();
+  if (media === "") return undefined;
+  if (/^https?:\/\/\S+$/i.test(media) || /^med_\w+$/.test(media)) return media;
+  throw new InputError(
+    `The \`media\` input "${media}" is neither a URL nor a media id. Give a publicly reachable http(s) URL of an image or video, or a med_ id returned by the service.`,
+  );
+}
+
+const TRUE = ["true", "True", "TRUE"];
+const FALSE = ["false", "False", "FALSE"];
+
+/** A boolean input as YAML 1.2 spells it (what `core.getBooleanInput` accepts), with a default. */
+export function parseBoolean(name: string, value: string, fallback: boolean): boolean {
+  const text = value.trim();
+  if (text === "") return fallback;
+  if (TRUE.includes(text)) return true;
+  if (FALSE.includes(text)) return false;
+  throw new InputError(`The \`${name}\` input is "${text}"; use true or false.`);
+}
+
+const PRINTABLE = /^[\x20-\x7e]{1,255}$/;
+
+function parseIdempotencyKey(value: string): string | undefined {
+  const key = value.trim();
+  if (key === "") return undefined;
+  if (!PRINTABLE.test(key)) {
+    throw new InputError("The `idempotency-key` input must be 1 to 255 printable ASCII characters.");
+  }
+  return key;
+}

@@ -1,0 +1,85 @@
+import * as core from "@actions/core";
+import { announce, type Log, type Outcome } from "./announce.ts";
+import { explainFailure, type FailureContext } from "./explain.ts";
+import { fetchReleaseByTag } from "./github-release.ts";
+import { readInputs } from "./inputs.ts";
+import { createPublisher, type Publisher } from "./publisher.ts";
+import { failedTargets, failureSummary, outputsFor, summaryFor } from "./report.ts";
+import { readRunContext } from "./run-context.ts";
+
+const log: Log = {
+  info: (message) => core.info(message),
+  warning: (message) => core.warning(message),
+  notice: (message) => core.notice(message),
+};
+
+/** The action's entry point: announce, then report through outputs and the job summary. */
+export async function run(): Promise<void> {
+  // Masked before anything else runs, so no later log line, error or output can show them.
+  for (const secret of [core.getInput("api-key"), core.getInput("github-token")]) {
+    if (secret) core.setSecret(secret);
+  }
+  const failure: FailureContext = {};
+  let publisher: Publisher | undefined;
+  try {
+    const inputs = readInputs((name) => core.getInput(name, { trimWhitespace: false }));
+    failure.baseUrl = inputs.baseUrl;
+    const context = readRunContext(process.env);
+    publisher = createPublisher(inputs.apiKey, inputs.baseUrl);
+    const outcome = await announce({
+      inputs,
+      context,
+      publisher,
+      lookupRelease: (tag) =>
+        fetchReleaseByTag({
+          token: inputs.githubToken,
+          apiUrl: context.apiUrl,
+          repository: context.repository,
+          tag,
+        }),
+      log,
+      failure,
+    });
+    report(outcome);
+    await writeSummary(summaryFor(outcome));
+  } catch (error) {
+    const message = explainFailure(error, failure);
+    await writeSummary(failureSummary(message));
+    core.setFailed(message);
+  } finally {
+    await publisher?.close();
+  }
+}
+
+function report(outcome: Outcome): void {
+  for (const [name, value] of Object.entries(outputsFor(outcome))) core.setOutput(name, value);
+  if (outcome.kind === "ignored") {
+    core.notice(outcome.reason);
+    return;
+  }
+  if (outcome.kind === "dry-run") {
+    core.info(`Dry run: nothing was posted. The caption would be:\n${outcome.caption.text}`);
+    return;
+  }
+  const { post } = outcome;
+  core.info(
+    outcome.replayed
+      ? `An earlier run already announced this release as ${post.id}; it was not posted again.`
+      : `Posted ${post.id} (${post.status}) to ${post.platforms.join(", ")}.`,
+  );
+  const failed = failedTargets(outcome);
+  const everyNetworkFailed =
+    outcome.targets !== null && failed.length === outcome.targets.length && failed.length > 0;
+  if (everyNetworkFailed) core.setFailed(`The post ${post.id} failed on every network: ${failed.join("; ")}`);
+  else for (const line of failed) core.warning(`The post ${post.id} failed on ${line}`);
+}
+
+/** Appends to the job summary; outside a runner (no GITHUB_STEP_SUMMARY) there is none to write. */
+async function writeSummary(markdown: string): Promise<void> {
+  if (!process.env.GITHUB_STEP_SUMMARY) return;
+  try {
+    await core.summary.addRaw(markdown, true).write();
+  } catch (error) {
+    core.warning(`Could not write the job summary: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,36 @@
+import { NETWORK_RULES, type NetworkId } from "@socialpub/core";
+
+export type LeftOutReason = "needs-media" | "not-connected";
+
+export interface LeftOut {
+  platform: NetworkId;
+  reason: LeftOutReason;
+}
+
+export interface PlatformChoice {
+  /** The networks the post goes to, in the order asked for. */
+  platforms: NetworkId[];
+  leftOut: LeftOut[];
+}
+
+/**
+ * The networks a post can go to. Without media, networks that cannot post text alone (the contract's
+ * `needsMedia`) are left out, so that one of them does not fail the post for all the others.
+ */
+export function choosePlatforms(requested: readonly NetworkId[], hasMedia: boolean): PlatformChoice {
+  const platforms: NetworkId[] = [];
+  const leftOut: LeftOut[] = [];
+  for (const platform of requested) {
+    if (!hasMedia && NETWORK_RULES[platform].needsMedia) leftOut.push({ platform, reason: "needs-media" });
+    else platforms.push(platform);
+  }
+  return { platforms, leftOut };
+}
+
+/** What a left-out network needs, in words. */
+export function describeLeftOut({ platform, reason }: LeftOut): string {
+  const name = NETWORK_RULES[platform].name;
+  return reason === "needs-media"
+    ? `${name} cannot post text alone: it was left out. Set the \`media\` input to an image or video URL to include it.`
+    : `${name} is not connected to the account: it was left out. Connect it in the service to include it.`;
+}

@@ -1,0 +1,135 @@
+import {
+  adaptText,
+  measure,
+  NETWORK_RULES,
+  type NetworkId,
+  type Target,
+  textLimitFor,
+} from "@socialpub/core";
+import type { Outcome, Prepared } from "./announce.ts";
+import type { LeftOut } from "./platforms.ts";
+
+/** The step's outputs. Every output is set on every run, empty when it does not apply. */
+export function outputsFor(outcome: Outcome): Record<string, string> {
+  if (outcome.kind === "ignored") {
+    return { "post-id": "", status: "skipped", platforms: "", caption: "", skipped: "" };
+  }
+  const skipped = outcome.leftOut.map((item) => item.platform).join(",");
+  if (outcome.kind === "dry-run") {
+    return {
+      "post-id": "",
+      status: "dry-run",
+      platforms: outcome.platforms.join(","),
+      caption: outcome.caption.text,
+      skipped,
+    };
+  }
+  return {
+    "post-id": outcome.post.id,
+    status: outcome.post.status,
+    platforms: outcome.post.platforms.join(","),
+    caption: outcome.caption.text,
+    skipped,
+  };
+}
+
+/** Networks whose publishing failed, as "Name: error" lines (empty when none failed or none is known). */
+export function failedTargets(outcome: Outcome): string[] {
+  if (outcome.kind !== "posted" || outcome.targets === null) return [];
+  return outcome.targets
+    .filter((t) => t.status === "failed")
+    .map((t) => `${NETWORK_RULES[t.platform].name}: ${t.error ?? "failed without a reason"}`);
+}
+
+/** The job summary, in GitHub-flavoured Markdown. */
+export function summaryFor(outcome: Outcome): string {
+  if (outcome.kind === "ignored") {
+    const title = outcome.release ? `${outcome.release.tag} not announced` : "Nothing announced";
+    return `### ${escapeText(title)}\n\n${escapeText(outcome.reason)}\n`;
+  }
+  const { release } = outcome;
+  const lines = [`### Release announcement: ${escapeText(release.name)}`, "", leadFor(outcome), ""];
+  lines.push("| Network | Result | Length | Details |", "|---|---|---|---|");
+  for (const row of rowsFor(outcome)) lines.push(`| ${row.map(cell).join(" | ")} |`);
+  lines.push("", `Release: ${release.url}  `, `Idempotency key: \`${outcome.idempotencyKey}\``, "");
+  lines.push("<details><summary>Caption</summary>", "", fence(outcome.caption.text), "", "</details>", "");
+  return lines.join("\n");
+}
+
+/** The summary of a run that failed: the explanation, so nobody has to dig through the log. */
+export function failureSummary(message: string): string {
+  return `### Release announcement failed\n\n${escapeText(message)}\n`;
+}
+
+function leadFor(outcome: Exclude<Outcome, { kind: "ignored" }>): string {
+  if (outcome.kind === "dry-run") return "**Dry run**: nothing was posted. This is what would be sent.";
+  const post = `\`${outcome.post.id}\``;
+  if (outcome.replayed) {
+    return `An earlier run already announced this release as ${post} (status **${outcome.post.status}**); it was not posted again.`;
+  }
+  return outcome.post.status === "scheduled" && outcome.post.scheduled_at !== null
+    ? `Scheduled ${post} for ${new Date(outcome.post.scheduled_at).toISOString()}.`
+    : `Posted ${post}: status **${outcome.post.status}**.`;
+}
+
+type Row = [network: string, result: string, length: string, details: string];
+
+function rowsFor(outcome: Exclude<Outcome, { kind: "ignored" }>): Row[] {
+  const rows: Row[] = [];
+  const targets = outcome.kind === "posted" ? outcome.targets : null;
+  const sentTo = outcome.kind === "posted" ? outcome.post.platforms : outcome.platforms;
+  for (const id of outcome.platforms) {
+    const name = NETWORK_RULES[id].name;
+    if (!sentTo.includes(id)) {
+      rows.push([name, "not connected", "", "the service dropped it: connect it to include it"]);
+      continue;
+    }
+    const target = targets?.find((t) => t.platform === id);
+    const text = target?.text ?? adaptText(outcome.caption.text, id, outcome.hasMedia);
+    rows.push([name, resultFor(outcome, target), lengthOf(text, id, outcome), detailsFor(target)]);
+  }
+  for (const item of outcome.leftOut) rows.push(leftOutRow(item));
+  return rows;
+}
+
+function resultFor(outcome: Exclude<Outcome, { kind: "ignored" }>, target: Target | undefined): string {
+  if (outcome.kind === "dry-run") return "would post";
+  if (!target) return outcome.post.status;
+  if (target.status === "pending") return outcome.post.status === "scheduled" ? "scheduled" : "pending";
+  return target.status;
+}
+
+function detailsFor(target: Target | undefined): string {
+  if (!target) return "";
+  if (target.status === "failed") return target.error ?? "";
+  return target.permalink ?? "";
+}
+
+function lengthOf(text: string, id: NetworkId, outcome: Prepared): string {
+  return `${measure(text, NETWORK_RULES[id].lengthUnit)} / ${textLimitFor(id, outcome.hasMedia)}`;
+}
+
+function leftOutRow(item: LeftOut): Row {
+  const name = NETWORK_RULES[item.platform].name;
+  return item.reason === "needs-media"
+    ? [name, "left out", "", "needs media: set the `media` input to include it"]
+    : [name, "left out", "", "not connected to the account: connect it in the service to include it"];
+}
+
+/** A table cell: one line, pipes escaped, HTML shown as text. */
+function cell(text: string): string {
+  return escapeText(text)
+    .replace(/\|/g, "\\|")
+    .replace(/\s*\n\s*/g, " ");
+}
+
+function escapeText(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/** A fenced block longer than any run of backticks inside it, so the caption shows verbatim. */
+function fence(text: string): string {
+  const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  const marks = "`".repeat(longest + 1);
+  return `${marks}text\n${text}\n${marks}`;
+}
