@@ -1,14 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { EventType } from "../contract/events.ts";
 import type { NetworkId } from "../contract/networks.ts";
 import { newId } from "../ids.ts";
-import type { PostRecord, Store, TargetRecord, UserRecord } from "../store/types.ts";
+import type { NewEvent, PostRecord, Store, TargetRecord, UserRecord, WebhookRecord } from "../store/types.ts";
 
 export type MakeStore = () => Store | Promise<Store>;
 
 const T0 = Date.UTC(2026, 5, 15, 12, 0, 0);
 
 /**
- * The Store conformance suite: the atomic steps the service relies on, checked against the interface
+ * The Store conformance suite: the atomic steps the service relies on, checked through the interface
  * alone so every store (memory, SQLite, Postgres) passes the same tests.
  */
 export function describeStoreConformance(label: string, makeStore: MakeStore): void {
@@ -25,7 +26,7 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
       const id = newId("usr", T0);
       const record: UserRecord = {
         id,
-        email: `${id}@example.com`,
+        email: `${id.toLowerCase()}@example.com`,
         name: "Test",
         studio: "Test",
         plan: "creator",
@@ -48,7 +49,11 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
       ...fields,
     });
 
-    const target = (postId: string, platform: NetworkId = "x"): TargetRecord => ({
+    const target = (
+      postId: string,
+      platform: NetworkId = "x",
+      fields: Partial<TargetRecord> = {},
+    ): TargetRecord => ({
       post_id: postId,
       platform,
       status: "pending",
@@ -60,24 +65,543 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
       likes: 0,
       comments: 0,
       shares: 0,
+      ...fields,
     });
 
-    it("claimDuePosts moves due scheduled posts to publishing, oldest due first, and never hands one out twice", async () => {
-      const u = await user();
-      const late = post(u.id, { scheduled_at: T0 + 2000 });
-      const early = post(u.id, { scheduled_at: T0 + 1000 });
-      const future = post(u.id, { scheduled_at: T0 + 10_000 });
-      for (const p of [late, early, future]) await store.insertPost(p, [target(p.id)]);
-      const [a, b] = await Promise.all([
-        store.claimDuePosts(T0 + 5000, 10),
-        store.claimDuePosts(T0 + 5000, 10),
-      ]);
-      const claimed = [...a!, ...b!];
-      expect(claimed.map((p) => p.id)).toEqual([early.id, late.id]);
-      expect(claimed.every((p) => p.status === "publishing")).toBe(true);
-      expect((await store.getPost(u.id, early.id))!.status).toBe("publishing");
-      expect((await store.getPost(u.id, future.id))!.status).toBe("scheduled");
-      expect(await store.claimDuePosts(T0 + 5000, 10)).toEqual([]);
+    const event = (
+      userId: string,
+      type: EventType = "post.published",
+      fields: Partial<NewEvent> = {},
+    ): NewEvent => ({
+      id: newId("evt", T0),
+      user_id: userId,
+      type,
+      created: Math.floor(T0 / 1000),
+      data: { post_id: "post_x" },
+      ...fields,
+    });
+
+    const webhook = (userId: string, fields: Partial<WebhookRecord> = {}): WebhookRecord => ({
+      id: newId("wh", T0),
+      user_id: userId,
+      url: "https://example.com/hook",
+      events: ["post.published"],
+      secret: "whsec_dGVzdA==",
+      status: "enabled",
+      created_at: T0,
+      ...fields,
+    });
+
+    describe("users, keys and usage", () => {
+      it("createUser, getUser, findUserByEmail and listUsers return what was stored", async () => {
+        const a = await user();
+        const b = await user();
+        expect(await store.getUser(a.id)).toEqual(a);
+        expect(await store.findUserByEmail(b.email)).toEqual(b);
+        expect(await store.getUser("usr_missing")).toBeNull();
+        expect(await store.findUserByEmail("nobody@example.com")).toBeNull();
+        expect((await store.listUsers()).map((u) => u.id)).toEqual(expect.arrayContaining([a.id, b.id]));
+      });
+
+      it("keys are found by hash; revokeKey marks a key once", async () => {
+        const u = await user();
+        const key = {
+          id: newId("key", T0),
+          user_id: u.id,
+          hash: "a".repeat(64),
+          mode: "test" as const,
+          hint: "sp_test_…abcd",
+          created_at: T0,
+          revoked_at: null,
+        };
+        await store.createKey(key);
+        expect(await store.findKeyByHash(key.hash)).toEqual(key);
+        expect(await store.findKeyByHash("b".repeat(64))).toBeNull();
+        expect(await store.listKeys(u.id)).toEqual([key]);
+        expect(await store.revokeKey(key.id, T0 + 1)).toBe(true);
+        expect(await store.revokeKey(key.id, T0 + 2)).toBe(false);
+        expect(await store.revokeKey("key_missing", T0)).toBe(false);
+        expect((await store.findKeyByHash(key.hash))!.revoked_at).toBe(T0 + 1);
+      });
+
+      it("incrementApiCalls counts per user and month and returns the new count", async () => {
+        const a = await user();
+        const b = await user();
+        expect(await store.incrementApiCalls(a.id, "2026-06")).toBe(1);
+        expect(await store.incrementApiCalls(a.id, "2026-06")).toBe(2);
+        expect(await store.incrementApiCalls(a.id, "2026-07")).toBe(1);
+        expect(await store.incrementApiCalls(b.id, "2026-06")).toBe(1);
+        expect(await store.getApiCalls(a.id, "2026-06")).toBe(2);
+        expect(await store.getApiCalls(a.id, "2026-05")).toBe(0);
+      });
+
+      it("concurrent increments are all counted", async () => {
+        const u = await user();
+        await Promise.all(Array.from({ length: 50 }, () => store.incrementApiCalls(u.id, "2026-06")));
+        expect(await store.getApiCalls(u.id, "2026-06")).toBe(50);
+      });
+    });
+
+    describe("accounts", () => {
+      it("putAccount inserts or replaces per (user, platform); deleteAccount removes", async () => {
+        const a = await user();
+        const b = await user();
+        const account = {
+          user_id: a.id,
+          platform: "x" as const,
+          handle: "acme",
+          followers: 5,
+          health: "healthy" as const,
+          connected_at: T0,
+        };
+        await store.putAccount(account);
+        await store.putAccount({ ...account, user_id: b.id, handle: "other" });
+        await store.putAccount({ ...account, followers: 9, health: "reauth_required" });
+        expect(await store.listAccounts(a.id)).toEqual([
+          { ...account, followers: 9, health: "reauth_required" },
+        ]);
+        expect(await store.getAccount(a.id, "bluesky")).toBeNull();
+        expect(await store.deleteAccount(a.id, "x")).toBe(true);
+        expect(await store.deleteAccount(a.id, "x")).toBe(false);
+        expect(await store.listAccounts(a.id)).toEqual([]);
+        expect((await store.getAccount(b.id, "x"))!.handle).toBe("other");
+      });
+    });
+
+    describe("posts", () => {
+      it("insertPost stores the post and its targets; getPost is scoped to the user", async () => {
+        const a = await user();
+        const b = await user();
+        const p = post(a.id, { platforms: ["x", "bluesky"], media: "https://example.com/a.png" });
+        await store.insertPost(p, [target(p.id, "x"), target(p.id, "bluesky")]);
+        expect(await store.getPost(a.id, p.id)).toEqual(p);
+        expect(await store.getPost(b.id, p.id)).toBeNull();
+        expect((await store.getTargets(p.id)).map((t) => t.platform)).toEqual(["x", "bluesky"]);
+        await expect(store.insertPost(p, [])).rejects.toThrow();
+      });
+
+      it("records handed out are copies: changing one does not change the store", async () => {
+        const u = await user();
+        const p = post(u.id);
+        await store.insertPost(p, [target(p.id)]);
+        const got = (await store.getPost(u.id, p.id))!;
+        got.status = "published";
+        got.platforms.push("bluesky");
+        (await store.getTargets(p.id))[0]!.reach = 99;
+        p.caption = "changed after insert";
+        expect(await store.getPost(u.id, p.id)).toMatchObject({
+          status: "scheduled",
+          platforms: ["x"],
+          caption: "hello",
+        });
+        expect((await store.getTargets(p.id))[0]!.reach).toBe(0);
+      });
+
+      it("listPosts: most recent first by id, filtered by status, limited, paged with beforeId, per user", async () => {
+        const a = await user();
+        const b = await user();
+        const made: PostRecord[] = [];
+        for (let i = 0; i < 5; i++) {
+          const p = post(a.id, { status: i % 2 === 0 ? "published" : "draft", scheduled_at: null });
+          made.push(p);
+          await store.insertPost(p, []);
+        }
+        await store.insertPost(post(b.id), []);
+        const newestFirst = [...made].reverse().map((p) => p.id);
+        expect((await store.listPosts(a.id, { limit: 10 })).map((p) => p.id)).toEqual(newestFirst);
+        expect((await store.listPosts(a.id, { limit: 2 })).map((p) => p.id)).toEqual(newestFirst.slice(0, 2));
+        expect(
+          (await store.listPosts(a.id, { limit: 10, beforeId: newestFirst[1] })).map((p) => p.id),
+        ).toEqual(newestFirst.slice(2));
+        expect((await store.listPosts(a.id, { limit: 10, statuses: ["draft"] })).map((p) => p.id)).toEqual(
+          newestFirst.filter((id) => made.find((p) => p.id === id)!.status === "draft"),
+        );
+        expect(await store.listPosts(a.id, { limit: 10, statuses: ["scheduled"] })).toEqual([]);
+        expect((await store.listPosts(a.id, { limit: 10, statuses: [] })).length).toBe(5);
+      });
+
+      it("countPostsCreatedSince counts from `since`, deleted posts included", async () => {
+        const u = await user();
+        const old = post(u.id, { created_at: T0 - 1 });
+        const p1 = post(u.id, { created_at: T0 });
+        const p2 = post(u.id, { created_at: T0 + 5 });
+        for (const p of [old, p1, p2]) await store.insertPost(p, []);
+        expect(await store.countPostsCreatedSince(u.id, T0)).toBe(2);
+        await store.deletePost(u.id, p1.id);
+        expect(await store.countPostsCreatedSince(u.id, T0)).toBe(2);
+        expect(await store.countPostsCreatedSince((await user()).id, T0)).toBe(0);
+      });
+
+      it("deletePost removes the post and its targets, only for its owner, writing the effects for the record as it was", async () => {
+        const a = await user();
+        const b = await user();
+        const p = post(a.id);
+        await store.insertPost(p, [target(p.id)]);
+        expect(
+          await store.deletePost(b.id, p.id, () => ({ events: [event(b.id, "post.deleted")] })),
+        ).toBeNull();
+        expect(await store.listEvents(b.id)).toEqual([]);
+        const seen: PostRecord[] = [];
+        const removed = await store.deletePost(a.id, p.id, (record) => {
+          seen.push(record);
+          return {
+            events: [
+              event(a.id, "post.deleted", { data: { post_id: record.id, previous_status: record.status } }),
+            ],
+          };
+        });
+        expect(removed).toEqual(p);
+        expect(seen).toEqual([p]);
+        expect(await store.getPost(a.id, p.id)).toBeNull();
+        expect(await store.getTargets(p.id)).toEqual([]);
+        expect((await store.listEvents(a.id)).map((e) => e.data)).toEqual([
+          { post_id: p.id, previous_status: "scheduled" },
+        ]);
+        expect(await store.deletePost(a.id, p.id)).toBeNull();
+      });
+
+      it("transitionPost is a compare-and-set on status: applied with targets and events only when the status matches", async () => {
+        const u = await user();
+        const p = post(u.id);
+        await store.insertPost(p, [target(p.id)]);
+        const published = [
+          target(p.id, "x", { status: "published", permalink: "https://x.com/a/status/1", published_at: T0 }),
+        ];
+        const refused = await store.transitionPost(
+          p.id,
+          ["publishing"],
+          { status: "published", published_at: T0 },
+          published,
+          {
+            events: [event(u.id)],
+          },
+        );
+        expect(refused).toBeNull();
+        expect(await store.getPost(u.id, p.id)).toEqual(p);
+        expect(await store.getTargets(p.id)).toEqual([target(p.id)]);
+        expect(await store.listEvents(u.id)).toEqual([]);
+
+        const applied = await store.transitionPost(
+          p.id,
+          ["scheduled", "draft"],
+          { status: "published", published_at: T0 },
+          published,
+          {
+            events: [event(u.id)],
+          },
+        );
+        expect(applied).toEqual({ ...p, status: "published", published_at: T0 });
+        expect(await store.getTargets(p.id)).toEqual(published);
+        expect(await store.listEvents(u.id)).toHaveLength(1);
+        expect(await store.transitionPost("post_missing", ["scheduled"], { status: "draft" })).toBeNull();
+      });
+
+      it("transitionPost can clear scheduled_at and keeps targets when none are given", async () => {
+        const u = await user();
+        const p = post(u.id, { status: "publishing" });
+        await store.insertPost(p, [target(p.id)]);
+        const updated = await store.transitionPost(p.id, ["publishing"], {
+          status: "draft",
+          scheduled_at: null,
+        });
+        expect(updated).toMatchObject({ status: "draft", scheduled_at: null });
+        expect(await store.getTargets(p.id)).toEqual([target(p.id)]);
+      });
+    });
+
+    describe("scheduling steps", () => {
+      it("claimDuePosts moves due scheduled posts to publishing, oldest due first, and never hands one out twice", async () => {
+        const u = await user();
+        const late = post(u.id, { scheduled_at: T0 + 2000 });
+        const early = post(u.id, { scheduled_at: T0 + 1000 });
+        const future = post(u.id, { scheduled_at: T0 + 10_000 });
+        for (const p of [late, early, future]) await store.insertPost(p, [target(p.id)]);
+        const [a, b] = await Promise.all([
+          store.claimDuePosts(T0 + 5000, 10),
+          store.claimDuePosts(T0 + 5000, 10),
+        ]);
+        const claimed = [...a!, ...b!];
+        expect(claimed.map((p) => p.id).sort()).toEqual([early.id, late.id].sort());
+        expect((a!.length > 0 ? a! : b!).map((p) => p.id)).toEqual([early.id, late.id]);
+        expect(claimed.every((p) => p.status === "publishing")).toBe(true);
+        expect((await store.getPost(u.id, early.id))!.status).toBe("publishing");
+        expect((await store.getPost(u.id, future.id))!.status).toBe("scheduled");
+        expect(await store.claimDuePosts(T0 + 5000, 10)).toEqual([]);
+      });
+
+      it("claimDuePosts includes a post due exactly now, respects the limit, and skips other statuses", async () => {
+        const u = await user();
+        const posts = [0, 1, 2].map((i) => post(u.id, { scheduled_at: T0 + i }));
+        const draft = post(u.id, { status: "draft", scheduled_at: T0 });
+        for (const p of [...posts, draft]) await store.insertPost(p, []);
+        expect((await store.claimDuePosts(T0, 10)).map((p) => p.id)).toEqual([posts[0]!.id]);
+        expect((await store.claimDuePosts(T0 + 10, 1)).map((p) => p.id)).toEqual([posts[1]!.id]);
+        expect((await store.claimDuePosts(T0 + 10, 1)).map((p) => p.id)).toEqual([posts[2]!.id]);
+        expect(await store.claimDuePosts(T0 + 10, 10)).toEqual([]);
+      });
+
+      it("many concurrent claims hand each post out exactly once", async () => {
+        const u = await user();
+        const posts = Array.from({ length: 20 }, (_, i) => post(u.id, { scheduled_at: T0 + i }));
+        for (const p of posts) await store.insertPost(p, []);
+        const batches = await Promise.all(Array.from({ length: 8 }, () => store.claimDuePosts(T0 + 100, 3)));
+        const more = await store.claimDuePosts(T0 + 100, 100);
+        const ids = [...batches.flat(), ...more].map((p) => p.id);
+        expect(ids.sort()).toEqual(posts.map((p) => p.id).sort());
+      });
+
+      it("nextDueAt is the earliest scheduled_at among scheduled posts, or null", async () => {
+        const u = await user();
+        expect(await store.nextDueAt()).toBeNull();
+        await store.insertPost(post(u.id, { scheduled_at: T0 + 500 }), []);
+        await store.insertPost(post(u.id, { scheduled_at: T0 + 100, status: "draft" }), []);
+        const soon = post(u.id, { scheduled_at: T0 + 200 });
+        await store.insertPost(soon, []);
+        expect(await store.nextDueAt()).toBe(T0 + 200);
+        await store.claimDuePosts(T0 + 200, 10);
+        expect(await store.nextDueAt()).toBe(T0 + 500);
+      });
+
+      it("deletePost against a claim: a deleted post is not claimed; a claimed post deleted cannot complete", async () => {
+        const u = await user();
+        const first = post(u.id);
+        const second = post(u.id);
+        await store.insertPost(first, [target(first.id)]);
+        await store.insertPost(second, [target(second.id)]);
+        await store.deletePost(u.id, first.id);
+        const claimed = await store.claimDuePosts(T0 + 60_000, 10);
+        expect(claimed.map((p) => p.id)).toEqual([second.id]);
+        const removed = await store.deletePost(u.id, second.id);
+        expect(removed!.status).toBe("publishing");
+        const done = await store.transitionPost(
+          second.id,
+          ["publishing"],
+          { status: "published", published_at: T0 },
+          [],
+          {
+            events: [event(u.id)],
+          },
+        );
+        expect(done).toBeNull();
+        expect(await store.listEvents(u.id)).toEqual([]);
+      });
+
+      it("releaseInterruptedPublishing returns publishing posts to scheduled (created_at as due time when none)", async () => {
+        const u = await user();
+        const scheduled = post(u.id, { scheduled_at: T0 + 100 });
+        const now = post(u.id, { status: "publishing", scheduled_at: null, created_at: T0 + 7 });
+        await store.insertPost(scheduled, []);
+        await store.insertPost(now, []);
+        await store.claimDuePosts(T0 + 100, 10);
+        expect(await store.releaseInterruptedPublishing()).toBe(2);
+        expect(await store.getPost(u.id, scheduled.id)).toMatchObject({
+          status: "scheduled",
+          scheduled_at: T0 + 100,
+        });
+        expect(await store.getPost(u.id, now.id)).toMatchObject({
+          status: "scheduled",
+          scheduled_at: T0 + 7,
+        });
+        expect(await store.releaseInterruptedPublishing()).toBe(0);
+        expect(await store.nextDueAt()).toBe(T0 + 7);
+      });
+    });
+
+    describe("metrics and analytics reads", () => {
+      it("reportMetrics never lowers a figure; null for a target that does not exist", async () => {
+        const u = await user();
+        const p = post(u.id, { status: "published" });
+        await store.insertPost(p, [target(p.id, "x", { status: "published" })]);
+        expect(
+          await store.reportMetrics(p.id, "x", { reach: 100, likes: 5, comments: 2, shares: 1 }),
+        ).toMatchObject({
+          reach: 100,
+          likes: 5,
+          comments: 2,
+          shares: 1,
+        });
+        expect(
+          await store.reportMetrics(p.id, "x", { reach: 50, likes: 9, comments: 0, shares: 1 }),
+        ).toMatchObject({
+          reach: 100,
+          likes: 9,
+          comments: 2,
+          shares: 1,
+        });
+        expect((await store.getTargets(p.id))[0]).toMatchObject({
+          reach: 100,
+          likes: 9,
+          comments: 2,
+          shares: 1,
+        });
+        expect(
+          await store.reportMetrics(p.id, "bluesky", { reach: 1, likes: 0, comments: 0, shares: 0 }),
+        ).toBeNull();
+        expect(
+          await store.reportMetrics("post_missing", "x", { reach: 1, likes: 0, comments: 0, shares: 0 }),
+        ).toBeNull();
+      });
+
+      it("listPublishedTargets and countPublishedPosts cover the user's published posts only", async () => {
+        const a = await user();
+        const b = await user();
+        const published = post(a.id, { status: "published", platforms: ["x", "bluesky"] });
+        const draft = post(a.id, { status: "draft" });
+        const other = post(b.id, { status: "published" });
+        await store.insertPost(published, [
+          target(published.id, "x", { status: "published", reach: 3 }),
+          target(published.id, "bluesky", { status: "failed" }),
+        ]);
+        await store.insertPost(draft, [target(draft.id, "x", { status: "failed" })]);
+        await store.insertPost(other, [target(other.id, "x", { status: "published" })]);
+        expect(await store.listPublishedTargets(a.id)).toEqual([
+          target(published.id, "x", { status: "published", reach: 3 }),
+        ]);
+        expect(await store.countPublishedPosts(a.id)).toBe(1);
+        expect(await store.countPublishedPosts(b.id)).toBe(1);
+      });
+    });
+
+    describe("outbox and deliveries", () => {
+      it("listEvents answers the user's events, oldest first", async () => {
+        const a = await user();
+        const b = await user();
+        const p = post(a.id);
+        const e1 = event(a.id, "post.scheduled");
+        const e2 = event(a.id, "post.published");
+        await store.insertPost(p, [], { events: [e1] });
+        await store.appendEvents([e2, event(b.id)]);
+        expect(await store.listEvents(a.id)).toEqual([e1, e2]);
+      });
+
+      it("an event creates one delivery per enabled endpoint of the user subscribed to its type, due at created", async () => {
+        const a = await user();
+        const b = await user();
+        const subscribed = webhook(a.id, { events: ["post.published", "post.failed"] });
+        const otherType = webhook(a.id, { events: ["post.failed"] });
+        const disabled = webhook(a.id, { status: "disabled" });
+        const otherUser = webhook(b.id);
+        for (const w of [subscribed, otherType, disabled, otherUser]) await store.createWebhook(w);
+        const e = event(a.id, "post.published");
+        await store.appendEvents([e]);
+        expect(await store.nextDeliveryAt()).toBe(e.created * 1000);
+        expect(await store.claimDueDeliveries(e.created * 1000 - 1, T0 + 10_000, 10)).toEqual([]);
+        const jobs = await store.claimDueDeliveries(e.created * 1000, e.created * 1000 + 15_000, 10);
+        expect(jobs).toHaveLength(1);
+        expect(jobs[0]!.webhook).toEqual(subscribed);
+        expect(jobs[0]!.event).toEqual(e);
+        expect(jobs[0]!.delivery).toMatchObject({
+          event_id: e.id,
+          webhook_id: subscribed.id,
+          state: "pending",
+          attempts: 0,
+        });
+      });
+
+      it("events written with a post change (effects) create deliveries like appended ones", async () => {
+        const u = await user();
+        await store.createWebhook(webhook(u.id));
+        const p = post(u.id, { status: "publishing" });
+        await store.insertPost(p, []);
+        await store.transitionPost(p.id, ["publishing"], { status: "published", published_at: T0 }, [], {
+          events: [event(u.id)],
+        });
+        expect(await store.claimDueDeliveries(T0 + 1000, T0 + 20_000, 10)).toHaveLength(1);
+      });
+
+      it("an event addressed to one endpoint (webhook_id) is delivered there only", async () => {
+        const u = await user();
+        const one = webhook(u.id, { events: ["post.failed"] });
+        const two = webhook(u.id);
+        await store.createWebhook(one);
+        await store.createWebhook(two);
+        await store.appendEvents([event(u.id, "post.published", { webhook_id: one.id })]);
+        const jobs = await store.claimDueDeliveries(T0 + 1000, T0 + 20_000, 10);
+        expect(jobs.map((j) => j.webhook.id)).toEqual([one.id]);
+      });
+
+      it("a claimed delivery is leased: not handed out again until the lease ends", async () => {
+        const u = await user();
+        await store.createWebhook(webhook(u.id));
+        await store.appendEvents([event(u.id)]);
+        const [first] = await store.claimDueDeliveries(T0, T0 + 15_000, 10);
+        expect(first).toBeDefined();
+        expect(await store.claimDueDeliveries(T0 + 14_999, T0 + 30_000, 10)).toEqual([]);
+        expect(await store.nextDeliveryAt()).toBe(T0 + 15_000);
+        const again = await store.claimDueDeliveries(T0 + 15_000, T0 + 30_000, 10);
+        expect(again.map((j) => j.delivery.id)).toEqual([first!.delivery.id]);
+      });
+
+      it("recordAttempt sets the delivery's state: delivered is never handed out again, a retry comes back when due", async () => {
+        const u = await user();
+        await store.createWebhook(webhook(u.id));
+        await store.appendEvents([event(u.id), event(u.id)]);
+        const [a, b] = await store.claimDueDeliveries(T0, T0 + 15_000, 10);
+        const attempt = (job: typeof a, status: number | null) => ({
+          delivery_id: job!.delivery.id,
+          webhook_id: job!.webhook.id,
+          event_id: job!.event.id,
+          attempt: 1,
+          at: T0,
+          response_status: status,
+          duration_ms: 12,
+          error: status === null ? "connection refused" : null,
+        });
+        await store.recordAttempt(attempt(a, 200), { state: "delivered", next_attempt_at: null });
+        await store.recordAttempt(attempt(b, null), { state: "pending", next_attempt_at: T0 + 5000 });
+        expect(await store.nextDeliveryAt()).toBe(T0 + 5000);
+        const retried = await store.claimDueDeliveries(T0 + 60_000, T0 + 75_000, 10);
+        expect(retried.map((j) => j.delivery.id)).toEqual([b!.delivery.id]);
+        expect(retried[0]!.delivery.attempts).toBe(1);
+      });
+
+      it("deleting an endpoint drops what was owed to it; webhooks are scoped to their user", async () => {
+        const a = await user();
+        const b = await user();
+        const w = webhook(a.id);
+        await store.createWebhook(w);
+        expect(await store.getWebhook(b.id, w.id)).toBeNull();
+        expect(await store.deleteWebhook(b.id, w.id)).toBe(false);
+        expect(await store.listWebhooks(a.id)).toEqual([w]);
+        await store.appendEvents([event(a.id)]);
+        expect(await store.deleteWebhook(a.id, w.id)).toBe(true);
+        expect(await store.claimDueDeliveries(T0 + 1000, T0 + 20_000, 10)).toEqual([]);
+        expect(await store.listWebhooks(a.id)).toEqual([]);
+      });
+
+      it("setWebhookStatus disables an endpoint: new events skip it", async () => {
+        const u = await user();
+        const w = webhook(u.id);
+        await store.createWebhook(w);
+        await store.setWebhookStatus(w.id, "disabled");
+        expect((await store.getWebhook(u.id, w.id))!.status).toBe("disabled");
+        await store.appendEvents([event(u.id)]);
+        expect(await store.claimDueDeliveries(T0 + 1000, T0 + 20_000, 10)).toEqual([]);
+      });
+    });
+
+    describe("media and health", () => {
+      it("media is scoped to its user", async () => {
+        const a = await user();
+        const b = await user();
+        const media = {
+          id: newId("med", T0),
+          user_id: a.id,
+          url: "https://example.com/a.png",
+          type: "image/png",
+          size: 0,
+          status: "ready" as const,
+          path: null,
+          created_at: T0,
+        };
+        await store.insertMedia(media);
+        expect(await store.getMedia(a.id, media.id)).toEqual(media);
+        expect(await store.getMedia(b.id, media.id)).toBeNull();
+      });
+
+      it("ping answers while the store is open", async () => {
+        await expect(store.ping()).resolves.toBeUndefined();
+      });
     });
   });
 }
