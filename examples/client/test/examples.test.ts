@@ -1,0 +1,146 @@
+import { randomBytes } from "node:crypto";
+import { once } from "node:events";
+import { type Post, SocialPublishClient, signWebhook, type WebhookEvent } from "@socialpub/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ReferenceServer, startReferenceServer } from "./support/reference-server.ts";
+import { runExample, spawnExample } from "./support/run-example.ts";
+
+let server: ReferenceServer;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  server = await startReferenceServer();
+  env = { SOCIALPUB_BASE_URL: server.baseUrl, SOCIALPUB_API_KEY: server.apiKey };
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe("publish-and-wait.ts", () => {
+  it("schedules a post a second ahead, waits until it is published, and prints each network's permalink", async () => {
+    const result = await runExample("publish-and-wait.ts", ["Release 1.2 is out", "1"], env);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Scheduled post_\w+ on x, linkedin, bluesky for /m);
+    expect(result.stdout).toMatch(/^Published post_\w+ at /m);
+    expect(result.stdout).toMatch(/^ {2}x: published https:\/\//m);
+    expect(result.stdout).toMatch(/^ {2}bluesky: published https:\/\//m);
+  });
+
+  it("explains a wrong key instead of crashing", async () => {
+    const result = await runExample("publish-and-wait.ts", [], {
+      ...env,
+      SOCIALPUB_API_KEY: "sp_test_00000000000000000000000000000000",
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^AuthenticationError: Invalid or revoked API key\. \(status 401, request \S+\)/,
+    );
+  });
+
+  it("says which variable is missing", async () => {
+    const result = await runExample("publish-and-wait.ts", [], { SOCIALPUB_BASE_URL: server.baseUrl });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Set SOCIALPUB_API_KEY/);
+  });
+});
+
+describe("schedule.ts", () => {
+  it("schedules a post for the given time and lists it among the scheduled posts", async () => {
+    const at = new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString();
+    const result = await runExample("schedule.ts", ["Webinar tomorrow", at], env);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const id = /^Scheduled (post_\w+) for /m.exec(result.stdout)?.[1];
+    expect(id).toBeDefined();
+    expect(result.stdout).toContain(`  ${id}  ${at}  Webinar tomorrow`);
+
+    await using client = new SocialPublishClient({ apiKey: server.apiKey, baseUrl: server.baseUrl });
+    const post: Post = await client.posts.get(id ?? "");
+    expect(post).toMatchObject({
+      status: "scheduled",
+      scheduled_at: Date.parse(at),
+      caption: "Webinar tomorrow",
+    });
+  });
+});
+
+describe("receive-webhooks.ts", () => {
+  const secret = `whsec_${randomBytes(32).toString("base64")}`;
+  const event: WebhookEvent = {
+    id: "evt_01JD3Z6Q1M8W5V0K9T2R4Y7B3C",
+    type: "post.published",
+    created: Math.floor(Date.now() / 1000),
+    data: {
+      post_id: "post_01JD3Z6Q1M8W5V0K9T2R4Y7B3D",
+      platform: "x",
+      status: "published",
+      permalink: "https://x.com/sandbox/status/1",
+      metrics: { reach: 0, likes: 0 },
+    },
+  };
+
+  it("accepts a signed delivery once, ignores its retry, and refuses a forged one with the reason", async () => {
+    const child = spawnExample("receive-webhooks.ts", [], { SOCIALPUB_WEBHOOK_SECRET: secret, PORT: "0" });
+    try {
+      const lines = outputLines(child.stdout);
+      const listening = await lines.next((line) => line.startsWith("Listening for webhooks on "));
+      const url = listening.slice("Listening for webhooks on ".length);
+
+      const body = JSON.stringify(event);
+      const deliver = (headers: Record<string, string>, payload = body) =>
+        fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...headers },
+          body: payload,
+        });
+
+      const first = await deliver(signWebhook(body, secret));
+      expect(first.status).toBe(204);
+      expect(await lines.next((line) => line.startsWith("post.published"))).toBe(
+        `post.published ${event.id}: ${event.data.post_id} on x at https://x.com/sandbox/status/1`,
+      );
+
+      const retry = await deliver(signWebhook(body, secret));
+      expect(retry.status).toBe(204);
+      expect(await lines.next((line) => line.startsWith("Duplicate"))).toBe(`Duplicate ${event.id} ignored`);
+
+      const forged = await deliver(signWebhook(body, `whsec_${randomBytes(32).toString("base64")}`));
+      expect(forged.status).toBe(400);
+      expect((await forged.json()).error).toMatch(/No signature .* matches/);
+
+      const unsigned = await deliver({});
+      expect(unsigned.status).toBe(400);
+      expect((await unsigned.json()).error).toMatch(/webhook-id header is missing/);
+    } finally {
+      child.kill();
+      await once(child, "exit");
+    }
+  });
+});
+
+/** Lines a child prints, awaited one predicate at a time. */
+function outputLines(stream: NodeJS.ReadableStream | null) {
+  const seen: string[] = [];
+  const waiters: Array<{ match: (line: string) => boolean; resolve: (line: string) => void }> = [];
+  let buffered = "";
+  stream?.on("data", (chunk) => {
+    buffered += chunk;
+    const parts = buffered.split("\n");
+    buffered = parts.pop() ?? "";
+    for (const line of parts) {
+      const waiter = waiters.find((w) => w.match(line));
+      if (waiter) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(line);
+      } else seen.push(line);
+    }
+  });
+  return {
+    next(match: (line: string) => boolean): Promise<string> {
+      const index = seen.findIndex(match);
+      if (index >= 0) return Promise.resolve(seen.splice(index, 1)[0] ?? "");
+      return new Promise((resolve) => waiters.push({ match, resolve }));
+    },
+  };
+}
