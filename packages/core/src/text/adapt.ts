@@ -1,7 +1,10 @@
 import { NETWORK_RULES, type NetworkId, textLimitFor } from "../contract/networks.ts";
-import { graphemes, measure, wordBoundaries } from "./measure.ts";
+import { eachGrapheme, measure, wordBoundaries } from "./measure.ts";
 
 export const ELLIPSIS = "…";
+
+/** UTF-16 units read past the cut to decide whether the cut falls between two words. */
+const WORD_CONTEXT = 64;
 
 /**
  * A word boundary is preferred only while it keeps at least this share of the room: a caption that is
@@ -28,7 +31,7 @@ export function truncate(text: string, limit: number, unit: "characters" | "grap
   const cuts: number[] = [0];
   let used = 0;
   let offset = 0;
-  for (const g of graphemes(text)) {
+  for (const g of eachGrapheme(text)) {
     const size = unit === "graphemes" ? 1 : measure(g, unit);
     if (used + size > room) break;
     used += size;
@@ -37,7 +40,8 @@ export function truncate(text: string, limit: number, unit: "characters" | "grap
   }
   const graphemeCut = offset;
 
-  const words = wordBoundaries(text);
+  // Word boundaries depend only on nearby characters: a little text past the cut is enough context.
+  const words = wordBoundaries(text.slice(0, graphemeCut + WORD_CONTEXT));
   let cut = graphemeCut;
   if (!words.has(graphemeCut)) {
     const minimum = measure(text.slice(0, graphemeCut), unit) * MIN_WORD_CUT_SHARE;

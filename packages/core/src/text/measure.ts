@@ -5,8 +5,13 @@ let wordSegmenter: Intl.Segmenter | undefined;
 
 /** User-perceived characters (extended grapheme clusters), e.g. "👍🏽" or "é" written as e + accent. */
 export function graphemes(text: string): string[] {
+  return Array.from(eachGrapheme(text));
+}
+
+/** The graphemes of `text` one at a time, so a caller can stop early in a long text. */
+export function* eachGrapheme(text: string): Generator<string> {
   graphemeSegmenter ??= new Intl.Segmenter("en", { granularity: "grapheme" });
-  return Array.from(graphemeSegmenter.segment(text), (s) => s.segment);
+  for (const s of graphemeSegmenter.segment(text)) yield s.segment;
 }
 
 /** Indexes (in UTF-16 units) where a word or the space after it begins. */

@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { parseScheduleAt, parseScheduleTime } from "../src/time/schedule-at.ts";
+
+const NOW = Date.UTC(2026, 5, 15, 12, 0, 0);
+const at = (value: unknown) => {
+  const r = parseScheduleTime(value);
+  if (!r.ok) throw new Error(r.message);
+  return r.at;
+};
+const refusal = (value: unknown) => {
+  const r = parseScheduleTime(value);
+  if (r.ok) throw new Error(`accepted ${JSON.stringify(value)}`);
+  return r.message;
+};
+
+describe("parseScheduleTime", () => {
+  it("integers below 1e11 are seconds, the rest milliseconds", () => {
+    expect(at(1_800_000_000)).toBe(1_800_000_000_000);
+    expect(at(99_999_999_999)).toBe(99_999_999_999_000);
+    expect(at(100_000_000_000)).toBe(100_000_000_000);
+    expect(at(1_800_000_000_123)).toBe(1_800_000_000_123);
+    expect(at(0)).toBe(0);
+  });
+
+  it("digit strings are the same integers; surrounding spaces are ignored", () => {
+    expect(at("1800000000")).toBe(1_800_000_000_000);
+    expect(at(" 1800000000123 ")).toBe(1_800_000_000_123);
+  });
+
+  it("ISO 8601 with Z, z, ±hh:mm or ±hhmm", () => {
+    expect(at("2026-12-01T09:00:00Z")).toBe(Date.UTC(2026, 11, 1, 9));
+    expect(at("2026-12-01t09:00:00z")).toBe(Date.UTC(2026, 11, 1, 9));
+    expect(at("2026-12-01T11:00:00+02:00")).toBe(Date.UTC(2026, 11, 1, 9));
+    expect(at("2026-12-01T03:30:00-0530")).toBe(Date.UTC(2026, 11, 1, 9));
+    expect(at("2026-12-01T09:00Z")).toBe(Date.UTC(2026, 11, 1, 9));
+    expect(at("2026-12-01 09:00:00+00:00")).toBe(Date.UTC(2026, 11, 1, 9));
+  });
+
+  it("fractional seconds keep milliseconds (digits past the third are dropped)", () => {
+    expect(at("2026-12-01T09:00:00.5Z")).toBe(Date.UTC(2026, 11, 1, 9, 0, 0, 500));
+    expect(at("2026-12-01T09:00:00.123456789Z")).toBe(Date.UTC(2026, 11, 1, 9, 0, 0, 123));
+  });
+
+  it("29 February only in leap years", () => {
+    expect(at("2028-02-29T00:00:00Z")).toBe(Date.UTC(2028, 1, 29));
+    expect(refusal("2027-02-29T00:00:00Z")).toMatch(/not a valid date and time/);
+  });
+
+  it("refuses times without an offset, impossible dates and other shapes", () => {
+    expect(refusal("2026-12-01T09:00:00")).toMatch(/has no zone offset/);
+    for (const value of [
+      "2026-12-01",
+      "2026-13-01T00:00:00Z",
+      "2026-12-01T24:00:00Z",
+      "2026-12-01T09:60:00Z",
+      "2026-12-01T09:00:00+25:00",
+      "next tuesday",
+      "1.5",
+      "-5",
+      "",
+      "0x10",
+    ]) {
+      expect(() => at(value), value).toThrow(/schedule_at/);
+    }
+  });
+
+  it("refuses non-integers, unsafe integers, booleans, objects and null", () => {
+    for (const value of [1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60, true, {}, [], null, undefined]) {
+      expect(() => at(value), String(value)).toThrow(/schedule_at/);
+    }
+  });
+});
+
+describe("parseScheduleAt (the 60-second skew)", () => {
+  it("accepts a due time up to 60 s in the past and refuses one further back", () => {
+    expect(parseScheduleAt(NOW - 60_000, NOW)).toEqual({ ok: true, at: NOW - 60_000 });
+    expect(parseScheduleAt(NOW + 1, NOW)).toEqual({ ok: true, at: NOW + 1 });
+    const refused = parseScheduleAt(NOW - 60_001, NOW);
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.message).toBe(
+      "schedule_at 2026-06-15T11:58:59.999Z is in the past; give a time in the future (up to 60 seconds of clock skew is tolerated).",
+    );
+  });
+
+  it("seconds are compared as whole seconds: 61 s ago is refused, 60 s ago accepted", () => {
+    expect(parseScheduleAt(NOW / 1000 - 60, NOW).ok).toBe(true);
+    expect(parseScheduleAt(NOW / 1000 - 61, NOW).ok).toBe(false);
+  });
+});

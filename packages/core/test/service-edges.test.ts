@@ -1,0 +1,175 @@
+import { describe, expect, it } from "vitest";
+import { createService, type ServiceOptions } from "../src/service/create-service.ts";
+import { type Logger, silentLogger } from "../src/service/logger.ts";
+import { MemoryStore } from "../src/store/memory.ts";
+import { FakeClock, provisionUser } from "../src/testing/index.ts";
+
+/** What only an in-process test can reach: failing stores, options, and what the suite cannot stage. */
+async function setup(options: Partial<ServiceOptions> = {}) {
+  const store = options.store ?? new MemoryStore();
+  const clock = new FakeClock();
+  const { apiKey, user } = await provisionUser(store, { plan: "creator", accounts: ["x"], now: clock.now() });
+  const service = createService({ store, clock, logger: silentLogger, ...options });
+  const auth = { authorization: `Bearer ${apiKey}` };
+  return { store, clock, service, auth, user, apiKey };
+}
+
+describe("service edges", () => {
+  it("an unexpected error answers 500 Internal error (request <id>) and is logged, without a stack in the body", async () => {
+    const store = new MemoryStore();
+    const logged: Record<string, unknown>[] = [];
+    const logger: Logger = { ...silentLogger, error: (fields) => logged.push(fields) };
+    const { service, auth } = await setup({ store, logger });
+    store.listAccounts = async () => {
+      throw new Error("disk on fire");
+    };
+    const res = await service.fetch(
+      new Request("http://localhost/api/v1/accounts", { headers: { ...auth, "x-request-id": "trace-1" } }),
+    );
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ error: "Internal error (request trace-1)." });
+    expect(res.headers.get("x-request-id")).toBe("trace-1");
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ request_id: "trace-1", method: "GET", path: "/api/v1/accounts" });
+    expect((logged[0]!.err as Error).message).toBe("disk on fire");
+  });
+
+  it("the API key never reaches the log", async () => {
+    const store = new MemoryStore();
+    const lines: string[] = [];
+    const logger: Logger = {
+      error: (f, m) => lines.push(JSON.stringify(f) + m),
+      warn: (f, m) => lines.push(JSON.stringify(f) + m),
+      info: (f, m) => lines.push(JSON.stringify(f) + m),
+    };
+    const { service, auth, apiKey } = await setup({ store, logger });
+    store.getUser = async () => {
+      throw new Error("boom");
+    };
+    await service.fetch(new Request("http://localhost/api/v1/me", { headers: auth }));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.join("\n")).not.toContain(apiKey);
+  });
+
+  it("a declared Content-Length over the limit answers 413 without reading the body", async () => {
+    const { service, auth } = await setup();
+    let pulled = false;
+    const body = new ReadableStream(
+      {
+        pull() {
+          pulled = true;
+          throw new Error("must not be read");
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const res = await service.fetch(
+      new Request("http://localhost/api/v1/posts", {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json", "content-length": String(2 * 1024 * 1024) },
+        body,
+        duplex: "half",
+      } as RequestInit),
+    );
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ error: "Request body is larger than 1 MiB; send less." });
+    expect(pulled).toBe(false);
+  });
+
+  it("a streamed body is refused with 413 as soon as it passes the limit, not read to the end", async () => {
+    const { service, auth } = await setup({ maxBodyBytes: 1000 });
+    let chunks = 0;
+    const body = new ReadableStream({
+      pull(controller) {
+        chunks++;
+        controller.enqueue(new TextEncoder().encode("a".repeat(400)));
+      },
+    });
+    const res = await service.fetch(
+      new Request("http://localhost/api/v1/posts", {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body,
+        duplex: "half",
+      } as RequestInit),
+    );
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ error: "Request body is larger than 1000 bytes; send less." });
+    expect(chunks).toBeLessThanOrEqual(4);
+  });
+
+  it("HEAD answers like GET without a body", async () => {
+    const { service, auth } = await setup();
+    const res = await service.fetch(
+      new Request("http://localhost/api/v1/me", { method: "HEAD", headers: auth }),
+    );
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("");
+    expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+  });
+
+  it("/healthz answers 503 when the store does not", async () => {
+    const store = new MemoryStore();
+    const { service } = await setup({ store });
+    await store.close();
+    const res = await service.fetch(new Request("http://localhost/healthz"));
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ error: "The store is not reachable." });
+  });
+
+  it("the rate limit can be configured or turned off", async () => {
+    const limited = await setup({ rateLimit: { limit: 2, windowMs: 1000 } });
+    const get = (s: typeof limited) =>
+      s.service.fetch(new Request("http://localhost/api/v1/me", { headers: s.auth }));
+    expect((await get(limited)).status).toBe(200);
+    expect((await get(limited)).headers.get("ratelimit")).toBe('"default";r=0;t=1');
+    expect((await get(limited)).status).toBe(429);
+    const open = await setup({ rateLimit: false });
+    for (let i = 0; i < 700; i++) expect((await get(open)).status).toBe(200);
+    expect((await get(open)).headers.get("ratelimit")).toBeNull();
+  });
+
+  it("POST /sandbox/metrics takes test keys only: a live key answers 403", async () => {
+    const { store, service, clock } = await setup();
+    const live = `sp_live_${"A".repeat(40)}`;
+    const { user } = await provisionUser(store, { accounts: ["x"], key: live, now: clock.now() });
+    const headers = { authorization: `Bearer ${live}`, "content-type": "application/json" };
+    const post = await (
+      await service.fetch(
+        new Request("http://localhost/api/v1/posts", {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ caption: "hi", platforms: ["x"] }),
+        }),
+      )
+    ).json();
+    const res = await service.fetch(
+      new Request("http://localhost/api/v1/sandbox/metrics", {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ post_id: post.id, platform: "x", reach: 5 }),
+      }),
+    );
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({
+      error: "Sandbox metrics take a test key (sp_test_…); live networks report their own.",
+    });
+    expect(user.plan).toBe("free");
+  });
+
+  it("fetch works without start(): requests are served, scheduled posts wait for the scheduler", async () => {
+    const { service, auth, clock } = await setup();
+    const res = await service.fetch(
+      new Request("http://localhost/api/v1/posts", {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ caption: "later", platforms: ["x"], schedule_at: clock.now() + 1000 }),
+      }),
+    );
+    expect(res.status).toBe(201);
+    expect(clock.pendingTimers).toBe(0);
+    await service.start();
+    expect(clock.nextTimerAt).toBe(clock.now() + 1000);
+    await service.close();
+  });
+});
