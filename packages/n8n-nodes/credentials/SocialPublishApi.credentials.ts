@@ -1,0 +1,57 @@
+import type {
+  IAuthenticateGeneric,
+  ICredentialTestRequest,
+  ICredentialType,
+  Icon,
+  INodeProperties,
+} from "n8n-workflow";
+
+export class SocialPublishApi implements ICredentialType {
+  name = "socialPublishApi";
+
+  displayName = "Social Publish API";
+
+  icon: Icon = { light: "file:../icons/socialpub.svg", dark: "file:../icons/socialpub.dark.svg" };
+
+  documentationUrl = "https://github.com/socialpub/socialpub/tree/main/packages/n8n-nodes#credentials";
+
+  properties: INodeProperties[] = [
+    {
+      displayName: "API Key",
+      name: "apiKey",
+      type: "string",
+      typeOptions: { password: true },
+      default: "",
+      required: true,
+      placeholder: "sp_test_…",
+      description: "A key from Settings → API keys. Test keys (sp_test_) publish to sandbox networks.",
+    },
+    {
+      displayName: "Base URL",
+      name: "baseUrl",
+      type: "string",
+      default: "http://127.0.0.1:8787/api/v1",
+      required: true,
+      description:
+        "Address of the service including the version segment, e.g. https://api.example.com/api/v1",
+    },
+  ];
+
+  authenticate: IAuthenticateGeneric = {
+    type: "generic",
+    properties: {
+      headers: {
+        Authorization: "=Bearer {{$credentials.apiKey}}",
+      },
+    },
+  };
+
+  // GET /me is the cheapest call that proves both the address and the key.
+  test: ICredentialTestRequest = {
+    request: {
+      baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+      url: "/me",
+      method: "GET",
+    },
+  };
+}

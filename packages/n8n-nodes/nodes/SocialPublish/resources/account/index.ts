@@ -1,0 +1,37 @@
+import type { INodeProperties } from "n8n-workflow";
+import { type Operation, resourceProperties } from "../../operation";
+import { connectAccount } from "./connect";
+import { getManyAccounts } from "./getAll";
+
+export const accountOperations: Record<string, Operation> = {
+  connect: connectAccount,
+  getAll: getManyAccounts,
+};
+
+const operationSelector: INodeProperties = {
+  displayName: "Operation",
+  name: "operation",
+  type: "options",
+  noDataExpression: true,
+  options: [
+    {
+      name: "Connect",
+      value: "connect",
+      action: "Connect an account",
+      description: "Connect a sandbox account on a network (test keys)",
+    },
+    {
+      name: "Get Many",
+      value: "getAll",
+      action: "Get many accounts",
+      description: "List the connected accounts with followers and health",
+    },
+  ],
+  default: "getAll",
+};
+
+export const accountProperties: INodeProperties[] = resourceProperties(
+  "account",
+  operationSelector,
+  accountOperations,
+);

@@ -1,0 +1,56 @@
+import type { INodeProperties } from "n8n-workflow";
+import { type Operation, resourceProperties } from "../../operation";
+import { createPost } from "./create";
+import { deletePost } from "./delete";
+import { getPost } from "./get";
+import { getManyPosts } from "./getAll";
+import { getPostTargets } from "./getTargets";
+
+export const postOperations: Record<string, Operation> = {
+  create: createPost,
+  delete: deletePost,
+  get: getPost,
+  getAll: getManyPosts,
+  getTargets: getPostTargets,
+};
+
+const operationSelector: INodeProperties = {
+  displayName: "Operation",
+  name: "operation",
+  type: "options",
+  noDataExpression: true,
+  options: [
+    {
+      name: "Create",
+      value: "create",
+      action: "Create a post",
+      description: "Publish a post now or schedule it, on one or more networks",
+    },
+    {
+      name: "Delete",
+      value: "delete",
+      action: "Delete a post",
+      description: "Delete a draft, cancel a scheduled post, or remove a published post's record",
+    },
+    {
+      name: "Get",
+      value: "get",
+      action: "Get a post",
+      description: "Get a post with its status and metrics",
+    },
+    { name: "Get Many", value: "getAll", action: "Get many posts", description: "List posts, newest first" },
+    {
+      name: "Get Targets",
+      value: "getTargets",
+      action: "Get the per network results of a post",
+      description: "Get each network's status, adapted text, permalink, error and metrics",
+    },
+  ],
+  default: "create",
+};
+
+export const postProperties: INodeProperties[] = resourceProperties(
+  "post",
+  operationSelector,
+  postOperations,
+);

@@ -1,0 +1,37 @@
+import { createHash } from "node:crypto";
+import type { IExecuteFunctions } from "n8n-workflow";
+
+// Stored in the node's execution context. n8n copies an execution's context into the execution that
+// retries it, so the first execution's id stays the seed across "Retry" and the keys repeat exactly.
+const SEED_KEY = "socialPublishIdempotencySeed";
+
+/**
+ * The default Idempotency-Key of a write: the same for the same item of the same node run of the same
+ * execution — including when n8n retries the node (Retry On Fail) or the whole failed execution — and
+ * different for every new execution. The service replays the stored answer for a repeated key, so a
+ * retry never creates a second post. Hashed: the key stays short and reveals nothing about the instance.
+ */
+export function defaultIdempotencyKey(this: IExecuteFunctions, itemIndex: number, operation: string): string {
+  const context = this.getContext("node");
+  if (typeof context[SEED_KEY] !== "string") context[SEED_KEY] = this.getExecutionId();
+  const seed = context[SEED_KEY] as string;
+  const runIndex = this.getWorkflowDataProxy(itemIndex).$thisRunIndex ?? 0;
+  const parts = [
+    this.getInstanceId(),
+    this.getWorkflow().id ?? "",
+    seed,
+    this.getNode().id,
+    operation,
+    String(runIndex),
+    String(itemIndex),
+  ];
+  const digest = createHash("sha256").update(parts.join("\u0000")).digest("hex");
+  return `n8n-${digest.slice(0, 40)}`;
+}
+
+/** A user-supplied key as the service accepts it (1–255 printable ASCII characters), or an error text. */
+export function checkIdempotencyKey(key: string): string | undefined {
+  if (key.length === 0 || key.length > 255) return "must be 1 to 255 characters long";
+  if (!/^[\x20-\x7e]+$/.test(key)) return "may only contain printable ASCII characters";
+  return undefined;
+}

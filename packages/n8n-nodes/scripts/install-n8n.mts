@@ -1,0 +1,88 @@
+// Installs the real n8n that the end-to-end tests run, into a cache folder outside the repository
+// (see n8n-install-location.mts). Idempotent: when the cache is complete it only says so.
+//
+// n8n 2.40.7 installs on Node 24 with two workarounds, both for packages the npm registry lacks:
+// linkedom is pinned to 0.18.12 (0.18.15 needs a missing package), and install scripts are skipped
+// (a Kafka client's build step downloads zlib). The one native module n8n needs, sqlite3, is then
+// built against the headers of the Node that will run n8n.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { delimiter, dirname } from "node:path";
+import {
+  INSTALL_COMMAND,
+  isN8nInstalled,
+  N8N_VERSION,
+  NODE_VERSION,
+  n8nCacheDir,
+  n8nEntry,
+  nodeBinary,
+  nodeDir,
+  nodePackageName,
+  readyMarker,
+} from "./n8n-install-location.mts";
+
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
+  console.log(`$ ${command} ${args.join(" ")}`);
+  const result = spawnSync(command, args, {
+    cwd,
+    env,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  if (result.error) throw result.error;
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(" ")} failed with exit code ${result.status}`);
+  return result.stdout;
+}
+
+function install(cacheDir: string): void {
+  rmSync(readyMarker(cacheDir), { force: true });
+  mkdirSync(cacheDir, { recursive: true });
+  writeFileSync(
+    `${cacheDir}/package.json`,
+    `${JSON.stringify(
+      { name: "socialpub-n8n-cache", private: true, overrides: { linkedom: "0.18.12" } },
+      null,
+      2,
+    )}\n`,
+  );
+  const env = { ...process.env };
+  delete env.npm_config_nodedir;
+  delete env.NPM_CONFIG_NODEDIR;
+  run(
+    "npm",
+    [
+      "install",
+      "--ignore-scripts",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      `${nodePackageName()}@${NODE_VERSION}`,
+      `n8n@${N8N_VERSION}`,
+    ],
+    cacheDir,
+    env,
+  );
+  run("npm", ["rebuild", "sqlite3", "--loglevel=error"], cacheDir, {
+    ...env,
+    PATH: `${dirname(nodeBinary(cacheDir))}${delimiter}${process.env.PATH ?? ""}`,
+    npm_config_nodedir: nodeDir(cacheDir),
+  });
+  const version = run(nodeBinary(cacheDir), [n8nEntry(cacheDir), "--version"], cacheDir).trim();
+  if (!version.includes(N8N_VERSION)) throw new Error(`installed n8n reports version "${version}"`);
+  writeFileSync(readyMarker(cacheDir), `${N8N_VERSION}\n`);
+}
+
+const cacheDir = n8nCacheDir();
+if (isN8nInstalled(cacheDir)) {
+  console.log(`n8n ${N8N_VERSION} is installed in ${cacheDir}`);
+} else {
+  console.log(`Installing n8n ${N8N_VERSION} into ${cacheDir} (a few minutes, about 3 GB)…`);
+  try {
+    install(cacheDir);
+    console.log(`n8n ${N8N_VERSION} is ready in ${cacheDir}`);
+  } catch (error) {
+    console.error(`Installing n8n failed: ${(error as Error).message}. Retry with: ${INSTALL_COMMAND}`);
+    process.exit(1);
+  }
+}
