@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { CreatePostBody, ListPostsQuery, SandboxMetricsBody } from "../contract/requests.ts";
+import {
+  CreatePostBody,
+  ListPostsQuery,
+  PublishDraftBody,
+  SandboxMetricsBody,
+} from "../contract/requests.ts";
 import {
   AccountList,
   Analytics,
@@ -15,6 +20,7 @@ import { getAnalytics } from "./handlers/analytics.ts";
 import { createPost } from "./handlers/create-post.ts";
 import { deletePost } from "./handlers/delete-post.ts";
 import { getMe } from "./handlers/me.ts";
+import { publishDraft } from "./handlers/publish-draft.ts";
 import { getPost, getPostTargets, listPosts } from "./handlers/read-posts.ts";
 import { reportSandboxMetrics } from "./handlers/sandbox-metrics.ts";
 import { getHealth, getOpenApi } from "./handlers/system.ts";
@@ -101,6 +107,28 @@ export const ROUTES: readonly AnyRoute[] = [
     params: postId,
     responses: { 200: { description: "One entry per network.", schema: TargetList }, 404: notFound },
     handler: getPostTargets,
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/posts/{id}/publish",
+    operationId: "publishDraft",
+    tag: "Posts",
+    summary: "Publish a draft now, or schedule it with schedule_at",
+    description:
+      "Also retries a post that went back to draft because every network failed. Targets start again as pending.",
+    auth: true,
+    params: postId,
+    body: { schema: PublishDraftBody, optional: true },
+    responses: {
+      200: {
+        description: "The post, published (or back to draft when every network failed) or scheduled.",
+        schema: Post,
+      },
+      400: { description: "schedule_at is unparseable or in the past." },
+      404: notFound,
+      409: { description: "The post is not a draft." },
+    },
+    handler: publishDraft,
   }),
   defineRoute({
     method: "GET",

@@ -59,6 +59,76 @@ export function draftTests(h: Harness): void {
     });
   });
 
+  describe("POST /posts/{id}/publish", () => {
+    it("publishes a draft now: 200, status published, published_at set, targets published", async () => {
+      const user = await h.user();
+      const draft = await user.createPost({ caption: "Ready", platforms: ["x", "bluesky"], draft: true });
+      await h.clock.advance(5000);
+      const res = await user.request("POST", `/posts/${draft.id}/publish`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        id: draft.id,
+        status: "published",
+        published_at: h.clock.now(),
+        scheduled_at: null,
+      });
+      const targets = (await user.get(`/posts/${draft.id}/targets`)).body.data;
+      expect(targets.map((t: { status: string }) => t.status)).toEqual(["published", "published"]);
+      expect((await h.store.listEvents(user.id)).map((e) => e.type)).toEqual([
+        "post.published",
+        "post.published",
+      ]);
+    });
+
+    it("schedules a draft with schedule_at, which then publishes at its due time", async () => {
+      const user = await h.user();
+      const draft = await user.createPost({ caption: "Later", platforms: ["x"], draft: true });
+      const due = h.clock.now() + 3_600_000;
+      const res = await user.post(`/posts/${draft.id}/publish`, { schedule_at: due });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: "scheduled", scheduled_at: due, published_at: null });
+      await h.clock.advance(3_600_000);
+      expect((await user.get(`/posts/${draft.id}`)).body).toMatchObject({
+        status: "published",
+        published_at: due,
+      });
+    });
+
+    it("retries a post that went back to draft once its account is reconnected", async () => {
+      const user = await h.user({ accounts: [{ platform: "x", health: "reauth_required", handle: "acme" }] });
+      const failed = await user.createPost({ caption: "Retry", platforms: ["x"] });
+      expect(failed.status).toBe("draft");
+      const [account] = await h.store.listAccounts(user.id);
+      await h.store.putAccount({ ...account!, health: "healthy" });
+      const res = await user.request("POST", `/posts/${failed.id}/publish`);
+      expect(res.body.status).toBe("published");
+      const [target] = (await user.get(`/posts/${failed.id}/targets`)).body.data;
+      expect(target).toMatchObject({ status: "published", error: null });
+    });
+
+    it("a post that is not a draft answers 409; another user's or an unknown post 404", async () => {
+      const user = await h.user();
+      const other = await h.user();
+      const published = await user.createPost({ caption: "Done", platforms: ["x"] });
+      const res = await user.request("POST", `/posts/${published.id}/publish`);
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ error: "Only a draft can be published; this post is published." });
+      const draft = await user.createPost({ caption: "Mine", platforms: ["x"], draft: true });
+      expect((await other.request("POST", `/posts/${draft.id}/publish`)).body).toEqual({
+        error: CONTRACT_MESSAGES.postNotFound,
+      });
+    });
+
+    it("a schedule_at in the past answers 400 and leaves the draft as it was", async () => {
+      const user = await h.user();
+      const draft = await user.createPost({ caption: "Late", platforms: ["x"], draft: true });
+      const res = await user.post(`/posts/${draft.id}/publish`, { schedule_at: h.clock.now() - 120_000 });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatch(/^schedule_at .* is in the past/);
+      expect((await user.get(`/posts/${draft.id}`)).body.status).toBe("draft");
+    });
+  });
+
   describe("media-required networks", () => {
     it("instagram, pinterest, tiktok and youtube without media answer 400 naming each network and the fix; nothing is created", async () => {
       const user = await h.user({ accounts: ["x", "instagram", "pinterest", "tiktok", "youtube"] });

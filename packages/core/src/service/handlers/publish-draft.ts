@@ -1,0 +1,72 @@
+import type { z } from "zod";
+import { CONTRACT_MESSAGES } from "../../contract/errors.ts";
+import type { PublishDraftBody } from "../../contract/requests.ts";
+import { newId } from "../../ids.ts";
+import { parseScheduleAt } from "../../time/schedule-at.ts";
+import type { RequestContext } from "../context.ts";
+import { badRequest, HttpError } from "../http-error.ts";
+import { publishClaimedPost } from "../publish.ts";
+import { json } from "../responses.ts";
+import { toPost } from "../serialize.ts";
+import { pendingTargets } from "./create-post.ts";
+
+/**
+ * POST /posts/{id}/publish (extension): publishes a draft now, or schedules it with schedule_at. A
+ * post that went back to draft because every network failed is retried this way once its accounts
+ * are reconnected. The draft's targets start again as pending.
+ */
+export async function publishDraft({
+  deps,
+  caller,
+  params,
+  body,
+}: RequestContext<z.output<typeof PublishDraftBody>>): Promise<Response> {
+  const now = deps.clock.now();
+  const post = await deps.store.getPost(caller.user.id, params.id!);
+  if (!post) throw new HttpError(404, CONTRACT_MESSAGES.postNotFound);
+  if (post.status !== "draft") {
+    throw new HttpError(409, `Only a draft can be published; this post is ${post.status}.`);
+  }
+  let scheduledAt: number | null = null;
+  if (body.schedule_at !== undefined) {
+    const parsed = parseScheduleAt(body.schedule_at, now);
+    if (!parsed.ok) throw badRequest(parsed.message);
+    scheduledAt = parsed.at;
+  }
+  const targets = pendingTargets(post);
+  if (scheduledAt !== null) {
+    const scheduled = await deps.store.transitionPost(
+      post.id,
+      ["draft"],
+      { status: "scheduled", scheduled_at: scheduledAt, published_at: null },
+      targets,
+      {
+        events: [
+          {
+            id: newId("evt", now),
+            user_id: post.user_id,
+            type: "post.scheduled",
+            created: Math.floor(now / 1000),
+            data: { post_id: post.id, platforms: post.platforms, scheduled_at: scheduledAt },
+          },
+        ],
+      },
+    );
+    if (!scheduled) throw changedMeanwhile();
+    deps.scheduler.notify(scheduledAt);
+    return json(200, toPost(scheduled, targets));
+  }
+  const claimed = await deps.store.transitionPost(
+    post.id,
+    ["draft"],
+    { status: "publishing", scheduled_at: null, published_at: null },
+    targets,
+  );
+  if (!claimed) throw changedMeanwhile();
+  const done = await publishClaimedPost(deps.store, claimed, now);
+  if (!done.post) throw new HttpError(404, CONTRACT_MESSAGES.postNotFound);
+  return json(200, toPost(done.post, done.targets));
+}
+
+const changedMeanwhile = () =>
+  new HttpError(409, "The post changed while it was being published; read it again and retry.");
