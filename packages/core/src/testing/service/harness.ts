@@ -7,7 +7,8 @@ import type { FakeClock } from "../fake-clock.ts";
  * What the service conformance suite runs against: the service's `fetch` (in-process, or a function
  * that sends the request over real HTTP to a server on port 0), the store that service uses, and the
  * fake clock it was built with. Requests are built on `http://localhost`; an HTTP target rewrites the
- * origin to its server's. The service must have been started (its scheduler armed).
+ * origin to its server's. The service must have been started (its scheduler armed) and built with
+ * the default limits (1 MiB bodies, 600 requests a minute per key): the suite checks those numbers.
  */
 export interface ServiceTarget {
   fetch(request: Request): Promise<Response>;
