@@ -1,0 +1,88 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { fromMarkdown } from "mdast-util-from-markdown";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { provisionUser } from "../../src/provision.ts";
+import { createService, type Service } from "../../src/service/create-service.ts";
+import { silentLogger } from "../../src/service/logger.ts";
+import { MemoryStore } from "../../src/store/memory.ts";
+import { serveOverHttp } from "./helpers/http-bridge.ts";
+
+// Every `ts` block of the README is a complete script: each runs as its own process, importing
+// @socialpub/core like a user's code, against the reference service over HTTP.
+const packageDir = fileURLToPath(new URL("../..", import.meta.url));
+const readme = readFileSync(join(packageDir, "README.md"), "utf8");
+const blocks = collectCode(readme).filter((block) => block.lang === "ts");
+
+let store: MemoryStore;
+let service: Service;
+let http: Awaited<ReturnType<typeof serveOverHttp>>;
+let env: Record<string, string>;
+let workDir: string;
+
+beforeAll(async () => {
+  store = new MemoryStore();
+  service = createService({ store, logger: silentLogger });
+  await service.start();
+  http = await serveOverHttp(service.fetch);
+  const { apiKey } = await provisionUser(store, { plan: "creator", accounts: ["x", "bluesky", "linkedin"] });
+  env = { SOCIALPUB_BASE_URL: `${http.origin}/api/v1`, SOCIALPUB_API_KEY: apiKey };
+  // A folder outside the repo where `@socialpub/core` resolves to this package, as it does for users.
+  workDir = mkdtempSync(join(tmpdir(), "socialpub-readme-"));
+  mkdirSync(join(workDir, "node_modules", "@socialpub"), { recursive: true });
+  symlinkSync(packageDir, join(workDir, "node_modules", "@socialpub", "core"), "dir");
+  writeFileSync(join(workDir, "package.json"), JSON.stringify({ type: "module" }));
+});
+afterAll(async () => {
+  await http.close();
+  await service.close();
+  await store.close();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+describe("README examples", () => {
+  it("has examples to run", () => {
+    expect(blocks.length).toBeGreaterThanOrEqual(6);
+  });
+
+  it.each(blocks.map((block) => [block.line, block]))(
+    "the example at README line %i runs",
+    async (line, block) => {
+      const file = join(workDir, `example-${line}.ts`);
+      writeFileSync(file, block.value);
+      const child = spawn(process.execPath, [file], {
+        cwd: workDir,
+        env: { PATH: process.env.PATH ?? "", ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk) => {
+        stdout += chunk;
+      });
+      child.stderr.on("data", (chunk) => {
+        stderr += chunk;
+      });
+      const [code] = await once(child, "exit");
+      expect(stderr).toBe("");
+      expect(code).toBe(0);
+      expect(stdout).not.toBe("");
+    },
+  );
+});
+
+function collectCode(
+  markdown: string,
+): Array<{ lang: string | null | undefined; value: string; line: number }> {
+  const found: Array<{ lang: string | null | undefined; value: string; line: number }> = [];
+  for (const node of fromMarkdown(markdown).children) {
+    if (node.type === "code") {
+      found.push({ lang: node.lang, value: node.value, line: node.position?.start.line ?? 0 });
+    }
+  }
+  return found;
+}
