@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { CreatePostBody, ListPostsQuery } from "../../contract/requests.ts";
+import type { CreatePostBody, ListPostsQuery, PublishDraftBody } from "../../contract/requests.ts";
 import {
   DeleteResult,
   Post,
@@ -14,6 +14,8 @@ import { resourcePath } from "./resource-path.ts";
 import { type WaitForOptions, waitForStatus } from "./wait-for-status.ts";
 
 export type CreatePostInput = z.input<typeof CreatePostBody>;
+
+export type PublishDraftInput = z.input<typeof PublishDraftBody>;
 
 export type ListPostsParams = Omit<z.input<typeof ListPostsQuery>, "status" | "limit"> & {
   /** One status, several, or the service's comma-separated form. */
@@ -62,6 +64,16 @@ export class PostsResource {
       followed.add(page.next);
       page = await this.#page(undefined, page.next, options);
     }
+  }
+
+  /**
+   * Publishes a draft now, or schedules it with `schedule_at`; also retries a post that went back to
+   * draft because every network failed. A post that is not a draft: ConflictError.
+   */
+  async publish(id: string, body: PublishDraftInput = {}, options?: RequestOptions): Promise<Post> {
+    return (
+      await this.#send({ method: "POST", path: `${path(id)}/publish`, json: body, schema: Post, options })
+    ).data;
   }
 
   /** Deletes a draft, cancels a scheduled post, or removes a published post's record. */

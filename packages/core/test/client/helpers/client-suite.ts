@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   AuthenticationError,
   BadRequestError,
+  ConflictError,
   NotFoundError,
   type SocialPublishClient,
   WaitForStatusError,
@@ -116,6 +117,16 @@ export function describeClientAgainstService(name: string, makeTarget: () => Pro
       await expect(api.posts.waitFor(post.id, "published", { intervalMs: 5 })).rejects.toBeInstanceOf(
         NotFoundError,
       );
+    });
+
+    it("publishes a draft, and refuses to publish a post that is no longer one", async () => {
+      const draft = await api.posts.create({ platforms: ["x"], caption: "Draft first", draft: true });
+      expect(draft.status).toBe("draft");
+      const published = await api.posts.publish(draft.id);
+      expect(published).toMatchObject({ id: draft.id, status: "published" });
+      const again = await api.posts.publish(draft.id).catch((e) => e);
+      expect(again).toBeInstanceOf(ConflictError);
+      expect(again.message).toMatch(/Only a draft can be published/);
     });
 
     it("deleting a scheduled post cancels it", async () => {
