@@ -12,21 +12,16 @@ import { analyzePackage, SOURCE_FILE_PATTERNS } from "@n8n/scan-community-packag
 
 const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
 
-interface ScanResult {
-  passed: boolean;
-  message?: string;
-  details?: string;
-}
-
 function packTarball(into: string): string {
   const output = execFileSync("npm", ["pack", "--json", "--pack-destination", into], {
     cwd: packageDir,
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
   });
-  const [{ filename }] = JSON.parse(output) as Array<{ filename: string }>;
+  const [packed] = JSON.parse(output) as Array<{ filename: string }>;
+  if (!packed) throw new Error("npm pack produced no tarball");
   const extracted = join(into, "package");
-  execFileSync("tar", ["-xzf", join(into, filename), "-C", into]);
+  execFileSync("tar", ["-xzf", join(into, packed.filename), "-C", into]);
   return extracted;
 }
 
@@ -37,8 +32,8 @@ async function main(): Promise<void> {
   }
   const scratch = mkdtempSync(join(tmpdir(), "n8n-scan-"));
   try {
-    const source = (await analyzePackage(packageDir, SOURCE_FILE_PATTERNS)) as ScanResult;
-    const published = (await analyzePackage(packTarball(scratch), ["**/*.js", "package.json"])) as ScanResult;
+    const source = (await analyzePackage(packageDir, SOURCE_FILE_PATTERNS));
+    const published = (await analyzePackage(packTarball(scratch), ["**/*.js", "package.json"]));
     let failed = false;
     for (const [leg, result] of [
       ["source", source],

@@ -2,8 +2,10 @@ import type { IDataObject, IExecuteFunctions } from "n8n-workflow";
 import { NodeOperationError, sleep } from "n8n-workflow";
 import { apiRequest } from "../../../shared/transport";
 
-/** How often the post is read once it is due. */
+/** The longest pause between two reads of the post once it is due. */
 export const POLL_INTERVAL_MS = 2000;
+/** The first pause after the due time; it doubles up to POLL_INTERVAL_MS. */
+const FIRST_POLL_MS = 250;
 
 interface PostLike extends IDataObject {
   id: string;
@@ -27,6 +29,7 @@ export async function waitForPublication(
   const deadline = Date.now() + timeoutMs;
   const path = `/posts/${encodeURIComponent(created.id)}`;
   let post = created;
+  let pollsAfterDue = 0;
   while (isPending(post)) {
     if (this.getExecutionCancelSignal()?.aborted) {
       throw new NodeOperationError(
@@ -49,9 +52,13 @@ export async function waitForPublication(
         },
       );
     }
-    const untilDue = (post.scheduled_at ?? 0) - now;
-    await sleep(Math.min(POLL_INTERVAL_MS, Math.max(untilDue, 0) || POLL_INTERVAL_MS, deadline - now));
-    if (Date.now() < (post.scheduled_at ?? 0)) continue;
+    const due = post.scheduled_at ?? 0;
+    const pause =
+      now < due
+        ? Math.min(due - now, POLL_INTERVAL_MS)
+        : Math.min(FIRST_POLL_MS * 2 ** pollsAfterDue++, POLL_INTERVAL_MS);
+    await sleep(Math.min(pause, deadline - now));
+    if (Date.now() < due) continue;
     post = (await apiRequest.call(this, { method: "GET", path, itemIndex })) as PostLike;
   }
   if (post.status === "draft") {

@@ -1,0 +1,9 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { GENERATED_PATH, renderContract } from "../scripts/generate-contract.mts";
+
+describe("the generated contract file", () => {
+  it("matches what @socialpub/core defines today (run `pnpm --filter n8n-nodes-socialpub generate` when it drifts)", () => {
+    expect(readFileSync(GENERATED_PATH, "utf8")).toBe(renderContract());
+  });
+});

@@ -1,0 +1,70 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+
+export interface ReferenceServer {
+  /** e.g. http://127.0.0.1:41234/api/v1 */
+  baseUrl: string;
+  /** The dev user's test key, as the CLI printed it. */
+  apiKey: string;
+  /** Everything the server wrote, for failure messages. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** The server package's CLI file, found through its package.json `bin`. */
+function serverCli(): string {
+  const manifest = createRequire(import.meta.url).resolve("@socialpub/server/package.json");
+  const bin = JSON.parse(readFileSync(manifest, "utf8")).bin as Record<string, string>;
+  return join(dirname(manifest), bin["socialpub-server"] ?? "src/cli.ts");
+}
+
+/**
+ * The real reference server as a process on port 0: `start --port 0 --dev --db :memory:` creates a dev
+ * user (studio plan) with a test key and connected sandbox accounts and prints the key and address.
+ */
+export function startReferenceServer(extraArgs: string[] = []): Promise<ReferenceServer> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [serverCli(), "start", "--port", "0", "--dev", "--db", ":memory:", "--log-level", "warn", ...extraArgs],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+    output += chunk;
+  });
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    output += chunk;
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`The reference server did not start within 20 s.\n${output}`));
+    }, 20_000);
+    const onEarlyExit = (code: number | null) => {
+      clearTimeout(timer);
+      reject(new Error(`The reference server exited (${code}).\n${output}`));
+    };
+    child.once("exit", onEarlyExit);
+    const onData = () => {
+      const baseUrl = /^Base URL: (\S+)$/m.exec(output)?.[1];
+      const apiKey = /^API key: (\S+)$/m.exec(output)?.[1];
+      if (!baseUrl || !apiKey) return;
+      clearTimeout(timer);
+      child.stdout?.off("data", onData);
+      child.off("exit", onEarlyExit);
+      resolve({
+        baseUrl,
+        apiKey,
+        output: () => output,
+        stop: async () => {
+          if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+          await exited;
+        },
+      });
+    };
+    child.stdout?.on("data", onData);
+  });
+}

@@ -1,0 +1,17 @@
+import { createRequire } from "node:module";
+import { defineProject } from "vitest/config";
+
+const require = createRequire(import.meta.url);
+
+// Tests are .mts files: the package's strict n8n lint checks every .ts file as node code, where
+// `process`, timers and Node imports are rightly forbidden, but tests need them.
+export default defineProject({
+  resolve: {
+    // n8n loads nodes with require(), so the nodes meet n8n-workflow's CommonJS build; tests use it too.
+    alias: { "n8n-workflow": require.resolve("n8n-workflow") },
+  },
+  test: {
+    name: "n8n-nodes",
+    include: ["test/**/*.test.mts"],
+  },
+});
