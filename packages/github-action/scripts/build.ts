@@ -9,10 +9,14 @@ const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
 
 export function build(outDir: string): void {
   const ncc = join(packageDir, "node_modules", ".bin", "ncc");
-  const result = spawnSync(ncc, ["build", "src/index.ts", "--out", outDir, "--license", "licenses.txt", "--no-cache", "--quiet"], {
-    cwd: packageDir,
-    stdio: "inherit",
-  });
+  const result = spawnSync(
+    ncc,
+    ["build", "src/index.ts", "--out", outDir, "--license", "licenses.txt", "--no-cache", "--quiet"],
+    {
+      cwd: packageDir,
+      stdio: "inherit",
+    },
+  );
   if (result.error) throw result.error;
   if (result.status !== 0) throw new Error(`ncc exited with ${result.status}`);
 }

@@ -35,6 +35,8 @@ export type Outcome =
   | (Prepared & { kind: "posted"; post: Post; replayed: boolean; targets: Target[] | null });
 
 export interface Prepared {
+  /** owner/name */
+  repository: string;
   release: Release;
   caption: Caption;
   /** The networks the post goes (or would go) to. */
@@ -104,7 +106,15 @@ export async function announce(deps: AnnounceDeps): Promise<Outcome> {
   // account changed still finds the first post instead of posting again.
   const idempotencyKey =
     inputs.idempotencyKey ?? defaultIdempotencyKey(context.repository, release.id, choice.platforms);
-  const prepared: Prepared = { release, caption, platforms, leftOut, hasMedia, idempotencyKey };
+  const prepared: Prepared = {
+    repository: context.repository,
+    release,
+    caption,
+    platforms,
+    leftOut,
+    hasMedia,
+    idempotencyKey,
+  };
   Object.assign(deps.failure, { idempotencyKey, platforms });
   if (inputs.dryRun) return { kind: "dry-run", ...prepared };
 

@@ -48,7 +48,12 @@ export function summaryFor(outcome: Outcome): string {
     return `### ${escapeText(title)}\n\n${escapeText(outcome.reason)}\n`;
   }
   const { release } = outcome;
-  const lines = [`### Release announcement: ${escapeText(release.name)}`, "", leadFor(outcome), ""];
+  const lines = [
+    `### Release announcement: ${escapeText(`${outcome.repository} ${release.name}`)}`,
+    "",
+    leadFor(outcome),
+    "",
+  ];
   lines.push("| Network | Result | Length | Details |", "|---|---|---|---|");
   for (const row of rowsFor(outcome)) lines.push(`| ${row.map(cell).join(" | ")} |`);
   lines.push("", `Release: ${release.url}  `, `Idempotency key: \`${outcome.idempotencyKey}\``, "");

@@ -65,11 +65,23 @@ export function usesVariable(parts: readonly TemplatePart[], name: TemplateVaria
 }
 
 /**
- * The template filled in. Lines are right-trimmed and runs of blank lines collapse to one, so an empty
- * variable (release notes left blank, say) leaves no gap.
+ * The template filled in. An empty variable alone on its line removes that line; lines are right-trimmed
+ * and runs of blank lines collapse to one, so blank release notes leave no gap.
  */
 export function renderTemplate(parts: readonly TemplatePart[], values: TemplateValues): string {
-  const text = parts.map((part) => (part.kind === "text" ? part.text : values[part.name])).join("");
+  let text = "";
+  let dropNextNewline = false;
+  for (const part of parts) {
+    if (part.kind === "variable") {
+      const value = values[part.name];
+      // A variable alone on its line takes the line with it when it is empty.
+      dropNextNewline = value === "" && (text === "" || text.endsWith("\n"));
+      text += value;
+      continue;
+    }
+    text += dropNextNewline ? part.text.replace(/^\n/, "") : part.text;
+    dropNextNewline = false;
+  }
   return text
     .split("\n")
     .map((line) => line.trimEnd())

@@ -80,7 +80,11 @@ function renderBlock(node: RootContent, context: Context): string {
   switch (node.type) {
     case "paragraph":
     case "heading":
-      return renderInline(node.children, context);
+      // Leading space would remain where an image or a tag started the paragraph.
+      return renderInline(node.children, context)
+        .split("\n")
+        .map((line) => line.trim())
+        .join("\n");
     case "list":
       return renderList(node, context);
     case "blockquote":

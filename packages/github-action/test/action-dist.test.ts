@@ -1,0 +1,271 @@
+import { NETWORK_RULES, type Post, SocialPublishClient, textLimitFor } from "@socialpub/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeGitHub, startFakeGitHub } from "./support/fake-github.ts";
+import { releaseEvent, releaseObject } from "./support/payloads.ts";
+import { type ReferenceServer, startReferenceServer } from "./support/reference-server.ts";
+import { runStep, type StepRun } from "./support/runner.ts";
+
+/*
+ * The committed dist/index.js, started exactly as a runner starts it (INPUT_*, GITHUB_EVENT_NAME,
+ * GITHUB_EVENT_PATH, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY), against the real reference server. The dev
+ * user has x, linkedin, bluesky, facebook, threads, instagram, discord and telegram connected.
+ */
+
+let server: ReferenceServer;
+let client: SocialPublishClient;
+let github: FakeGitHub;
+
+beforeAll(async () => {
+  server = await startReferenceServer();
+  client = new SocialPublishClient({ apiKey: server.apiKey, baseUrl: server.baseUrl });
+  github = await startFakeGitHub({
+    "octo/app@v3.0.0": releaseObject({ id: 3000, tag: "v3.0.0", name: "App 3" }),
+    "octo/app@v3.1.0": releaseObject({ id: 3100, tag: "v3.1.0" }),
+  });
+}, 30_000);
+
+afterAll(async () => {
+  await client?.close();
+  await server?.stop();
+  await github?.close();
+});
+
+const inputs = (extra: Record<string, string> = {}) => ({
+  "api-key": server.apiKey,
+  "base-url": server.baseUrl,
+  platforms: "x, linkedin, bluesky, instagram, reddit",
+  ...extra,
+});
+
+async function allPosts(): Promise<Post[]> {
+  const posts: Post[] = [];
+  for await (const post of client.posts.listAll()) posts.push(post);
+  return posts;
+}
+
+/** The key may appear only in the mask command the runner consumes; nowhere else. */
+function expectKeyHidden(run: StepRun, key: string) {
+  const visible = run.stdout
+    .split("\n")
+    .filter((line) => line !== `::add-mask::${key}`)
+    .join("\n");
+  expect(visible).not.toContain(key);
+  expect(run.stderr).not.toContain(key);
+  expect(run.summary).not.toContain(key);
+  expect(JSON.stringify(run.outputs)).not.toContain(key);
+}
+
+describe("node dist/index.js on a published release", () => {
+  it("posts once, writes every output and a summary row per network, and never shows the key", async () => {
+    const before = (await allPosts()).length;
+    const run = await runStep({
+      inputs: inputs(),
+      eventName: "release",
+      payload: releaseEvent("published", { id: 1001, tag: "v1.0.0", name: "v1.0.0" }),
+    });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+
+    const posts = await allPosts();
+    expect(posts).toHaveLength(before + 1);
+    const post = posts[0]!;
+    expect(run.outputs).toEqual({
+      "post-id": post.id,
+      status: "published",
+      platforms: "x,linkedin,bluesky",
+      caption: post.caption,
+      skipped: "instagram,reddit",
+    });
+    expect(
+      post.caption.startsWith(
+        "octo/app v1.0.0\nhttps://github.com/octo/app/releases/tag/v1.0.0\n\nWhat's Changed",
+      ),
+    ).toBe(true);
+
+    // Every network shows the title and the release URL, within its own limit.
+    const { data: targets } = await client.posts.targets(post.id);
+    expect(targets.map((t) => t.platform)).toEqual(["x", "linkedin", "bluesky"]);
+    for (const target of targets) {
+      expect(target.status).toBe("published");
+      expect(target.text).toContain("https://github.com/octo/app/releases/tag/v1.0.0");
+      expect([...target.text].length).toBeLessThanOrEqual(textLimitFor(target.platform, false));
+    }
+
+    for (const id of ["x", "linkedin", "bluesky", "instagram", "reddit"] as const) {
+      expect(run.summary).toMatch(new RegExp(`^\\| ${NETWORK_RULES[id].name} \\|`, "m"));
+    }
+    expect(run.summary).toMatch(/^\| Instagram \| left out \| {2}\| needs media/m);
+    expect(run.summary).toMatch(/^\| Reddit \| left out \| {2}\| not connected/m);
+    expect(run.summary).toMatch(/^\| X \| published \| \d+ \/ 280 \| /m);
+    expect(run.stdout).toMatch(/::warning::Instagram cannot post text alone/);
+    expectKeyHidden(run, server.apiKey);
+  });
+
+  it("the same run repeated replays the first post instead of posting again", async () => {
+    const step = {
+      inputs: inputs({ platforms: "x, bluesky" }),
+      eventName: "release",
+      payload: releaseEvent("published", { id: 1002, tag: "v1.0.1" }),
+    };
+    const first = await runStep(step);
+    expect(first.code, first.stdout).toBe(0);
+    const count = (await allPosts()).length;
+
+    const again = await runStep(step);
+    expect(again.code, again.stdout).toBe(0);
+    expect(again.outputs["post-id"]).toBe(first.outputs["post-id"]);
+    expect(await allPosts()).toHaveLength(count);
+    expect(again.summary).toContain("it was not posted again");
+  });
+
+  it("dry-run posts nothing and reports what it would post", async () => {
+    const before = (await allPosts()).length;
+    const run = await runStep({
+      inputs: inputs({ "dry-run": "true" }),
+      eventName: "release",
+      payload: releaseEvent("published", { id: 1003, tag: "v1.0.2" }),
+    });
+    expect(run.code, run.stdout).toBe(0);
+    expect(await allPosts()).toHaveLength(before);
+    expect(run.outputs).toMatchObject({
+      "post-id": "",
+      status: "dry-run",
+      platforms: "x,linkedin,bluesky",
+      skipped: "instagram,reddit",
+    });
+    expect(run.outputs.caption).toMatch(
+      /^octo\/app v1\.0\.2\nhttps:\/\/github\.com\/octo\/app\/releases\/tag\/v1\.0\.2\n/,
+    );
+    expect(run.summary).toContain("**Dry run**: nothing was posted.");
+    expect(run.summary).toMatch(/^\| X \| would post \| \d+ \/ 280 \| {2}\|$/m);
+  });
+});
+
+describe("node dist/index.js on releases it must not announce", () => {
+  it("a prerelease is skipped by default, with a notice", async () => {
+    const before = (await allPosts()).length;
+    const run = await runStep({
+      inputs: inputs(),
+      eventName: "release",
+      payload: releaseEvent("published", { id: 1004, tag: "v2.0.0-rc.1", prerelease: true }),
+    });
+    expect(run.code).toBe(0);
+    expect(run.outputs).toEqual({
+      "post-id": "",
+      status: "skipped",
+      platforms: "",
+      caption: "",
+      skipped: "",
+    });
+    expect(run.stdout).toMatch(/::notice::Release v2\.0\.0-rc\.1 is a prerelease/);
+    expect(await allPosts()).toHaveLength(before);
+  });
+
+  it("a prerelease is announced when skip-prerelease is false", async () => {
+    const run = await runStep({
+      inputs: inputs({ "skip-prerelease": "false", platforms: "x" }),
+      eventName: "release",
+      payload: releaseEvent("published", { id: 1005, tag: "v2.0.0-rc.2", prerelease: true }),
+    });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.outputs.status).toBe("published");
+  });
+
+  it("a draft is never announced", async () => {
+    const before = (await allPosts()).length;
+    const run = await runStep({
+      inputs: inputs({ "skip-prerelease": "false" }),
+      eventName: "release",
+      payload: releaseEvent("published", { id: 1006, tag: "v2.1.0", draft: true }),
+    });
+    expect(run.code).toBe(0);
+    expect(run.outputs.status).toBe("skipped");
+    expect(run.stdout).toMatch(/::notice::Release v2\.1\.0 is a draft/);
+    expect(await allPosts()).toHaveLength(before);
+  });
+
+  it("other events post nothing and say why", async () => {
+    const before = (await allPosts()).length;
+    const run = await runStep({ inputs: inputs(), eventName: "pull_request", payload: {} });
+    expect(run.code).toBe(0);
+    expect(run.outputs.status).toBe("skipped");
+    expect(run.stdout).toMatch(/::notice::The pull_request event has no release to announce/);
+    expect(await allPosts()).toHaveLength(before);
+  });
+});
+
+describe("node dist/index.js announcing an existing release by tag", () => {
+  it("workflow_dispatch with `tag` looks the release up through GitHub's API and posts it", async () => {
+    const run = await runStep({
+      inputs: inputs({ tag: "v3.0.0", "github-token": "ghs_faketoken", platforms: "x" }),
+      eventName: "workflow_dispatch",
+      payload: { inputs: { tag: "v3.0.0" } },
+      apiUrl: github.url,
+    });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.outputs.status).toBe("published");
+    expect(run.outputs.caption).toMatch(
+      /^octo\/app App 3\nhttps:\/\/github\.com\/octo\/app\/releases\/tag\/v3\.0\.0\n/,
+    );
+    expect(github.authorizations).toContain("token ghs_faketoken");
+  });
+
+  it("a tag push announces the pushed tag's release", async () => {
+    const run = await runStep({
+      inputs: inputs({ "github-token": "ghs_faketoken", platforms: "bluesky" }),
+      eventName: "push",
+      ref: "refs/tags/v3.1.0",
+      apiUrl: github.url,
+    });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.outputs).toMatchObject({ status: "published", platforms: "bluesky" });
+  });
+
+  it("a tag with no published release fails with what to do", async () => {
+    const run = await runStep({
+      inputs: inputs({ tag: "v9.9.9", "github-token": "ghs_faketoken" }),
+      eventName: "workflow_dispatch",
+      apiUrl: github.url,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/::error::octo\/app has no published release for the tag v9\.9\.9/);
+  });
+});
+
+describe("node dist/index.js failures explain the fix", () => {
+  it("a wrong key: 401, check the api-key secret, and the key is not shown", async () => {
+    const wrongKey = "sp_test_ThisKeyDoesNotExist0123456789abcdef";
+    const run = await runStep({
+      inputs: inputs({ "api-key": wrongKey }),
+      eventName: "release",
+      payload: releaseEvent("published", { id: 1007, tag: "v4.0.0" }),
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /::error::The service refused the API key \(401: Invalid or revoked API key\.\)\. Check the `api-key` secret/,
+    );
+    expect(run.summary).toContain("Check the `api-key` secret");
+    expectKeyHidden(run, wrongKey);
+  });
+
+  it("a 400 carries the service's message", async () => {
+    const run = await runStep({
+      inputs: inputs({ "schedule-at": "2001-01-01T00:00:00Z", platforms: "x" }),
+      eventName: "release",
+      payload: releaseEvent("published", { id: 1008, tag: "v4.0.1" }),
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/::error::The service refused the post \(400\): \S/);
+  });
+
+  it("only media networks and no media: nothing to post, and how to fix it", async () => {
+    const run = await runStep({
+      inputs: inputs({ platforms: "instagram" }),
+      eventName: "release",
+      payload: releaseEvent("published", { id: 1009, tag: "v4.0.2" }),
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /::error::No network is left to post to: Instagram cannot post text alone.*`media`/,
+    );
+  });
+});

@@ -1,0 +1,60 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { readInputs } from "../src/inputs.ts";
+import { outputsFor } from "../src/report.ts";
+import { DEFAULT_TEMPLATE } from "../src/template.ts";
+
+interface Metadata {
+  name: string;
+  description: string;
+  branding: { icon: string; color: string };
+  inputs: Record<string, { description: string; required?: boolean; default?: string }>;
+  outputs: Record<string, { description: string }>;
+  runs: { using: string; main: string };
+}
+
+const metadata = parse(readFileSync(new URL("../action.yml", import.meta.url), "utf8")) as Metadata;
+
+describe("action.yml", () => {
+  it("runs the committed bundle on node24 and carries name, description and branding", () => {
+    expect(metadata.runs).toEqual({ using: "node24", main: "dist/index.js" });
+    expect(metadata.name).not.toBe("");
+    expect(metadata.description.length).toBeGreaterThan(40);
+    expect(metadata.branding.icon).not.toBe("");
+    expect(metadata.branding.color).not.toBe("");
+  });
+
+  it("declares exactly the inputs the action reads, each described", () => {
+    const read = new Set<string>();
+    readInputs((name) => {
+      read.add(name);
+      return { "api-key": "sp_test_key", "base-url": "https://a.test/api/v1" }[name] ?? "";
+    });
+    for (const name of ["api-key", "github-token"]) read.add(name); // also read by main before anything else
+    expect(Object.keys(metadata.inputs).sort()).toEqual([...read].sort());
+    for (const [name, input] of Object.entries(metadata.inputs)) {
+      expect(input.description.trim(), name).not.toBe("");
+    }
+  });
+
+  it("api-key and base-url are required; the defaults are the ones the code falls back to", () => {
+    const required = Object.entries(metadata.inputs)
+      .filter(([, input]) => input.required)
+      .map(([name]) => name);
+    expect(required.sort()).toEqual(["api-key", "base-url"]);
+    expect(metadata.inputs.template!.default).toBe(DEFAULT_TEMPLATE);
+    expect(metadata.inputs["skip-prerelease"]!.default).toBe("true");
+    expect(metadata.inputs["dry-run"]!.default).toBe("false");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a JavaScript placeholder
+    expect(metadata.inputs["github-token"]!.default).toBe("${{ github.token }}");
+  });
+
+  it("declares exactly the outputs the action sets, each described", () => {
+    const set = Object.keys(outputsFor({ kind: "ignored", reason: "" }));
+    expect(Object.keys(metadata.outputs).sort()).toEqual(set.sort());
+    for (const [name, output] of Object.entries(metadata.outputs)) {
+      expect(output.description.trim(), name).not.toBe("");
+    }
+  });
+});

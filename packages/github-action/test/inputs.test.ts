@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import { InputError, parseBoolean, parsePlatforms, readInputs } from "../src/inputs.ts";
+import { TemplateError } from "../src/template.ts";
+
+const KEY = "sp_test_0123456789abcdefghijklmnopqrstuv";
+
+function reader(values: Record<string, string>) {
+  return (name: string) => values[name] ?? "";
+}
+
+const minimal = { "api-key": KEY, "base-url": "https://api.example.com/api/v1/" };
+
+describe("inputs", () => {
+  it("reads the minimal inputs with their defaults", () => {
+    const inputs = readInputs(reader(minimal));
+    expect(inputs).toMatchObject({
+      apiKey: KEY,
+      baseUrl: "https://api.example.com/api/v1",
+      platforms: [],
+      media: undefined,
+      scheduleAt: undefined,
+      skipPrerelease: true,
+      dryRun: false,
+      idempotencyKey: undefined,
+      tag: undefined,
+    });
+    expect(inputs.template.map((p) => (p.kind === "variable" ? `{${p.name}}` : p.text)).join("")).toBe(
+      "{repo} {name}\n{url}\n\n{body}",
+    );
+  });
+
+  it("platforms: commas or newlines, case and spaces ignored, duplicates collapsed", () => {
+    expect(parsePlatforms("x, LinkedIn,bluesky")).toEqual(["x", "linkedin", "bluesky"]);
+    expect(parsePlatforms("x\n  threads\n\nx\n")).toEqual(["x", "threads"]);
+    expect(parsePlatforms("")).toEqual([]);
+  });
+
+  it("platforms: an unknown network is refused, naming it and listing the known ones", () => {
+    expect(() => parsePlatforms("x, mastodon")).toThrow(InputError);
+    expect(() => parsePlatforms("x, mastodon")).toThrow(
+      /unknown network "mastodon".*tiktok, instagram, youtube, x/,
+    );
+    expect(() => parsePlatforms("twitter")).toThrow('(twitter is "x")');
+  });
+
+  it("booleans accept YAML's spellings and refuse anything else", () => {
+    expect(parseBoolean("dry-run", "TRUE", false)).toBe(true);
+    expect(parseBoolean("dry-run", "False", true)).toBe(false);
+    expect(parseBoolean("dry-run", "", true)).toBe(true);
+    expect(() => parseBoolean("dry-run", "yes", false)).toThrow(
+      'The `dry-run` input is "yes"; use true or false.',
+    );
+  });
+
+  it("api-key and base-url are required, with a message saying how to set them", () => {
+    expect(() => readInputs(reader({ "base-url": "https://a.test/api/v1" }))).toThrow(
+      /`api-key` input is empty.*secrets\./,
+    );
+    expect(() => readInputs(reader({ "api-key": KEY }))).toThrow(/`base-url` input is empty/);
+  });
+
+  it("base-url must be an http(s) URL", () => {
+    expect(() => readInputs(reader({ ...minimal, "base-url": "api.example.com" }))).toThrow(/is not a URL/);
+    expect(() => readInputs(reader({ ...minimal, "base-url": "ftp://api.example.com" }))).toThrow(
+      /https:\/\//,
+    );
+  });
+
+  it("media must be an http(s) URL or a med_ id", () => {
+    expect(readInputs(reader({ ...minimal, media: "https://cdn.test/a.png" })).media).toBe(
+      "https://cdn.test/a.png",
+    );
+    expect(readInputs(reader({ ...minimal, media: "med_01J" })).media).toBe("med_01J");
+    expect(() => readInputs(reader({ ...minimal, media: "./logo.png" }))).toThrow(
+      /neither a URL nor a media id/,
+    );
+  });
+
+  it("idempotency-key must be 1 to 255 printable characters", () => {
+    expect(readInputs(reader({ ...minimal, "idempotency-key": "launch-v2" })).idempotencyKey).toBe(
+      "launch-v2",
+    );
+    expect(() => readInputs(reader({ ...minimal, "idempotency-key": "x".repeat(256) }))).toThrow(
+      /255 printable/,
+    );
+    expect(() => readInputs(reader({ ...minimal, "idempotency-key": "tab\there" }))).toThrow(/printable/);
+  });
+
+  it("a template with an unknown variable fails before anything is posted", () => {
+    expect(() => readInputs(reader({ ...minimal, template: "{title}" }))).toThrow(TemplateError);
+  });
+
+  it("errors never repeat the api key", () => {
+    const wrongInputs: Record<string, string>[] = [
+      { "base-url": "nope" },
+      { platforms: "nope" },
+      { media: "nope" },
+      { "dry-run": "nope" },
+    ];
+    for (const wrong of wrongInputs) {
+      try {
+        readInputs(reader({ ...minimal, ...wrong }));
+        expect.unreachable();
+      } catch (error) {
+        expect((error as Error).message).not.toContain(KEY);
+      }
+    }
+  });
+});

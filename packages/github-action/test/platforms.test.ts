@@ -1,0 +1,46 @@
+import { MEDIA_REQUIRED_NETWORKS, NETWORK_IDS } from "@socialpub/core";
+import { describe, expect, it } from "vitest";
+import { defaultIdempotencyKey } from "../src/idempotency.ts";
+import { choosePlatforms, describeLeftOut } from "../src/platforms.ts";
+
+describe("platforms", () => {
+  it("without media, the networks that need media are left out and the rest kept in order", () => {
+    const choice = choosePlatforms(["instagram", "x", "youtube", "bluesky"], false);
+    expect(choice.platforms).toEqual(["x", "bluesky"]);
+    expect(choice.leftOut).toEqual([
+      { platform: "instagram", reason: "needs-media" },
+      { platform: "youtube", reason: "needs-media" },
+    ]);
+  });
+
+  it("the networks left out are exactly the contract's media-only networks", () => {
+    const choice = choosePlatforms(NETWORK_IDS, false);
+    expect(choice.leftOut.map((l) => l.platform).sort()).toEqual([...MEDIA_REQUIRED_NETWORKS].sort());
+  });
+
+  it("with media, every network is kept", () => {
+    expect(choosePlatforms(NETWORK_IDS, true)).toEqual({ platforms: [...NETWORK_IDS], leftOut: [] });
+  });
+
+  it("a left-out network's message says how to include it", () => {
+    expect(describeLeftOut({ platform: "tiktok", reason: "needs-media" })).toMatch(/TikTok .*`media`/);
+    expect(describeLeftOut({ platform: "x", reason: "not-connected" })).toMatch(/X is not connected/);
+  });
+});
+
+describe("default idempotency key", () => {
+  it("depends on repository, release and networks, not on the order of the networks", () => {
+    const key = defaultIdempotencyKey("octo/app", 42, ["x", "bluesky"]);
+    expect(key).toBe("github-release/octo/app/42/bluesky,x");
+    expect(defaultIdempotencyKey("octo/app", 42, ["bluesky", "x"])).toBe(key);
+    expect(defaultIdempotencyKey("octo/app", 43, ["x", "bluesky"])).not.toBe(key);
+    expect(defaultIdempotencyKey("octo/lib", 42, ["x", "bluesky"])).not.toBe(key);
+    expect(defaultIdempotencyKey("octo/app", 42, ["x"])).not.toBe(key);
+  });
+
+  it("stays within the service's 255 printable characters for the longest names", () => {
+    const key = defaultIdempotencyKey(`${"o".repeat(39)}/${"r".repeat(100)}`, 123456789012, [...NETWORK_IDS]);
+    expect(key).toMatch(/^[\x20-\x7e]{1,255}$/);
+    expect(key).toMatch(/^github-release\/[0-9a-f]{64}$/);
+  });
+});
