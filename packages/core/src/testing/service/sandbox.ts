@@ -155,6 +155,12 @@ export function sandboxTests(h: Harness): void {
       });
       // 4 / 300 × 100 = 1.333… → 1.33
       expect((await user.get(`/posts/${post.id}`)).body).toMatchObject({ reach: 300, engagement_rate: 1.33 });
+      // GET /posts lists each post with the same figures.
+      expect((await user.get("/posts")).body.data[0]).toMatchObject({
+        id: post.id,
+        reach: 300,
+        engagement_rate: 1.33,
+      });
     });
 
     it("engagement_rate rounds to two decimals (2/3 → 66.67) and is 0 while reach is 0", async () => {
