@@ -1,58 +1,86 @@
+import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
-import { createService, MemoryStore, provisionUser, silentLogger } from "@socialpub/core";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 
 export interface ReferenceServer {
-  /** The API base, e.g. http://127.0.0.1:41234/api/v1. */
+  /** The API base the server printed, e.g. http://127.0.0.1:41234/api/v1. */
   baseUrl: string;
-  /** A test key of a user with x, bluesky and linkedin connected. */
+  /** The dev user's test key, as the server printed it. */
   apiKey: string;
   close(): Promise<void>;
 }
 
 /**
- * The reference service on the system clock, served over HTTP on 127.0.0.1 port 0, with one user:
- * what someone trying the examples has after starting the server in dev mode.
+ * The reference server as a user starts it: `socialpub-server start --dev --port 0` on a fresh SQLite
+ * database, in its own process. Its URL and key are read from what it prints.
  */
 export async function startReferenceServer(): Promise<ReferenceServer> {
-  const store = new MemoryStore();
-  const service = createService({ store, logger: silentLogger });
-  await service.start();
-  const { apiKey } = await provisionUser(store, { plan: "creator", accounts: ["x", "bluesky", "linkedin"] });
-
-  const server = createServer(async (req, res) => {
-    const response = await service.fetch(await toRequest(req));
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
+  const dataDir = mkdtempSync(join(tmpdir(), "socialpub-examples-"));
+  const child = spawn(
+    process.execPath,
+    [
+      serverCli(),
+      "start",
+      "--dev",
+      "--port",
+      "0",
+      "--db",
+      join(dataDir, "socialpub.db"),
+      "--log-level",
+      "error",
+    ],
+    { stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "" } },
+  );
+  let stderr = "";
+  child.stderr?.on("data", (chunk) => {
+    stderr += chunk;
   });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}/api/v1`,
-    apiKey,
-    close: async () => {
-      server.closeAllConnections();
-      server.close();
-      await service.close();
-      await store.close();
-    },
-  };
+  try {
+    const printed = await readUntil(child, (text) => /^Base URL: .+$/m.test(text));
+    const baseUrl = /^Base URL: (\S+)$/m.exec(printed)?.[1];
+    const apiKey = /^API key: (\S+)$/m.exec(printed)?.[1];
+    if (!baseUrl || !apiKey) throw new Error(`the server printed no base URL or key:\n${printed}`);
+    return {
+      baseUrl,
+      apiKey,
+      close: async () => {
+        const exited = once(child, "exit");
+        child.kill("SIGTERM");
+        await exited;
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    child.kill("SIGKILL");
+    rmSync(dataDir, { recursive: true, force: true });
+    throw new Error(`socialpub-server did not start: ${(error as Error).message}\n${stderr}`);
+  }
 }
 
-async function toRequest(req: IncomingMessage): Promise<Request> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
-      headers.append(name, one);
-  }
-  const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  return new Request(`http://${req.headers.host}${req.url}`, {
-    method: req.method,
-    headers,
-    body: hasBody ? new Uint8Array(Buffer.concat(chunks)) : undefined,
+/** The CLI entry the server package declares in its `bin`. */
+function serverCli(): string {
+  const require = createRequire(import.meta.url);
+  const manifestPath = require.resolve("@socialpub/server/package.json");
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { bin: Record<string, string> };
+  const bin = manifest.bin["socialpub-server"];
+  if (!bin) throw new Error("@socialpub/server declares no socialpub-server bin");
+  return join(dirname(manifestPath), bin);
+}
+
+function readUntil(child: ChildProcess, done: (text: string) => boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    const onData = (chunk: Buffer) => {
+      text += chunk;
+      if (done(text)) {
+        child.stdout?.off("data", onData);
+        resolve(text);
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`it exited with code ${code}`)));
   });
 }
