@@ -4,5 +4,9 @@ export default defineProject({
   test: {
     name: "server",
     include: ["test/**/*.test.ts", "src/**/*.test.ts"],
+    // Several tests start the CLI as a child process (and restart it); on a busy two-core machine one
+    // start can take seconds.
+    testTimeout: 60_000,
+    hookTimeout: 30_000,
   },
 });

@@ -1,4 +1,4 @@
-import { isNetworkId, NETWORK_IDS, type NetworkId, PLAN_NAMES } from "@socialpub/core";
+import { API_KEY_PATTERN, isNetworkId, NETWORK_IDS, type NetworkId, PLAN_NAMES } from "@socialpub/core";
 import { InvalidArgumentError, Option } from "commander";
 import { LOG_LEVELS } from "../logging.ts";
 
@@ -23,6 +23,14 @@ export function parseNonNegativeInteger(value: string): number {
 
 export function parseNetwork(value: string): NetworkId {
   if (!isNetworkId(value)) throw new InvalidArgumentError(`must be one of ${NETWORK_IDS.join(", ")}.`);
+  return value;
+}
+
+/** The reference service issues test keys only. */
+export function parseTestKey(value: string): string {
+  if (!value.startsWith("sp_test_") || !API_KEY_PATTERN.test(value)) {
+    throw new InvalidArgumentError("must be sp_test_ followed by at least 32 letters and digits.");
+  }
   return value;
 }
 

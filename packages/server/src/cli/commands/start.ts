@@ -5,7 +5,7 @@ import type { Synchronous } from "../../store/sqlite-store.ts";
 import { setUpDevUser } from "../admin/dev-user.ts";
 import { CliError, describeFailure } from "../errors.ts";
 import { openStore } from "../open-store.ts";
-import { DEFAULT_HOST, DEFAULT_PORT, dbOption, logLevelOption, nonEmpty, parsePort } from "../options.ts";
+import { DEFAULT_HOST, DEFAULT_PORT, dbOption, logLevelOption, parsePort, parseTestKey } from "../options.ts";
 
 interface StartOptions {
   host: string;
@@ -49,7 +49,7 @@ export function startCommand(): Command {
     .addOption(
       new Option("--dev-key <key>", "with --dev: use this key (sp_test_ + 32 or more letters and digits)")
         .env("SOCIALPUB_DEV_KEY")
-        .argParser(nonEmpty),
+        .argParser(parseTestKey),
     )
     .addOption(logLevelOption())
     .addOption(
@@ -127,8 +127,13 @@ async function start(options: StartOptions): Promise<void> {
   process.on("SIGTERM", stop);
 
   const base = `${server.url}/api/v1`;
-  print(`socialpub server listening on ${server.url} (database: ${store.path})`);
-  print(`Base URL: ${base}`);
-  print(`Try: curl -H "Authorization: Bearer ${apiKey ?? "$SOCIALPUB_API_KEY"}" ${base}/me`);
+  // One write, so whoever waits for the "listening" line gets the rest with it.
+  print(
+    [
+      `socialpub server listening on ${server.url} (database: ${store.path})`,
+      `Base URL: ${base}`,
+      `Try: curl -H "Authorization: Bearer ${apiKey ?? "$SOCIALPUB_API_KEY"}" ${base}/me`,
+    ].join("\n"),
+  );
   logger.info({ url: server.url, db: store.path }, "listening");
 }

@@ -1,0 +1,348 @@
+import { existsSync, writeFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { api, runCli, type ServerProcess, startServerProcess, TEST_KEY } from "./support/cli-process.ts";
+import { tempDir } from "./support/temp-dir.ts";
+
+const dirs: ReturnType<typeof tempDir>[] = [];
+const servers: ServerProcess[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.stop("SIGKILL")));
+  for (const dir of dirs.splice(0)) dir.remove();
+});
+
+function newDb(): string {
+  const dir = tempDir();
+  dirs.push(dir);
+  return dir.file("cli.db");
+}
+
+async function serve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+  const server = await startServerProcess([...args, "--log-level", "warn"], env);
+  servers.push(server);
+  return server;
+}
+
+/** Runs a command that must succeed, and returns its standard output. */
+async function ok(args: string[]): Promise<string> {
+  const result = await runCli(args);
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+  return result.stdout;
+}
+
+function expectOneLineError(result: { code: number; stdout: string; stderr: string }, message: RegExp) {
+  expect(result.code).not.toBe(0);
+  const lines = result.stderr.trimEnd().split("\n");
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^error: /);
+  expect(lines[0]).toMatch(message);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+}
+
+describe("socialpub-server start --dev", () => {
+  it("on an empty database prints a working test key, the base URL and a curl command", async () => {
+    const server = await serve(["--dev", "--db", newDb()]);
+    const key = server.printedKey!;
+    expect(key).toMatch(/^sp_test_[0-9A-Za-z]{32,}$/);
+    expect(server.output()).toContain(`Base URL: ${server.url}/api/v1`);
+    expect(server.output()).toContain(`curl -H "Authorization: Bearer ${key}" ${server.url}/api/v1/me`);
+
+    const me = await api(server, key, "GET", "/me");
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ email: "dev@example.com", plan: "studio" });
+  });
+
+  it("connects eight sandbox networks and leaves tiktok, youtube, pinterest and reddit unconnected", async () => {
+    const server = await serve(["--dev", "--dev-key", TEST_KEY, "--db", newDb()]);
+    const accounts = await api(server, TEST_KEY, "GET", "/accounts");
+    expect(accounts.body.data.map((a: { platform: string }) => a.platform)).toEqual([
+      "instagram",
+      "x",
+      "linkedin",
+      "facebook",
+      "threads",
+      "bluesky",
+      "discord",
+      "telegram",
+    ]);
+    const post = await api(server, TEST_KEY, "POST", "/posts", { caption: "hi", platforms: ["x", "reddit"] });
+    expect(post.status).toBe(201);
+    expect(post.body.platforms).toEqual(["x"]);
+  });
+
+  it("uses the key given with --dev-key, and on a database that has users creates none and prints no key", async () => {
+    const db = newDb();
+    const first = await serve(["--dev", "--dev-key", TEST_KEY, "--db", db]);
+    expect(first.printedKey).toBe(TEST_KEY);
+    expect(await first.stop("SIGINT")).toBe(0);
+
+    const second = await serve(["--dev", "--db", db]);
+    expect(second.printedKey).toBeNull();
+    expect(second.output()).toContain("$SOCIALPUB_API_KEY");
+    expect((await api(second, TEST_KEY, "GET", "/me")).status).toBe(200);
+    await second.stop();
+    expect((await ok(["users", "list", "--db", db])).trim().split("\n")).toHaveLength(1);
+  });
+
+  it("takes its configuration from environment variables", async () => {
+    const db = newDb();
+    const server = await serve(["--dev"], { SOCIALPUB_DB: db, SOCIALPUB_DEV_KEY: TEST_KEY });
+    expect(server.printedKey).toBe(TEST_KEY);
+    expect(existsSync(db)).toBe(true);
+  });
+
+  it("stops with exit code 0 on SIGTERM", async () => {
+    const server = await serve(["--db", newDb()]);
+    expect(await server.stop("SIGTERM")).toBe(0);
+  });
+});
+
+describe("administration commands", () => {
+  it("users create adds a user that users list shows; a second user with the same e-mail is refused", async () => {
+    const db = newDb();
+    const created = await ok([
+      "users",
+      "create",
+      "--email",
+      "ana@example.com",
+      "--name",
+      "Ana",
+      "--studio",
+      "Ana Studio",
+      "--plan",
+      "creator",
+      "--db",
+      db,
+    ]);
+    expect(created).toMatch(/^Created user usr_\w+ <ana@example\.com> on the creator plan\.$/m);
+    expect(await ok(["users", "list", "--db", db])).toMatch(
+      /usr_\w+ {2}ana@example\.com {2}creator {2}Ana \(Ana Studio\)/,
+    );
+    expectOneLineError(
+      await runCli([
+        "users",
+        "create",
+        "--email",
+        "ana@example.com",
+        "--name",
+        "A",
+        "--studio",
+        "S",
+        "--db",
+        db,
+      ]),
+      /already exists/,
+    );
+  });
+
+  it("keys create prints a key the running server accepts; keys list shows only a hint; keys revoke shuts it out", async () => {
+    const db = newDb();
+    await ok([
+      "users",
+      "create",
+      "--email",
+      "bo@example.com",
+      "--name",
+      "Bo",
+      "--studio",
+      "Bo Studio",
+      "--db",
+      db,
+    ]);
+    const server = await serve(["--db", db]);
+
+    const created = await ok(["keys", "create", "--user", "bo@example.com", "--db", db]);
+    const key = /^API key: (sp_test_\w+)$/m.exec(created)![1]!;
+    const keyId = /Created key (key_\w+)/.exec(created)![1]!;
+    expect((await api(server, key, "GET", "/me")).body.email).toBe("bo@example.com");
+
+    const listed = await ok(["keys", "list", "--user", "bo@example.com", "--db", db]);
+    expect(listed).toContain(keyId);
+    expect(listed).toContain(`${key.slice(0, 8)}…${key.slice(-4)}`);
+    expect(listed).not.toContain(key);
+    expect(listed).toContain("active");
+
+    expect(await ok(["keys", "revoke", keyId, "--db", db])).toContain(`Revoked key ${keyId}.`);
+    const refused = await api(server, key, "GET", "/me");
+    expect(refused).toEqual({ status: 401, body: { error: "Invalid or revoked API key." } });
+    expect(await ok(["keys", "list", "--user", "bo@example.com", "--db", db])).toMatch(/revoked \d{4}-/);
+    expectOneLineError(await runCli(["keys", "revoke", keyId, "--db", db]), /no active key/);
+  });
+
+  it("accounts connect adds a network the server publishes to; accounts disconnect takes it away", async () => {
+    const db = newDb();
+    const server = await serve(["--dev", "--dev-key", TEST_KEY, "--db", db]);
+    const post = { caption: "to reddit", platforms: ["reddit"] };
+    expect((await api(server, TEST_KEY, "POST", "/posts", post)).status).toBe(400);
+
+    const user = "dev@example.com";
+    expect(
+      await ok([
+        "accounts",
+        "connect",
+        "--user",
+        user,
+        "--platform",
+        "reddit",
+        "--handle",
+        "devs",
+        "--db",
+        db,
+      ]),
+    ).toContain("Connected reddit account devs");
+    const accounts = await api(server, TEST_KEY, "GET", "/accounts");
+    expect(accounts.body.data).toContainEqual({
+      platform: "reddit",
+      handle: "devs",
+      followers: 0,
+      health: "healthy",
+    });
+    expect((await api(server, TEST_KEY, "POST", "/posts", post)).status).toBe(201);
+    expect(await ok(["accounts", "list", "--user", user, "--db", db])).toContain("reddit  devs");
+
+    await ok(["accounts", "disconnect", "--user", user, "--platform", "reddit", "--db", db]);
+    expect(await api(server, TEST_KEY, "POST", "/posts", post)).toEqual({
+      status: 400,
+      body: { error: "Select at least one connected network." },
+    });
+    expectOneLineError(
+      await runCli(["accounts", "disconnect", "--user", user, "--platform", "reddit", "--db", db]),
+      /no reddit account connected/,
+    );
+  });
+
+  it("accounts connect refuses a profile beyond the plan's allowance", async () => {
+    const db = newDb();
+    await ok([
+      "users",
+      "create",
+      "--email",
+      "cy@example.com",
+      "--name",
+      "Cy",
+      "--studio",
+      "Cy",
+      "--plan",
+      "free",
+      "--db",
+      db,
+    ]);
+    for (const platform of ["x", "bluesky", "linkedin"]) {
+      await ok([
+        "accounts",
+        "connect",
+        "--user",
+        "cy@example.com",
+        "--platform",
+        platform,
+        "--handle",
+        "cy",
+        "--db",
+        db,
+      ]);
+    }
+    expectOneLineError(
+      await runCli([
+        "accounts",
+        "connect",
+        "--user",
+        "cy@example.com",
+        "--platform",
+        "threads",
+        "--handle",
+        "cy",
+        "--db",
+        db,
+      ]),
+      /free plan allows 3 connected profiles/,
+    );
+  });
+});
+
+describe("errors and help", () => {
+  it("bad flags and a database it cannot open give one line and a non-zero exit", async () => {
+    const db = newDb();
+    const notADatabase = `${db}.txt`;
+    writeFileSync(notADatabase, "plain text, not SQLite\n".repeat(200));
+    const cases: [string[], RegExp][] = [
+      [["start", "--port", "http"], /--port <port>.*whole number/],
+      [["start", "--port", "70000"], /whole number from 0 to 65535/],
+      [["start", "--prot", "1"], /unknown option '--prot'.*Did you mean --port/],
+      [["start", "--log-level", "loud"], /Allowed choices are trace/],
+      [["start", "--dev", "--dev-key", "sp_test_short", "--db", db], /--dev-key.*at least 32/],
+      [
+        ["start", "--dev-key", "sp_test_RestartAndKillTestsKey0123456789abcdef", "--db", db],
+        /only applies with --dev/,
+      ],
+      [["start", "--db", notADatabase], /cannot open database .*: file is not a database/],
+      [["users", "list", "--db", `${notADatabase}/inside.db`], /cannot open database/],
+      [["users", "create", "--name", "N", "--studio", "S", "--db", db], /required option '--email <email>'/],
+      [
+        [
+          "users",
+          "create",
+          "--email",
+          "x@example.com",
+          "--name",
+          "N",
+          "--studio",
+          "S",
+          "--plan",
+          "gold",
+          "--db",
+          db,
+        ],
+        /Allowed choices are free, creator, studio/,
+      ],
+      [
+        ["users", "create", "--email", "not-an-email", "--name", "N", "--studio", "S", "--db", db],
+        /not an e-mail address/,
+      ],
+      [["keys", "create", "--user", "nobody@example.com", "--db", db], /no user "nobody@example.com"/],
+      [
+        ["accounts", "connect", "--user", "u", "--platform", "myspace", "--handle", "h", "--db", db],
+        /must be one of tiktok/,
+      ],
+      [["frobnicate"], /unknown command 'frobnicate'/],
+    ];
+    const results = await Promise.all(cases.map(([args]) => runCli(args)));
+    results.forEach((result, i) => {
+      expectOneLineError(result, cases[i]![1]);
+    });
+  });
+
+  it("says so on one line when the port is taken", async () => {
+    const server = await serve(["--db", newDb()]);
+    const port = new URL(server.url).port;
+    expectOneLineError(
+      await runCli(["start", "--port", port, "--db", newDb()]),
+      /port is in use; pass --port/,
+    );
+  });
+
+  it("--help works on every command", async () => {
+    const commands = [
+      [],
+      ["start"],
+      ["users"],
+      ["users", "create"],
+      ["users", "list"],
+      ["keys"],
+      ["keys", "create"],
+      ["keys", "list"],
+      ["keys", "revoke"],
+      ["accounts"],
+      ["accounts", "connect"],
+      ["accounts", "disconnect"],
+      ["accounts", "list"],
+    ];
+    const results = await Promise.all(commands.map((args) => runCli([...args, "--help"])));
+    results.forEach((result, i) => {
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(
+        new RegExp(`^Usage: socialpub-server ${commands[i]!.join(" ")}`.trimEnd()),
+      );
+    });
+    expect(results[1]!.stdout).toContain("SOCIALPUB_DB");
+  });
+});
