@@ -45,6 +45,17 @@ describe("every request", () => {
     expect(headers["user-agent"]).toBe(`socialpub-client/${CLIENT_VERSION}`);
   });
 
+  it("keeps connections alive between requests by default", async () => {
+    server.script({ status: 200, body: { data: [] } });
+    const api = client();
+    for (let i = 0; i < 6; i++) await api.accounts.list();
+    await api.close();
+    const connections = new Set(server.seen.map((request) => request.remotePort));
+    expect(server.seen).toHaveLength(6);
+    // undici may open a second socket while the first is being released; never one per request.
+    expect(connections.size).toBeLessThanOrEqual(2);
+  });
+
   it("reports the package's version in User-Agent", () => {
     const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
     expect(CLIENT_VERSION).toBe(pkg.version);

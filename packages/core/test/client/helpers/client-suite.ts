@@ -211,6 +211,12 @@ export function describeClientAgainstService(name: string, makeTarget: () => Pro
       expect(past.message).toMatch(/schedule_at/);
     });
 
+    // The service does not implement Idempotency-Key yet; these become tests when it does.
+    it.todo(
+      "a create repeated with the same Idempotency-Key returns the first post and creates no second one",
+    );
+    it.todo("the same Idempotency-Key on a different body is UnprocessableEntityError");
+
     it("an unknown post id is NotFoundError", async () => {
       await expect(api.posts.get("post_does_not_exist")).rejects.toBeInstanceOf(NotFoundError);
       await expect(api.posts.delete("post_does_not_exist")).rejects.toBeInstanceOf(NotFoundError);

@@ -10,6 +10,8 @@ export interface SeenRequest {
   body: Buffer;
   /** performance.now() when the request arrived. */
   at: number;
+  /** The client's port: the same port means the same (kept-alive) connection. */
+  remotePort: number | undefined;
 }
 
 /** What to do with one request: answer, or misbehave the way real networks do. */
@@ -40,6 +42,7 @@ export class ScriptedServer {
         headers: req.headers,
         body: Buffer.concat(chunks),
         at: performance.now(),
+        remotePort: req.socket.remotePort,
       });
       const step = this.#steps.length > 1 ? this.#steps.shift() : this.#steps[0];
       if (!step) throw new Error("ScriptedServer: no step scripted");
