@@ -49,12 +49,21 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
 }
 
 /**
- * The JSON body of a request that expects one: 415 for another Content-Type, 413 when too large, 400
- * when it is missing or does not parse. `optional` bodies may be empty (then `{}`).
+ * The text of a body that must be JSON: 415 for another Content-Type (a request without a body needs
+ * none), 413 when too large. Parsing is separate so the raw text can be fingerprinted first.
  */
-export async function readJsonBody(request: Request, maxBytes: number, optional: boolean): Promise<unknown> {
+export async function readJsonText(request: Request, maxBytes: number): Promise<string> {
   const contentType = request.headers.get("content-type");
-  const text = await readBodyTextIfJson(request, maxBytes, contentType);
+  const text = await readBodyText(request, maxBytes);
+  if (isJsonContentType(contentType) || (text === "" && contentType === null)) return text;
+  throw new HttpError(
+    415,
+    `Content-Type must be application/json${contentType ? `, not ${contentType.split(";")[0]}` : ""}.`,
+  );
+}
+
+/** Parses a JSON body: 400 when it is missing (unless `optional`, then `{}`) or does not parse. */
+export function parseJsonText(text: string, optional: boolean): unknown {
   if (text.trim() === "") {
     if (optional) return {};
     throw new HttpError(400, "Request body is empty; send a JSON object.");
@@ -65,21 +74,4 @@ export async function readJsonBody(request: Request, maxBytes: number, optional:
     const detail = err instanceof SyntaxError ? ` (${err.message})` : "";
     throw new HttpError(400, `Request body is not valid JSON${detail}; send a JSON object.`);
   }
-}
-
-async function readBodyTextIfJson(
-  request: Request,
-  maxBytes: number,
-  contentType: string | null,
-): Promise<string> {
-  if (!isJsonContentType(contentType)) {
-    // A request without a body needs no Content-Type; one with a body must say it is JSON.
-    const text = await readBodyText(request, maxBytes);
-    if (text === "" && contentType === null) return text;
-    throw new HttpError(
-      415,
-      `Content-Type must be application/json${contentType ? `, not ${contentType.split(";")[0]}` : ""}.`,
-    );
-  }
-  return readBodyText(request, maxBytes);
 }

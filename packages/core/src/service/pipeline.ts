@@ -1,8 +1,10 @@
 import { authenticate } from "./auth.ts";
-import { readJsonBody } from "./body.ts";
+import { parseJsonText, readJsonText } from "./body.ts";
 import type { RequestContext, ServiceDeps } from "./context.ts";
 import { badRequest, HttpError } from "./http-error.ts";
+import { idempotencyKeyOf, requestFingerprint, withIdempotency } from "./idempotency.ts";
 import { countApiCall, type RateLimiter } from "./limits.ts";
+import { errorResponse } from "./responses.ts";
 import type { AnyRoute } from "./route.ts";
 import { describeBodyError } from "./zod-errors.ts";
 
@@ -12,8 +14,8 @@ export interface PipelineOptions {
 }
 
 /**
- * Runs one matched route: authenticate, apply the limits, validate query and body, call the handler.
- * Throws HttpError for every refusal; the caller turns it into the response.
+ * Runs one matched route: authenticate, apply the limits, read the body, honour an Idempotency-Key on
+ * writes, validate, call the handler. Throws HttpError for refusals that come before the handler runs.
  */
 export async function runRoute(
   route: AnyRoute,
@@ -31,10 +33,33 @@ export async function runRoute(
     if (options.rateLimiter) rateHeaders = options.rateLimiter.take(ctx.caller.key.id);
   }
   try {
-    if (route.auth) await countApiCall(deps.store, ctx.caller, deps.clock.now());
-    if (route.query) ctx.query = parseQuery(route, url);
-    if (route.body) ctx.body = await parseBody(route, request, options.maxBodyBytes);
-    const response = await route.handler(ctx);
+    const now = deps.clock.now();
+    if (route.auth) await countApiCall(deps.store, ctx.caller, now);
+    const rawBody = route.body ? await readJsonText(request, options.maxBodyBytes) : "";
+    const key =
+      route.auth && (route.method === "POST" || route.method === "DELETE") ? idempotencyKeyOf(request) : null;
+
+    const handle = async () => {
+      try {
+        if (route.query) ctx.query = parseQuery(route, url);
+        if (route.body) ctx.body = parseBody(route, rawBody);
+        return await route.handler(ctx);
+      } catch (err) {
+        // Answered here rather than by the caller, so an idempotent request can keep the answer.
+        if (err instanceof HttpError) return errorResponse(err.status, err.message, err.headers);
+        throw err;
+      }
+    };
+    const response = key
+      ? await withIdempotency(
+          deps.store,
+          ctx.caller,
+          key,
+          await requestFingerprint(request, rawBody),
+          now,
+          handle,
+        )
+      : await handle();
     for (const [name, value] of Object.entries(rateHeaders)) response.headers.set(name, value);
     return response;
   } catch (err) {
@@ -50,8 +75,8 @@ function parseQuery(route: AnyRoute, url: URL): unknown {
   return parsed.data;
 }
 
-async function parseBody(route: AnyRoute, request: Request, maxBytes: number): Promise<unknown> {
-  const raw = await readJsonBody(request, maxBytes, route.body!.optional === true);
+function parseBody(route: AnyRoute, text: string): unknown {
+  const raw = parseJsonText(text, route.body!.optional === true);
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     throw badRequest("Request body must be a JSON object.");
   }

@@ -9,6 +9,7 @@ import type {
   DeliveryRecord,
   DeliveryState,
   Effects,
+  IdempotencyRecord,
   ListPostsOptions,
   MediaRecord,
   NewEvent,
@@ -43,6 +44,7 @@ export class MemoryStore implements Store {
   private readonly deliveries = new Map<string, DeliveryRecord>();
   private readonly attempts: AttemptRecord[] = [];
   private readonly media = new Map<string, MediaRecord>();
+  private readonly idempotency = new Map<string, IdempotencyRecord>();
   private closed = false;
 
   async ping(): Promise<void> {
@@ -342,6 +344,36 @@ export class MemoryStore implements Store {
 
   async listEvents(userId: string): Promise<NewEvent[]> {
     return this.events.filter((e) => e.user_id === userId).map(copy);
+  }
+
+  // Idempotency keys
+
+  async beginIdempotentRequest(record: IdempotencyRecord): Promise<IdempotencyRecord | null> {
+    const k = `${record.user_id}|${record.key}`;
+    const existing = this.idempotency.get(k);
+    if (existing && existing.expires_at > record.created_at) return copy(existing);
+    this.idempotency.set(k, copy(record));
+    if (this.idempotency.size % 1000 === 0) {
+      for (const [id, r] of this.idempotency)
+        if (r.expires_at <= record.created_at) this.idempotency.delete(id);
+    }
+    return null;
+  }
+
+  async completeIdempotentRequest(
+    userId: string,
+    key: string,
+    response: { status: number; body: string; expires_at: number },
+  ): Promise<void> {
+    const record = this.idempotency.get(`${userId}|${key}`);
+    if (!record) return;
+    record.status = response.status;
+    record.body = response.body;
+    record.expires_at = response.expires_at;
+  }
+
+  async releaseIdempotentRequest(userId: string, key: string): Promise<void> {
+    this.idempotency.delete(`${userId}|${key}`);
   }
 
   // Media

@@ -154,6 +154,24 @@ export interface MediaRecord {
   created_at: number;
 }
 
+/**
+ * A request made with an Idempotency-Key, scoped to (user_id, key). While the first request runs the
+ * record is in flight (status and body null); afterwards it holds the response to replay.
+ */
+export interface IdempotencyRecord {
+  user_id: string;
+  key: string;
+  /** What makes a retry "the same request": method, path and query, and a hash of the body. */
+  fingerprint: string;
+  /** The stored response, or null while the first request is in flight. */
+  status: number | null;
+  /** The stored response body (JSON text), or null while in flight. */
+  body: string | null;
+  created_at: number;
+  /** After this time the record no longer counts and the key may be used again. */
+  expires_at: number;
+}
+
 /** Side effects written in the same transaction as the change. */
 export interface Effects {
   events?: NewEvent[];
@@ -263,6 +281,22 @@ export interface Store {
   nextDeliveryAt(): Promise<number | null>;
   /** The user's events, oldest first, as written to the outbox (test events included). */
   listEvents(userId: string): Promise<NewEvent[]>;
+
+  // Idempotency keys
+  /**
+   * Claims (user_id, key) for a request: when no record exists for them, or the one there expired at
+   * or before `record.created_at`, stores `record` (in flight) and returns null. Otherwise returns the
+   * record already there and changes nothing. Atomic: of two concurrent claims, one gets null.
+   */
+  beginIdempotentRequest(record: IdempotencyRecord): Promise<IdempotencyRecord | null>;
+  /** Stores the response of the in-flight request and when the record expires. */
+  completeIdempotentRequest(
+    userId: string,
+    key: string,
+    response: { status: number; body: string; expires_at: number },
+  ): Promise<void>;
+  /** Forgets the record (a response that is not kept, or a request that failed), freeing the key. */
+  releaseIdempotentRequest(userId: string, key: string): Promise<void>;
 
   // Media
   insertMedia(media: MediaRecord, effects?: Effects): Promise<void>;

@@ -7,6 +7,7 @@ import { draftTests } from "./service/drafts.ts";
 import { eventTests } from "./service/events.ts";
 import { type MakeServiceTarget, useHarness } from "./service/harness.ts";
 import { httpTests } from "./service/http.ts";
+import { idempotencyTests } from "./service/idempotency.ts";
 import { limitsTests } from "./service/limits.ts";
 import { meTests } from "./service/me.ts";
 import { readPostsTests } from "./service/read-posts.ts";
@@ -35,5 +36,6 @@ export function describeServiceConformance(label: string, makeTarget: MakeServic
     eventTests(h);
     httpTests(h);
     limitsTests(h);
+    idempotencyTests(h);
   });
 }

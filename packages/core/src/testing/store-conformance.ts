@@ -580,6 +580,62 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
       });
     });
 
+    describe("idempotency keys", () => {
+      const claim = (userId: string, key: string, at: number, fingerprint = "POST /api/v1/posts abc") => ({
+        user_id: userId,
+        key,
+        fingerprint,
+        status: null,
+        body: null,
+        created_at: at,
+        expires_at: at + 300_000,
+      });
+
+      it("beginIdempotentRequest claims a free key (null) and otherwise answers the record there, unchanged", async () => {
+        const u = await user();
+        expect(await store.beginIdempotentRequest(claim(u.id, "k", T0))).toBeNull();
+        expect(await store.beginIdempotentRequest(claim(u.id, "k", T0 + 1, "other"))).toEqual(
+          claim(u.id, "k", T0),
+        );
+        await store.completeIdempotentRequest(u.id, "k", {
+          status: 201,
+          body: '{"id":"post_1"}',
+          expires_at: T0 + 86_400_000,
+        });
+        expect(await store.beginIdempotentRequest(claim(u.id, "k", T0 + 2))).toEqual({
+          ...claim(u.id, "k", T0),
+          status: 201,
+          body: '{"id":"post_1"}',
+          expires_at: T0 + 86_400_000,
+        });
+      });
+
+      it("of concurrent claims of one key exactly one succeeds", async () => {
+        const u = await user();
+        const results = await Promise.all(
+          Array.from({ length: 10 }, () => store.beginIdempotentRequest(claim(u.id, "race", T0))),
+        );
+        expect(results.filter((r) => r === null)).toHaveLength(1);
+      });
+
+      it("keys are per user, and an expired record is replaced", async () => {
+        const a = await user();
+        const b = await user();
+        expect(await store.beginIdempotentRequest(claim(a.id, "k", T0))).toBeNull();
+        expect(await store.beginIdempotentRequest(claim(b.id, "k", T0))).toBeNull();
+        expect(await store.beginIdempotentRequest(claim(a.id, "k", T0 + 299_999))).not.toBeNull();
+        expect(await store.beginIdempotentRequest(claim(a.id, "k", T0 + 300_000, "new"))).toBeNull();
+        expect((await store.beginIdempotentRequest(claim(a.id, "k", T0 + 300_001)))!.fingerprint).toBe("new");
+      });
+
+      it("releaseIdempotentRequest frees the key", async () => {
+        const u = await user();
+        await store.beginIdempotentRequest(claim(u.id, "k", T0));
+        await store.releaseIdempotentRequest(u.id, "k");
+        expect(await store.beginIdempotentRequest(claim(u.id, "k", T0 + 1))).toBeNull();
+      });
+    });
+
     describe("media and health", () => {
       it("media is scoped to its user", async () => {
         const a = await user();

@@ -1,0 +1,94 @@
+import type { Store } from "../store/types.ts";
+import type { Caller } from "./context.ts";
+import { HttpError } from "./http-error.ts";
+
+/** How long a response is kept for replay (decisions: 24 hours). */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long a key stays claimed by a request that has not answered: a process that died mid-request
+ * frees its keys after this rather than holding them for a day.
+ */
+export const IN_FLIGHT_TTL_MS = 5 * 60 * 1000;
+
+/** 1–255 printable ASCII characters. */
+const VALID_KEY = /^[\x20-\x7E]{1,255}$/;
+
+/** Responses that are not kept: a retry should run again (decisions: 401, 409, 429 and 5xx). */
+const isKept = (status: number) => status !== 401 && status !== 409 && status !== 429 && status < 500;
+
+/** The request's Idempotency-Key, or null without one; 400 when it is not a valid key. */
+export function idempotencyKeyOf(request: Request): string | null {
+  const key = request.headers.get("idempotency-key");
+  if (key === null) return null;
+  if (!VALID_KEY.test(key)) {
+    throw new HttpError(400, "Idempotency-Key must be 1 to 255 printable ASCII characters.");
+  }
+  return key;
+}
+
+/** Method, path with query, and a SHA-256 of the raw body: two requests alike in these are the same. */
+export async function requestFingerprint(request: Request, body: string): Promise<string> {
+  const url = new URL(request.url);
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body));
+  const hash = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  return `${request.method} ${url.pathname}${url.search} ${hash}`;
+}
+
+/**
+ * Runs `handle` at most once per (user, key): a retry of the same request gets the stored status and
+ * body with `Idempotent-Replayed: true`. While the first request with the key is still running, the
+ * key answers 409; once it has answered, the same key on a different request answers 422.
+ */
+export async function withIdempotency(
+  store: Store,
+  caller: Caller,
+  key: string,
+  fingerprint: string,
+  now: number,
+  handle: () => Promise<Response>,
+): Promise<Response> {
+  const userId = caller.user.id;
+  const existing = await store.beginIdempotentRequest({
+    user_id: userId,
+    key,
+    fingerprint,
+    status: null,
+    body: null,
+    created_at: now,
+    expires_at: now + IN_FLIGHT_TTL_MS,
+  });
+  if (existing) {
+    if (existing.status === null || existing.body === null) {
+      throw new HttpError(409, "A request with this Idempotency-Key is still in progress; retry it shortly.");
+    }
+    if (existing.fingerprint !== fingerprint) {
+      throw new HttpError(
+        422,
+        "This Idempotency-Key was used for a different request; send a new key with a new request.",
+      );
+    }
+    return new Response(existing.body, {
+      status: existing.status,
+      headers: { "content-type": "application/json; charset=utf-8", "idempotent-replayed": "true" },
+    });
+  }
+
+  let response: Response;
+  try {
+    response = await handle();
+  } catch (err) {
+    await store.releaseIdempotentRequest(userId, key);
+    throw err;
+  }
+  if (!isKept(response.status)) {
+    await store.releaseIdempotentRequest(userId, key);
+    return response;
+  }
+  const body = await response.text();
+  await store.completeIdempotentRequest(userId, key, {
+    status: response.status,
+    body,
+    expires_at: now + IDEMPOTENCY_TTL_MS,
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
+}
