@@ -18,9 +18,9 @@ const server = createServer(async (req, res) => {
     res.writeHead(405, { allow: "POST" }).end();
     return;
   }
-  const body = await readBody(req);
+  const body = Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES ? null : await readBody(req);
   if (body === null) {
-    res.writeHead(413).end();
+    res.writeHead(413, { connection: "close" }).end();
     return;
   }
   let event: WebhookEvent;

@@ -158,6 +158,21 @@ describe("posts", () => {
     expect(server.seen).toHaveLength(1);
   });
 
+  it("listAll stops with an error when the service links the same page again", async () => {
+    server.script({
+      status: 200,
+      body: { data: [samplePost()] },
+      headers: { link: '</api/v1/posts?cursor=same>; rel="next"' },
+    });
+    const run = async () => {
+      for await (const _ of client().posts.listAll()) {
+        // drain
+      }
+    };
+    await expect(run()).rejects.toThrow(/same next page twice/);
+    expect(server.seen).toHaveLength(2);
+  });
+
   it("targets returns each network's result", async () => {
     const target: Target = {
       platform: "x",

@@ -8,6 +8,7 @@ import {
   type Target,
   TargetList,
 } from "../../contract/resources.ts";
+import { SocialPublishError } from "../errors.ts";
 import { cursorOf, nextPageUrl, type Page } from "../pagination.ts";
 import type { Requester, RequestOptions } from "../requester.ts";
 import { resourcePath } from "./resource-path.ts";
@@ -59,8 +60,7 @@ export class PostsResource {
       yield* page.data;
       if (page.next === null) return;
       // A next link seen before would loop forever: stop with an error rather than repeat pages.
-      if (followed.has(page.next))
-        throw new TypeError(`The service sent the same next page twice: ${page.next}`);
+      if (followed.has(page.next)) throw repeatedPage(page.next);
       followed.add(page.next);
       page = await this.#page(undefined, page.next, options);
     }
@@ -104,6 +104,18 @@ export class PostsResource {
     const response = await this.#send({ method: "GET", path: at, query, schema: PostList, options });
     return { data: response.data.data, next: nextPageUrl(response.headers, response.url) };
   }
+}
+
+function repeatedPage(url: string): SocialPublishError {
+  const { pathname, search } = new URL(url);
+  return new SocialPublishError("The service linked the same next page twice; stopping instead of looping.", {
+    status: null,
+    requestId: null,
+    headers: new Headers(),
+    body: null,
+    method: "GET",
+    path: pathname + search,
+  });
 }
 
 function listQuery(params: ListPostsParams): Record<string, string | number | undefined> {
