@@ -58,3 +58,34 @@ describe("action.yml", () => {
     }
   });
 });
+
+describe("workflows that use the action", () => {
+  interface Step {
+    uses?: string;
+    with?: Record<string, unknown>;
+  }
+  const stepsUsing = (path: string, uses: RegExp): Step[] => {
+    const workflow = parse(readFileSync(new URL(path, import.meta.url), "utf8")) as {
+      jobs: Record<string, { steps: Step[] }>;
+    };
+    return Object.values(workflow.jobs).flatMap((job) =>
+      job.steps.filter((step) => uses.test(step.uses ?? "")),
+    );
+  };
+
+  const cases = [
+    { path: "../../../examples/github/announce-release.yml", uses: /packages\/github-action@/ },
+    { path: "../../../.github/workflows/github-action.yml", uses: /^\.\/packages\/github-action$/ },
+  ];
+  for (const { path, uses } of cases) {
+    it(`${path.replace(/^(\.\.\/)+/, "")} gives the required inputs and only inputs the action has`, () => {
+      const steps = stepsUsing(path, uses);
+      expect(steps.length).toBeGreaterThan(0);
+      for (const step of steps) {
+        const given = Object.keys(step.with ?? {});
+        expect(given).toEqual(expect.arrayContaining(["api-key", "base-url"]));
+        for (const name of given) expect(Object.keys(metadata.inputs), name).toContain(name);
+      }
+    });
+  }
+});
