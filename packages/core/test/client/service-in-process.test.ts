@@ -56,3 +56,30 @@ describe("client against the service's rate limit", () => {
     await store.close();
   });
 });
+
+describe("client retries against the service", () => {
+  it("a create whose answer was lost is retried with the same key and replayed: one post, not two", async () => {
+    const store = new MemoryStore();
+    const clock = new FakeClock();
+    const service = createService({ store, clock, logger: silentLogger });
+    const { apiKey, user } = await provisionUser(store, { accounts: ["x"], now: clock.now() });
+    let lost = 0;
+    // The service handles the first request, then the connection drops before the answer arrives.
+    const lossyFetch = async (request: Request) => {
+      const response = await service.fetch(request);
+      if (lost++ === 0) throw new TypeError("fetch failed: socket hang up");
+      return response;
+    };
+    const api = new SocialPublishClient({
+      apiKey,
+      baseUrl: "http://localhost/api/v1",
+      fetch: lossyFetch,
+      retry: { baseDelayMs: 1, maxDelayMs: 1 },
+    });
+    const post = await api.posts.create({ caption: "Once", platforms: ["x"] });
+    expect(lost).toBe(2);
+    const stored = await store.listPosts(user.id, { limit: 10 });
+    expect(stored.map((p) => p.id)).toEqual([post.id]);
+    await store.close();
+  });
+});

@@ -5,6 +5,7 @@ import {
   ConflictError,
   NotFoundError,
   type SocialPublishClient,
+  UnprocessableEntityError,
   WaitForStatusError,
 } from "../../../src/client/index.ts";
 import { PLANS } from "../../../src/contract/plans.ts";
@@ -211,11 +212,22 @@ export function describeClientAgainstService(name: string, makeTarget: () => Pro
       expect(past.message).toMatch(/schedule_at/);
     });
 
-    // The service does not implement Idempotency-Key yet; these become tests when it does.
-    it.todo(
-      "a create repeated with the same Idempotency-Key returns the first post and creates no second one",
-    );
-    it.todo("the same Idempotency-Key on a different body is UnprocessableEntityError");
+    it("a create repeated with the same Idempotency-Key returns the first post and creates no second one", async () => {
+      const body = { caption: "Exactly once", platforms: ["x"] };
+      const first = await api.posts.create(body, { idempotencyKey: "release-v1.2.3" });
+      const again = await api.posts.create(body, { idempotencyKey: "release-v1.2.3" });
+      expect(again).toEqual(first);
+      expect((await api.posts.list()).data.map((p) => p.id)).toEqual([first.id]);
+    });
+
+    it("the same Idempotency-Key on a different request is UnprocessableEntityError", async () => {
+      await api.posts.create({ caption: "One", platforms: ["x"] }, { idempotencyKey: "key-1" });
+      const error = await api.posts
+        .create({ caption: "Two", platforms: ["x"] }, { idempotencyKey: "key-1" })
+        .catch((e) => e);
+      expect(error).toBeInstanceOf(UnprocessableEntityError);
+      expect(error.message).toMatch(/used for a different request/);
+    });
 
     it("an unknown post id is NotFoundError", async () => {
       await expect(api.posts.get("post_does_not_exist")).rejects.toBeInstanceOf(NotFoundError);
