@@ -32,8 +32,8 @@ async function main(): Promise<void> {
   }
   const scratch = mkdtempSync(join(tmpdir(), "n8n-scan-"));
   try {
-    const source = (await analyzePackage(packageDir, SOURCE_FILE_PATTERNS));
-    const published = (await analyzePackage(packTarball(scratch), ["**/*.js", "package.json"]));
+    const source = await analyzePackage(packageDir, SOURCE_FILE_PATTERNS);
+    const published = await analyzePackage(packTarball(scratch), ["**/*.js", "package.json"]);
     let failed = false;
     for (const [leg, result] of [
       ["source", source],
