@@ -66,6 +66,16 @@ describe("schedule.ts", () => {
       caption: "Webinar tomorrow",
     });
   });
+
+  it("schedules the post once when run twice with the same arguments", async () => {
+    const at = new Date(Date.now() + 2 * 24 * 60 * 60 * 1000).toISOString();
+    const first = await runExample("schedule.ts", ["Run me twice", at], env);
+    const second = await runExample("schedule.ts", ["Run me twice", at], env);
+    expect([first.code, second.code]).toEqual([0, 0]);
+    const idOf = (stdout: string) => /^Scheduled (post_\w+) for /m.exec(stdout)?.[1];
+    expect(idOf(second.stdout)).toBe(idOf(first.stdout));
+    expect(second.stdout.split("\n").filter((line) => line.includes("Run me twice"))).toHaveLength(1);
+  });
 });
 
 describe("receive-webhooks.ts", () => {
