@@ -3,6 +3,7 @@ import type {
   ApiKeyRecord,
   AttemptRecord,
   DeliveryRecord,
+  IdempotencyRecord,
   MediaRecord,
   NewEvent,
   PostRecord,
@@ -147,5 +148,17 @@ export function toMedia(row: Row): MediaRecord {
     status: text(row, "status") as MediaRecord["status"],
     path: nullableText(row, "path"),
     created_at: int(row, "created_at"),
+  };
+}
+
+export function toIdempotency(row: Row): IdempotencyRecord {
+  return {
+    user_id: text(row, "user_id"),
+    key: text(row, "key"),
+    fingerprint: text(row, "fingerprint"),
+    status: nullableInt(row, "status"),
+    body: nullableText(row, "body"),
+    created_at: int(row, "created_at"),
+    expires_at: int(row, "expires_at"),
   };
 }

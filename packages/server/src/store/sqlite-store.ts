@@ -10,6 +10,7 @@ import type {
   DeliveryRecord,
   DeliveryState,
   Effects,
+  IdempotencyRecord,
   ListPostsOptions,
   MediaRecord,
   NetworkId,
@@ -29,6 +30,7 @@ import {
   toAttempt,
   toDelivery,
   toEvent,
+  toIdempotency,
   toKey,
   toMedia,
   toPost,
@@ -606,6 +608,55 @@ export class SqliteStore implements Store {
 
   async listEvents(userId: string): Promise<NewEvent[]> {
     return this.all("SELECT * FROM events WHERE user_id = ? ORDER BY rowid", userId).map(toEvent);
+  }
+
+  // ── idempotency keys ────────────────────────────────────────────────────────────────────────────
+
+  async beginIdempotentRequest(record: IdempotencyRecord): Promise<IdempotencyRecord | null> {
+    return this.tx(() => {
+      const row = this.get(
+        "SELECT * FROM idempotency_keys WHERE user_id = ? AND key = ? AND expires_at > ?",
+        record.user_id,
+        record.key,
+        record.created_at,
+      );
+      if (row) return toIdempotency(row);
+      // Expired records are dead weight: the index on expires_at makes clearing them cheap.
+      this.run("DELETE FROM idempotency_keys WHERE expires_at <= ?", record.created_at);
+      this.run(
+        `INSERT INTO idempotency_keys (user_id, key, fingerprint, status, body, created_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        record.user_id,
+        record.key,
+        record.fingerprint,
+        record.status,
+        record.body,
+        record.created_at,
+        record.expires_at,
+      );
+      return null;
+    });
+  }
+
+  async completeIdempotentRequest(
+    userId: string,
+    key: string,
+    response: { status: number; body: string; expires_at: number },
+  ): Promise<void> {
+    this.tx(() =>
+      this.run(
+        "UPDATE idempotency_keys SET status = ?, body = ?, expires_at = ? WHERE user_id = ? AND key = ?",
+        response.status,
+        response.body,
+        response.expires_at,
+        userId,
+        key,
+      ),
+    );
+  }
+
+  async releaseIdempotentRequest(userId: string, key: string): Promise<void> {
+    this.tx(() => this.run("DELETE FROM idempotency_keys WHERE user_id = ? AND key = ?", userId, key));
   }
 
   // ── media ───────────────────────────────────────────────────────────────────────────────────────
