@@ -118579,6 +118579,7 @@ function giveUp(id, status, message) {
 
 
 
+
 const posts_path = (id) => resourcePath("/posts", id);
 class PostsResource {
     #send;
@@ -118607,7 +118608,7 @@ class PostsResource {
                 return;
             // A next link seen before would loop forever: stop with an error rather than repeat pages.
             if (followed.has(page.next))
-                throw new TypeError(`The service sent the same next page twice: ${page.next}`);
+                throw repeatedPage(page.next);
             followed.add(page.next);
             page = await this.#page(undefined, page.next, options);
         }
@@ -118640,6 +118641,17 @@ class PostsResource {
         const response = await this.#send({ method: "GET", path: at, query, schema: PostList, options });
         return { data: response.data.data, next: nextPageUrl(response.headers, response.url) };
     }
+}
+function repeatedPage(url) {
+    const { pathname, search } = new URL(url);
+    return new SocialPublishError("The service linked the same next page twice; stopping instead of looping.", {
+        status: null,
+        requestId: null,
+        headers: new Headers(),
+        body: null,
+        method: "GET",
+        path: pathname + search,
+    });
 }
 function listQuery(params) {
     const status = typeof params.status === "string" || params.status === undefined
@@ -119006,6 +119018,18 @@ function failedTargets(outcome) {
         .filter((t) => t.status === "failed")
         .map((t) => `${NETWORK_RULES[t.platform].name}: ${t.error ?? "failed without a reason"}`);
 }
+/**
+ * Why the step fails although a post was made: every network failed, so nothing was announced.
+ * Undefined when at least one network published (or is still to, for a scheduled post).
+ */
+function everyNetworkFailed(outcome) {
+    if (outcome.kind !== "posted" || outcome.targets === null || outcome.targets.length === 0)
+        return undefined;
+    const failed = failedTargets(outcome);
+    if (failed.length < outcome.targets.length)
+        return undefined;
+    return `The post ${outcome.post.id} failed on every network: ${failed.join("; ")}`;
+}
 /** The job summary, in GitHub-flavoured Markdown. */
 function summaryFor(outcome) {
     if (outcome.kind === "ignored") {
@@ -119197,12 +119221,11 @@ function report(outcome) {
     info(outcome.replayed
         ? `An earlier run already announced this release as ${post.id}; it was not posted again.`
         : `Posted ${post.id} (${post.status}) to ${post.platforms.join(", ")}.`);
-    const failed = failedTargets(outcome);
-    const everyNetworkFailed = outcome.targets !== null && failed.length === outcome.targets.length && failed.length > 0;
-    if (everyNetworkFailed)
-        setFailed(`The post ${post.id} failed on every network: ${failed.join("; ")}`);
+    const failure = everyNetworkFailed(outcome);
+    if (failure)
+        setFailed(failure);
     else
-        for (const line of failed)
+        for (const line of failedTargets(outcome))
             warning(`The post ${post.id} failed on ${line}`);
 }
 /** Appends to the job summary; outside a runner (no GITHUB_STEP_SUMMARY) there is none to write. */

@@ -4,7 +4,7 @@ import { explainFailure, type FailureContext } from "./explain.ts";
 import { fetchReleaseByTag } from "./github-release.ts";
 import { readInputs } from "./inputs.ts";
 import { createPublisher, type Publisher } from "./publisher.ts";
-import { failedTargets, failureSummary, outputsFor, summaryFor } from "./report.ts";
+import { everyNetworkFailed, failedTargets, failureSummary, outputsFor, summaryFor } from "./report.ts";
 import { readRunContext } from "./run-context.ts";
 
 const log: Log = {
@@ -67,11 +67,9 @@ function report(outcome: Outcome): void {
       ? `An earlier run already announced this release as ${post.id}; it was not posted again.`
       : `Posted ${post.id} (${post.status}) to ${post.platforms.join(", ")}.`,
   );
-  const failed = failedTargets(outcome);
-  const everyNetworkFailed =
-    outcome.targets !== null && failed.length === outcome.targets.length && failed.length > 0;
-  if (everyNetworkFailed) core.setFailed(`The post ${post.id} failed on every network: ${failed.join("; ")}`);
-  else for (const line of failed) core.warning(`The post ${post.id} failed on ${line}`);
+  const failure = everyNetworkFailed(outcome);
+  if (failure) core.setFailed(failure);
+  else for (const line of failedTargets(outcome)) core.warning(`The post ${post.id} failed on ${line}`);
 }
 
 /** Appends to the job summary; outside a runner (no GITHUB_STEP_SUMMARY) there is none to write. */

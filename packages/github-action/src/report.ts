@@ -41,6 +41,17 @@ export function failedTargets(outcome: Outcome): string[] {
     .map((t) => `${NETWORK_RULES[t.platform].name}: ${t.error ?? "failed without a reason"}`);
 }
 
+/**
+ * Why the step fails although a post was made: every network failed, so nothing was announced.
+ * Undefined when at least one network published (or is still to, for a scheduled post).
+ */
+export function everyNetworkFailed(outcome: Outcome): string | undefined {
+  if (outcome.kind !== "posted" || outcome.targets === null || outcome.targets.length === 0) return undefined;
+  const failed = failedTargets(outcome);
+  if (failed.length < outcome.targets.length) return undefined;
+  return `The post ${outcome.post.id} failed on every network: ${failed.join("; ")}`;
+}
+
 /** The job summary, in GitHub-flavoured Markdown. */
 export function summaryFor(outcome: Outcome): string {
   if (outcome.kind === "ignored") {

@@ -140,6 +140,36 @@ describe("node dist/index.js on a published release", () => {
   });
 });
 
+describe("node dist/index.js with media and a schedule", () => {
+  it("with media, the networks that need it get the post too", async () => {
+    const run = await runStep({
+      inputs: inputs({ platforms: "x, instagram", media: "https://cdn.example.com/social-card.png" }),
+      eventName: "release",
+      payload: releaseEvent("published", { id: 1010, tag: "v1.1.0" }),
+    });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.outputs).toMatchObject({ status: "published", platforms: "x,instagram", skipped: "" });
+    const post = await client.posts.get(run.outputs["post-id"]!);
+    expect(post.has_media).toBe(true);
+  });
+
+  it("schedule-at queues the post; the summary says when", async () => {
+    const at = new Date(Date.now() + 24 * 3600_000);
+    at.setUTCMilliseconds(0);
+    const run = await runStep({
+      inputs: inputs({ platforms: "x", "schedule-at": at.toISOString() }),
+      eventName: "release",
+      payload: releaseEvent("published", { id: 1011, tag: "v1.2.0" }),
+    });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.outputs.status).toBe("scheduled");
+    const post = await client.posts.get(run.outputs["post-id"]!);
+    expect(post.scheduled_at).toBe(at.getTime());
+    expect(run.summary).toContain(`for ${at.toISOString()}`);
+    expect(run.summary).toMatch(/^\| X \| scheduled \| /m);
+  });
+});
+
 describe("node dist/index.js on releases it must not announce", () => {
   it("a prerelease is skipped by default, with a notice", async () => {
     const before = (await allPosts()).length;

@@ -1,7 +1,7 @@
 import type { Post } from "@socialpub/core";
 import { describe, expect, it } from "vitest";
 import type { Outcome } from "../src/announce.ts";
-import { failedTargets, outputsFor, summaryFor } from "../src/report.ts";
+import { everyNetworkFailed, failedTargets, outputsFor, summaryFor } from "../src/report.ts";
 
 const post: Post = {
   id: "post_1",
@@ -85,5 +85,23 @@ describe("summary and outputs", () => {
       skipped: "tiktok",
     });
     expect(failedTargets(outcome)).toEqual(["Bluesky: Rejected | by <network>"]);
+  });
+
+  it("the step fails only when every network failed", () => {
+    const partly = posted("hello");
+    expect(everyNetworkFailed(partly)).toBeUndefined();
+    if (partly.kind !== "posted" || partly.targets === null) throw new Error("unexpected outcome");
+    const allFailed: Outcome = {
+      ...partly,
+      targets: partly.targets.map((t) => ({
+        ...t,
+        status: "failed" as const,
+        error: t.error ?? "Account needs reconnecting.",
+      })),
+    };
+    expect(everyNetworkFailed(allFailed)).toBe(
+      "The post post_1 failed on every network: X: Account needs reconnecting.; Bluesky: Rejected | by <network>",
+    );
+    expect(everyNetworkFailed({ ...partly, targets: null })).toBeUndefined();
   });
 });
