@@ -2,8 +2,9 @@
 // without a zone offset (its instant would be a guess), but n8n's date picker produces exactly that —
 // "2026-12-01T09:00:00", meant in the workflow's time zone — so the node resolves it here.
 
-const LOCAL_ISO = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?$/;
-const ZONED_ISO = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+// Date, time, optional fraction, optional zone: "2026-12-01T09:00", "2026-12-01 09:00:00.5+01:00".
+const ISO =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 export type ScheduleResult = { ok: true; at: number } | { ok: false; reason: string };
 
@@ -49,32 +50,59 @@ function fromNumber(value: number): ScheduleResult {
   return { ok: true, at: value < 1e11 ? value * 1000 : value };
 }
 
+/** Whether the fields name a real calendar day and time (Date.UTC would roll 30 February over). */
+function isRealDateTime(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+) {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return (
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59
+  );
+}
+
+function zoneOffsetOf(designator: string): number {
+  if (designator.toUpperCase() === "Z") return 0;
+  const sign = designator.startsWith("-") ? -1 : 1;
+  const digits = designator.slice(1).replace(":", "");
+  return sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4))) * 60_000;
+}
+
 function fromString(text: string, timeZone: string): ScheduleResult {
   const value = text.trim();
   if (value === "") return { ok: false, reason: "the schedule time is empty" };
   if (/^\d+$/.test(value)) return fromNumber(Number(value));
-  if (ZONED_ISO.test(value)) {
-    const at = Date.parse(value.replace(" ", "T"));
-    return Number.isNaN(at) ? { ok: false, reason: `"${value}" is not a valid date` } : { ok: true, at };
-  }
-  const local = LOCAL_ISO.exec(value);
-  if (!local) {
+  const match = ISO.exec(value);
+  if (!match) {
     return {
       ok: false,
       reason: `"${value}" is not a date and time: use ISO 8601 such as 2026-12-01T09:00:00Z, or pick one in the date picker`,
     };
   }
-  const [, year, month, day, hour, minute, second = "0", millis = "0"] = local;
-  const wallClock = Date.UTC(
-    Number(year),
-    Number(month) - 1,
-    Number(day),
-    Number(hour),
-    Number(minute),
-    Number(second),
-    Number(millis.padEnd(3, "0")),
-  );
-  if (Number.isNaN(wallClock)) return { ok: false, reason: `"${value}" is not a valid date` };
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? "0")) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  if (!isRealDateTime(year, month, day, hour, minute, second)) {
+    return { ok: false, reason: `"${value}" is not a valid date` };
+  }
+  const millis = Number((match[7] ?? "0").padEnd(3, "0"));
+  const wallClock = Date.UTC(year, month - 1, day, hour, minute, second, millis);
+  const zone = match[8];
+  if (zone) return { ok: true, at: wallClock - zoneOffsetOf(zone) };
   try {
     return { ok: true, at: wallClockToInstant(wallClock, timeZone) };
   } catch {

@@ -25,7 +25,12 @@ export async function inProcessService(
   options: { accounts?: AccountSpec[]; plan?: PlanName } = {},
 ): Promise<InProcessService> {
   const store = new MemoryStore();
-  const service = createService({ store, logger: silentLogger, rateLimit: false });
+  const service = createService({
+    store,
+    logger: silentLogger,
+    rateLimit: false,
+    allowPrivateWebhookUrls: true,
+  });
   await service.start();
   const { apiKey } = await provisionUser(store, {
     plan: options.plan ?? "studio",
