@@ -91,6 +91,42 @@ describe("socialpub-server start --dev", () => {
     expect(existsSync(db)).toBe(true);
   });
 
+  it("accepts webhook URLs on loopback addresses only with --dev or --allow-private-webhooks", async () => {
+    const hook = { url: "http://127.0.0.1:9/hooks/socialpub" };
+    const dev = await serve(["--dev", "--dev-key", TEST_KEY, "--db", newDb()]);
+    expect(dev.output()).toContain("Webhook URLs on loopback and private addresses are accepted");
+    expect((await api(dev, TEST_KEY, "POST", "/webhooks", hook)).status).toBe(201);
+
+    const db = newDb();
+    await ok([
+      "users",
+      "create",
+      "--email",
+      "ops@example.com",
+      "--name",
+      "Ops",
+      "--studio",
+      "Ops",
+      "--db",
+      db,
+    ]);
+    const key = /^API key: (\S+)$/m.exec(
+      await ok(["keys", "create", "--user", "ops@example.com", "--db", db]),
+    )![1]!;
+    const strict = await serve(["--db", db]);
+    expect((await api(strict, key, "POST", "/webhooks", hook)).status).toBe(400);
+    await strict.stop();
+    const allowing = await serve(["--allow-private-webhooks", "--db", db]);
+    expect((await api(allowing, key, "POST", "/webhooks", hook)).status).toBe(201);
+  });
+
+  it("--rate-limit sets the requests a minute per key", async () => {
+    const server = await serve(["--dev", "--dev-key", TEST_KEY, "--rate-limit", "2", "--db", newDb()]);
+    expect((await api(server, TEST_KEY, "GET", "/me")).status).toBe(200);
+    expect((await api(server, TEST_KEY, "GET", "/me")).status).toBe(200);
+    expect((await api(server, TEST_KEY, "GET", "/me")).status).toBe(429);
+  });
+
   it("stops with exit code 0 on SIGTERM", async () => {
     const server = await serve(["--db", newDb()]);
     expect(await server.stop("SIGTERM")).toBe(0);

@@ -5,7 +5,15 @@ import type { Synchronous } from "../../store/sqlite-store.ts";
 import { setUpDevUser } from "../admin/dev-user.ts";
 import { CliError, describeFailure } from "../errors.ts";
 import { openStore } from "../open-store.ts";
-import { DEFAULT_HOST, DEFAULT_PORT, dbOption, logLevelOption, parsePort, parseTestKey } from "../options.ts";
+import {
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  dbOption,
+  logLevelOption,
+  parseNonNegativeInteger,
+  parsePort,
+  parseTestKey,
+} from "../options.ts";
 
 interface StartOptions {
   host: string;
@@ -15,6 +23,8 @@ interface StartOptions {
   devKey?: string;
   logLevel: LogLevel;
   synchronous: Synchronous;
+  allowPrivateWebhooks?: boolean;
+  rateLimit: number;
 }
 
 const ENVIRONMENT = `
@@ -25,6 +35,7 @@ Environment variables (a flag given on the command line wins):
   SOCIALPUB_DEV_KEY     --dev-key
   SOCIALPUB_LOG_LEVEL   --log-level
   SOCIALPUB_SYNCHRONOUS --synchronous
+  SOCIALPUB_RATE_LIMIT  --rate-limit
 
 Stops gracefully on SIGINT or SIGTERM: no new connections, requests in flight finish, then the
 scheduler stops and the database closes.`;
@@ -51,6 +62,16 @@ export function startCommand(): Command {
         .env("SOCIALPUB_DEV_KEY")
         .argParser(parseTestKey),
     )
+    .option(
+      "--allow-private-webhooks",
+      "accept webhook URLs on loopback, private and link-local addresses (local testing; implied by --dev)",
+    )
+    .addOption(
+      new Option("--rate-limit <n>", "requests a minute per API key; 0 turns the limit off")
+        .env("SOCIALPUB_RATE_LIMIT")
+        .default(600)
+        .argParser(parseNonNegativeInteger),
+    )
     .addOption(logLevelOption())
     .addOption(
       new Option(
@@ -71,6 +92,7 @@ function print(line: string): void {
 
 async function start(options: StartOptions): Promise<void> {
   if (options.devKey !== undefined && !options.dev) throw new CliError("--dev-key only applies with --dev.");
+  const allowPrivateWebhooks = Boolean(options.allowPrivateWebhooks || options.dev);
   const store = openStore(options.db, options.synchronous);
   const logger = createLogger({ level: options.logLevel });
   let apiKey: string | null = null;
@@ -92,7 +114,16 @@ async function start(options: StartOptions): Promise<void> {
 
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
-    server = await startServer({ host: options.host, port: options.port, store, logger });
+    server = await startServer({
+      host: options.host,
+      port: options.port,
+      store,
+      logger,
+      service: {
+        allowPrivateWebhookUrls: allowPrivateWebhooks,
+        rateLimit: options.rateLimit === 0 ? false : { limit: options.rateLimit, windowMs: 60_000 },
+      },
+    });
   } catch (error) {
     await store.close();
     const code = (error as NodeJS.ErrnoException).code;
@@ -133,6 +164,11 @@ async function start(options: StartOptions): Promise<void> {
       `socialpub server listening on ${server.url} (database: ${store.path})`,
       `Base URL: ${base}`,
       `Try: curl -H "Authorization: Bearer ${apiKey ?? "$SOCIALPUB_API_KEY"}" ${base}/me`,
+      ...(allowPrivateWebhooks
+        ? [
+            "Webhook URLs on loopback and private addresses are accepted (local testing; never expose this server).",
+          ]
+        : []),
     ].join("\n"),
   );
   logger.info({ url: server.url, db: store.path }, "listening");
