@@ -93,7 +93,7 @@ export class PostsResource {
    */
   waitFor(id: string, status: PostStatus | readonly PostStatus[], options?: WaitForOptions): Promise<Post> {
     const wanted: readonly PostStatus[] = typeof status === "string" ? [status] : status;
-    return waitForStatus((postId, requestOptions) => this.get(postId, requestOptions), id, wanted, options);
+    return waitForStatus(this, id, wanted, options);
   }
 
   async #page(

@@ -1,4 +1,4 @@
-import type { Post, PostStatus } from "../../contract/resources.ts";
+import type { Post, PostStatus, Target } from "../../contract/resources.ts";
 import { WaitForStatusError } from "../errors.ts";
 import { pause } from "../pause.ts";
 import type { RequestOptions } from "../requester.ts";
@@ -14,14 +14,20 @@ export interface WaitForOptions {
 export const DEFAULT_WAIT_TIMEOUT_MS = 60_000;
 export const DEFAULT_WAIT_INTERVAL_MS = 1_000;
 
+/** The two reads waiting needs. */
+export interface PostReader {
+  get(id: string, options: RequestOptions): Promise<Post>;
+  targets(id: string, options: RequestOptions): Promise<{ data: Target[] }>;
+}
+
 /**
  * Polls a post until its status is one of `wanted`. A scheduled post is not polled before its due
  * time (every poll counts against the plan's API calls). Gives up early when the post can no longer
- * get there: it is published (final), or it went back to draft after publishing was attempted (every
- * network failed).
+ * get there by itself: it is published (final), or it is a draft because publishing failed on every
+ * network (it stays a draft until someone publishes it again).
  */
 export async function waitForStatus(
-  get: (id: string, options: RequestOptions) => Promise<Post>,
+  reader: PostReader,
   id: string,
   wanted: readonly PostStatus[],
   options: WaitForOptions = {},
@@ -30,22 +36,20 @@ export async function waitForStatus(
   const intervalMs = options.intervalMs ?? DEFAULT_WAIT_INTERVAL_MS;
   const deadline = Date.now() + timeoutMs;
   const goal = wanted.join(" or ");
-  let attempted = false;
 
   for (;;) {
-    const post = await get(id, { signal: options.signal });
+    const post = await reader.get(id, { signal: options.signal });
     if (wanted.includes(post.status)) return post;
     if (post.status === "published") {
       throw giveUp(id, post.status, `Post ${id} is published, so it will not become ${goal}.`);
     }
-    if (post.status === "draft" && attempted) {
+    if (post.status === "draft" && (await everyNetworkFailed(reader, id, options.signal))) {
       throw giveUp(
         id,
         post.status,
         `Post ${id} went back to draft: publishing failed on every network. posts.targets("${id}") shows each network's error.`,
       );
     }
-    if (post.status === "scheduled" || post.status === "publishing") attempted = true;
 
     const now = Date.now();
     if (now >= deadline) {
@@ -58,6 +62,11 @@ export async function waitForStatus(
     const untilDue = post.status === "scheduled" && post.scheduled_at !== null ? post.scheduled_at - now : 0;
     await pause(Math.min(Math.max(intervalMs, untilDue), deadline - now), options.signal);
   }
+}
+
+async function everyNetworkFailed(reader: PostReader, id: string, signal: AbortSignal | undefined) {
+  const { data } = await reader.targets(id, { signal });
+  return data.length > 0 && data.every((target) => target.status === "failed");
 }
 
 function giveUp(id: string, status: PostStatus, message: string): WaitForStatusError {

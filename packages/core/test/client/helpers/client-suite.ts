@@ -108,6 +108,33 @@ export function describeClientAgainstService(name: string, makeTarget: () => Pro
       );
     });
 
+    it("waitFor fails as soon as the post goes back to draft because every network failed", async () => {
+      const broken = await provisionUser(target.store, {
+        accounts: [{ platform: "x", health: "reauth_required" }],
+        now: target.clock.now(),
+      });
+      const owner = target.client(broken.apiKey);
+      try {
+        const post = await owner.posts.create({
+          caption: "Doomed",
+          platforms: ["x"],
+          schedule_at: target.clock.now() + HOUR,
+        });
+        const waiting = owner.posts
+          .waitFor(post.id, "published", { intervalMs: 5, timeoutMs: 30_000 })
+          .catch((e) => e);
+        await target.clock.advance(HOUR);
+        const error = await waiting;
+        expect(error).toBeInstanceOf(WaitForStatusError);
+        expect(error.lastStatus).toBe("draft");
+        expect(error.message).toMatch(/went back to draft: publishing failed on every network/);
+        const { data: targets } = await owner.posts.targets(post.id);
+        expect(targets[0]).toMatchObject({ platform: "x", status: "failed" });
+      } finally {
+        await owner.close();
+      }
+    });
+
     it("waitFor surfaces a deleted post as NotFoundError", async () => {
       const post = await api.posts.create({
         platforms: ["x"],
