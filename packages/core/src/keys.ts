@@ -36,3 +36,8 @@ export async function hashApiKey(key: string): Promise<string> {
 export function keyHint(key: string): string {
   return `${key.slice(0, 8)}…${key.slice(-4)}`;
 }
+
+/** A webhook signing secret: `whsec_` + base64 of 32 random bytes (Standard Webhooks). */
+export function generateWebhookSecret(): string {
+  return `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
+}

@@ -73,11 +73,10 @@ export async function provisionUser(store: Store, options: ProvisionOptions = {}
     revoked_at: null,
   });
 
-  const slug = handleSlug(user.studio);
   const accounts: AccountRecord[] = specs.map((spec) => ({
     user_id: id,
     platform: spec.platform,
-    handle: spec.handle ?? defaultHandle(spec.platform, slug),
+    handle: spec.handle ?? defaultHandle(spec.platform, user.studio),
     followers: spec.followers ?? 0,
     health: spec.health ?? "healthy",
     connected_at: now,
@@ -96,7 +95,11 @@ function handleSlug(studio: string): string {
   return slug || "sandbox";
 }
 
-/** Handles look like the network's own: Bluesky handles are domain names. */
-function defaultHandle(platform: NetworkId, slug: string): string {
+/**
+ * The handle a sandbox account gets when none is given: the studio name as a slug, shaped like the
+ * network's own handles (Bluesky handles are domain names).
+ */
+export function defaultHandle(platform: NetworkId, studio: string): string {
+  const slug = handleSlug(studio);
   return platform === "bluesky" ? `${slug.replace(/_/g, "-")}.bsky.social` : slug;
 }

@@ -173,3 +173,33 @@ describe("service edges", () => {
     await service.close();
   });
 });
+
+describe("webhook endpoints and the service options", () => {
+  const create = async (options: Partial<ServiceOptions>, url: string) => {
+    const { service, auth } = await setup(options);
+    return service.fetch(
+      new Request("http://localhost/api/v1/webhooks", {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ url }),
+      }),
+    );
+  };
+
+  it("by default a webhook URL on a private address is refused with 400", async () => {
+    const res = await create({}, "http://127.0.0.1:9000/hook");
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatch(/loopback, private or link-local/);
+  });
+
+  it("allowPrivateWebhookUrls accepts it (the local quickstart)", async () => {
+    expect((await create({ allowPrivateWebhookUrls: true }, "http://127.0.0.1:9000/hook")).status).toBe(201);
+  });
+
+  it("host names are checked through the lookupHost option", async () => {
+    const lookupHost = async (host: string) =>
+      host === "hooks.example.com" ? ["93.184.215.14"] : ["10.0.0.1"];
+    expect((await create({ lookupHost }, "https://hooks.example.com/x")).status).toBe(201);
+    expect((await create({ lookupHost }, "https://intranet.example.com/x")).status).toBe(400);
+  });
+});

@@ -90,6 +90,7 @@ export function buildOpenApiDocument(
       { name: "Posts" },
       { name: "Accounts" },
       { name: "Analytics" },
+      { name: "Webhooks", description: "Standard Webhooks endpoints that receive events." },
       { name: "Sandbox", description: "Simulated networks: report metrics as a network would." },
       { name: "Service", description: "Health and this document; no key needed." },
     ],

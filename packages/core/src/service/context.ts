@@ -2,6 +2,7 @@ import type { Scheduler } from "../scheduler/scheduler.ts";
 import type { ApiKeyRecord, Store, UserRecord } from "../store/types.ts";
 import type { Clock } from "../time/clock.ts";
 import type { Logger } from "./logger.ts";
+import type { LookupHost } from "./webhook-url.ts";
 
 /** What handlers share: the store (the only state), the clock, the scheduler and the logger. */
 export interface ServiceDeps {
@@ -9,6 +10,7 @@ export interface ServiceDeps {
   clock: Clock;
   logger: Logger;
   scheduler: Scheduler;
+  webhooks: { allowPrivateUrls: boolean; lookupHost: LookupHost };
 }
 
 export interface Caller {

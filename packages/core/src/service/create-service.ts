@@ -14,6 +14,7 @@ import { requestIdFor } from "./request-id.ts";
 import { errorResponse } from "./responses.ts";
 import { type AnyRoute, fullPath } from "./route.ts";
 import { ROUTES } from "./routes.ts";
+import { type LookupHost, systemLookup } from "./webhook-url.ts";
 
 export interface ServiceOptions {
   store: Store;
@@ -23,6 +24,10 @@ export interface ServiceOptions {
   maxBodyBytes?: number;
   /** Requests per key per window; `false` turns the short-term limit off. */
   rateLimit?: RateLimitOptions | false;
+  /** Accept webhook URLs on loopback, private and link-local addresses (local testing only). */
+  allowPrivateWebhookUrls?: boolean;
+  /** How webhook hosts are resolved for that check; the system resolver by default. */
+  lookupHost?: LookupHost;
 }
 
 export interface Service {
@@ -48,7 +53,16 @@ export function createService(options: ServiceOptions): Service {
       await publishClaimedPost(store, post, now);
     },
   });
-  const deps: ServiceDeps = { store, clock, logger, scheduler };
+  const deps: ServiceDeps = {
+    store,
+    clock,
+    logger,
+    scheduler,
+    webhooks: {
+      allowPrivateUrls: options.allowPrivateWebhookUrls ?? false,
+      lookupHost: options.lookupHost ?? systemLookup,
+    },
+  };
   const pipeline = {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     rateLimiter:

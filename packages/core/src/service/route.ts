@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { RequestContext } from "./context.ts";
 
 export type Method = "GET" | "POST" | "DELETE" | "PATCH";
-export type Tag = "Account" | "Posts" | "Accounts" | "Analytics" | "Sandbox" | "Service";
+export type Tag = "Account" | "Posts" | "Accounts" | "Analytics" | "Webhooks" | "Sandbox" | "Service";
 
 export interface ResponseSpec {
   description: string;

@@ -1,11 +1,22 @@
 import { z } from "zod";
 import {
+  CreatedWebhookEndpoint,
+  WebhookEndpoint,
+  WebhookEndpointList,
+  WebhookEvent,
+} from "../contract/events.ts";
+import {
+  ConnectAccountBody,
   CreatePostBody,
+  CreateWebhookBody,
   ListPostsQuery,
   PublishDraftBody,
+  SandboxAccountBody,
   SandboxMetricsBody,
+  TestWebhookBody,
 } from "../contract/requests.ts";
 import {
+  Account,
   AccountList,
   Analytics,
   CurrentUser,
@@ -17,6 +28,7 @@ import {
 } from "../contract/resources.ts";
 import { listAccounts } from "./handlers/accounts.ts";
 import { getAnalytics } from "./handlers/analytics.ts";
+import { connectAccount, disconnectAccount, setSandboxAccountHealth } from "./handlers/connect-accounts.ts";
 import { createPost } from "./handlers/create-post.ts";
 import { deletePost } from "./handlers/delete-post.ts";
 import { getMe } from "./handlers/me.ts";
@@ -24,10 +36,17 @@ import { publishDraft } from "./handlers/publish-draft.ts";
 import { getPost, getPostTargets, listPosts } from "./handlers/read-posts.ts";
 import { reportSandboxMetrics } from "./handlers/sandbox-metrics.ts";
 import { getHealth, getOpenApi } from "./handlers/system.ts";
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, testWebhook } from "./handlers/webhooks.ts";
 import { type AnyRoute, defineRoute } from "./route.ts";
 
 const postId = z.object({ id: z.string().meta({ description: "The post id, post_…" }) });
 const notFound = { description: "No post with that id belongs to the account (`Post not found.`)." };
+const platformParam = z.object({ platform: z.string().meta({ description: "A network id, e.g. x" }) });
+const webhookId = z.object({ id: z.string().meta({ description: "The webhook endpoint id, wh_…" }) });
+const webhookNotFound = {
+  description: "No endpoint with that id belongs to the account (`Webhook not found.`).",
+};
+const accountNotFound = { description: "No account of that network is connected." };
 
 /** Every operation the service serves. Registration and the OpenAPI document both come from here. */
 export const ROUTES: readonly AnyRoute[] = [
@@ -141,6 +160,33 @@ export const ROUTES: readonly AnyRoute[] = [
     handler: listAccounts,
   }),
   defineRoute({
+    method: "POST",
+    path: "/accounts/connect",
+    operationId: "connectAccount",
+    tag: "Accounts",
+    summary: "Connect a network account (in sandbox, at once)",
+    description: "Answers 201 for a new account, 200 when it was already connected (reconnecting it).",
+    auth: true,
+    body: { schema: ConnectAccountBody },
+    responses: {
+      201: { description: "The connected account.", schema: Account },
+      200: { description: "The account was already connected and is reconnected.", schema: Account },
+      400: { description: "The plan's connected profiles are all in use." },
+    },
+    handler: connectAccount,
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: "/accounts/{platform}",
+    operationId: "disconnectAccount",
+    tag: "Accounts",
+    summary: "Disconnect a network account",
+    auth: true,
+    params: platformParam,
+    responses: { 200: { description: "Disconnected.", schema: DeleteResult }, 404: accountNotFound },
+    handler: disconnectAccount,
+  }),
+  defineRoute({
     method: "GET",
     path: "/analytics",
     operationId: "getAnalytics",
@@ -165,6 +211,82 @@ export const ROUTES: readonly AnyRoute[] = [
       404: notFound,
     },
     handler: reportSandboxMetrics,
+  }),
+  defineRoute({
+    method: "PATCH",
+    path: "/sandbox/accounts/{platform}",
+    operationId: "setSandboxAccountHealth",
+    tag: "Sandbox",
+    summary: "Set a sandbox account's health, as a network would (test keys only)",
+    auth: true,
+    params: platformParam,
+    body: { schema: SandboxAccountBody },
+    responses: {
+      200: { description: "The account.", schema: Account },
+      403: { description: "A live key was used." },
+      404: accountNotFound,
+    },
+    handler: setSandboxAccountHealth,
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/webhooks",
+    operationId: "createWebhook",
+    tag: "Webhooks",
+    summary: "Register an endpoint for events; the signing secret is shown only in this answer",
+    auth: true,
+    body: { schema: CreateWebhookBody },
+    responses: {
+      201: { description: "The endpoint with its secret.", schema: CreatedWebhookEndpoint },
+      400: {
+        description: "The URL is not http(s), resolves to a private address, or too many endpoints exist.",
+      },
+    },
+    handler: createWebhook,
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/webhooks",
+    operationId: "listWebhooks",
+    tag: "Webhooks",
+    summary: "The account's webhook endpoints (without secrets)",
+    auth: true,
+    responses: { 200: { description: "The endpoints.", schema: WebhookEndpointList } },
+    handler: listWebhooks,
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/webhooks/{id}",
+    operationId: "getWebhook",
+    tag: "Webhooks",
+    summary: "One webhook endpoint (without its secret)",
+    auth: true,
+    params: webhookId,
+    responses: { 200: { description: "The endpoint.", schema: WebhookEndpoint }, 404: webhookNotFound },
+    handler: getWebhook,
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: "/webhooks/{id}",
+    operationId: "deleteWebhook",
+    tag: "Webhooks",
+    summary: "Delete a webhook endpoint; nothing more is sent to it",
+    auth: true,
+    params: webhookId,
+    responses: { 200: { description: "Deleted.", schema: DeleteResult }, 404: webhookNotFound },
+    handler: deleteWebhook,
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/webhooks/{id}/test",
+    operationId: "testWebhook",
+    tag: "Webhooks",
+    summary: "Queue a test event for this endpoint",
+    auth: true,
+    params: webhookId,
+    body: { schema: TestWebhookBody, optional: true },
+    responses: { 202: { description: "The queued event.", schema: WebhookEvent }, 404: webhookNotFound },
+    handler: testWebhook,
   }),
   defineRoute({
     method: "GET",

@@ -15,6 +15,11 @@ const FIELD_HINTS: Record<string, string> = {
   comments: "a whole number, 0 or more",
   shares: "a whole number, 0 or more",
   health: "one of healthy, expiring, reauth_required",
+  handle: "a string of 1 to 100 characters",
+  url: "a string: the https:// or http:// URL that receives events",
+  events:
+    "a non-empty array of event types (post.published, post.scheduled, post.failed, post.deleted, account.connected, account.disconnected, media.processed, analytics.daily)",
+  type: "an event type (post.published, post.scheduled, post.failed, post.deleted, account.connected, account.disconnected, media.processed, analytics.daily)",
 };
 
 /** One sentence for the first problem zod found in a request body. */

@@ -1,6 +1,7 @@
 import { describe } from "vitest";
 import { accountsAndAnalyticsTests } from "./service/analytics.ts";
 import { authTests } from "./service/auth.ts";
+import { connectAccountsTests } from "./service/connect-accounts.ts";
 import { createPostTests } from "./service/create-post.ts";
 import { deletePostTests } from "./service/delete-post.ts";
 import { draftTests } from "./service/drafts.ts";
@@ -14,6 +15,7 @@ import { readPostsTests } from "./service/read-posts.ts";
 import { sandboxTests } from "./service/sandbox.ts";
 import { scheduleTests } from "./service/schedule.ts";
 import { textTests } from "./service/text.ts";
+import { webhookTests } from "./service/webhooks.ts";
 
 /**
  * The service conformance suite: every rule of the contract and decisions.md, asserted through HTTP
@@ -33,6 +35,8 @@ export function describeServiceConformance(label: string, makeTarget: MakeServic
     textTests(h);
     sandboxTests(h);
     accountsAndAnalyticsTests(h);
+    connectAccountsTests(h);
+    webhookTests(h);
     eventTests(h);
     httpTests(h);
     limitsTests(h);

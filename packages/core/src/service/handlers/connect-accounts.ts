@@ -1,0 +1,99 @@
+import type { z } from "zod";
+import type { EventType } from "../../contract/events.ts";
+import { isNetworkId } from "../../contract/networks.ts";
+import { PLANS } from "../../contract/plans.ts";
+import type { ConnectAccountBody, SandboxAccountBody } from "../../contract/requests.ts";
+import { newId } from "../../ids.ts";
+import { defaultHandle } from "../../provision.ts";
+import type { AccountRecord, NewEvent } from "../../store/types.ts";
+import type { RequestContext } from "../context.ts";
+import { badRequest, HttpError } from "../http-error.ts";
+import { json } from "../responses.ts";
+import { toAccount } from "../serialize.ts";
+
+function accountEvent(type: EventType, account: AccountRecord, now: number): NewEvent {
+  return {
+    id: newId("evt", now),
+    user_id: account.user_id,
+    type,
+    created: Math.floor(now / 1000),
+    data: { platform: account.platform, handle: account.handle, health: account.health },
+  };
+}
+
+/**
+ * POST /accounts/connect: in sandbox the account connects at once (201; 200 when it was already
+ * connected, which reconnects it: health back to healthy). A new account beyond the plan's profiles
+ * answers 400. Writes account.connected.
+ */
+export async function connectAccount({
+  deps,
+  caller,
+  body,
+}: RequestContext<z.output<typeof ConnectAccountBody>>): Promise<Response> {
+  const now = deps.clock.now();
+  const { user } = caller;
+  const existing = await deps.store.getAccount(user.id, body.platform);
+  if (!existing) {
+    const connected = (await deps.store.listAccounts(user.id)).length;
+    const allowed = PLANS[user.plan].profiles;
+    if (connected >= allowed) {
+      throw badRequest(
+        `The ${user.plan} plan allows ${allowed} connected profiles and all are in use; disconnect one or upgrade the plan.`,
+      );
+    }
+  }
+  const account: AccountRecord = {
+    user_id: user.id,
+    platform: body.platform,
+    handle: body.handle ?? existing?.handle ?? defaultHandle(body.platform, user.studio),
+    followers: existing?.followers ?? 0,
+    health: "healthy",
+    connected_at: existing?.connected_at ?? now,
+  };
+  await deps.store.putAccount(account, { events: [accountEvent("account.connected", account, now)] });
+  return json(existing ? 200 : 201, toAccount(account));
+}
+
+/** DELETE /accounts/{platform}: disconnects; posts already scheduled to it fail that network. */
+export async function disconnectAccount({ deps, caller, params }: RequestContext): Promise<Response> {
+  const platform = params.platform!;
+  const account = isNetworkId(platform) ? await deps.store.getAccount(caller.user.id, platform) : null;
+  if (!account)
+    throw new HttpError(404, `No ${isNetworkId(platform) ? platform : "such"} account is connected.`);
+  const now = deps.clock.now();
+  await deps.store.deleteAccount(caller.user.id, account.platform, {
+    events: [accountEvent("account.disconnected", account, now)],
+  });
+  return json(200, { deleted: true, id: account.platform });
+}
+
+/**
+ * PATCH /sandbox/accounts/{platform} (test keys): sets a sandbox account's health, as a network would
+ * when a token expires. Turning reauth_required sends account.disconnected (the account needs
+ * attention); leaving it sends account.connected.
+ */
+export async function setSandboxAccountHealth({
+  deps,
+  caller,
+  params,
+  body,
+}: RequestContext<z.output<typeof SandboxAccountBody>>): Promise<Response> {
+  if (caller.key.mode !== "test") {
+    throw new HttpError(403, "Sandbox accounts take a test key (sp_test_…).");
+  }
+  const platform = params.platform!;
+  const account = isNetworkId(platform) ? await deps.store.getAccount(caller.user.id, platform) : null;
+  if (!account)
+    throw new HttpError(404, `No ${isNetworkId(platform) ? platform : "such"} account is connected.`);
+  const now = deps.clock.now();
+  const updated: AccountRecord = { ...account, health: body.health };
+  const events: NewEvent[] = [];
+  if (body.health === "reauth_required" && account.health !== "reauth_required") {
+    events.push(accountEvent("account.disconnected", updated, now));
+  } else if (body.health !== "reauth_required" && account.health === "reauth_required") {
+    events.push(accountEvent("account.connected", updated, now));
+  }
+  await deps.store.putAccount(updated, { events });
+  return json(200, toAccount(updated));
+}
