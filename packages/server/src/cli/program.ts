@@ -1,5 +1,5 @@
+import { createRequire } from "node:module";
 import { Command } from "commander";
-import packageJson from "../../package.json" with { type: "json" };
 import { accountsCommand } from "./commands/accounts.ts";
 import { keysCommand } from "./commands/keys.ts";
 import { startCommand } from "./commands/start.ts";
@@ -15,9 +15,10 @@ function oneLineErrors(command: Command): void {
 
 /** The `socialpub-server` command line. */
 export function buildProgram(): Command {
+  const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
   const program = new Command("socialpub-server")
     .description("The socialpub reference service: SQLite store, exact scheduler, signed webhooks.")
-    .version(packageJson.version)
+    .version(version)
     .showSuggestionAfterError()
     .addCommand(startCommand())
     .addCommand(usersCommand())

@@ -1,0 +1,11 @@
+// Public surface of @socialpub/server: run the reference service in a process of your own, or embed
+// its SQLite store.
+export { createLogger, type LoggerOptions, type LogLevel } from "./logging.ts";
+export { DEFAULT_BODY_LIMIT, type RunningServer, type StartServerOptions, startServer } from "./server.ts";
+export { SchemaTooNewError } from "./store/migrate.ts";
+export {
+  openSqliteStore,
+  SqliteStore,
+  type SqliteStoreOptions,
+  type Synchronous,
+} from "./store/sqlite-store.ts";
