@@ -118534,27 +118534,24 @@ const DEFAULT_WAIT_INTERVAL_MS = 1_000;
 /**
  * Polls a post until its status is one of `wanted`. A scheduled post is not polled before its due
  * time (every poll counts against the plan's API calls). Gives up early when the post can no longer
- * get there: it is published (final), or it went back to draft after publishing was attempted (every
- * network failed).
+ * get there by itself: it is published (final), or it is a draft because publishing failed on every
+ * network (it stays a draft until someone publishes it again).
  */
-async function waitForStatus(get, id, wanted, options = {}) {
+async function waitForStatus(reader, id, wanted, options = {}) {
     const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
     const intervalMs = options.intervalMs ?? DEFAULT_WAIT_INTERVAL_MS;
     const deadline = Date.now() + timeoutMs;
     const goal = wanted.join(" or ");
-    let attempted = false;
     for (;;) {
-        const post = await get(id, { signal: options.signal });
+        const post = await reader.get(id, { signal: options.signal });
         if (wanted.includes(post.status))
             return post;
         if (post.status === "published") {
             throw giveUp(id, post.status, `Post ${id} is published, so it will not become ${goal}.`);
         }
-        if (post.status === "draft" && attempted) {
+        if (post.status === "draft" && (await everyNetworkFailed(reader, id, options.signal))) {
             throw giveUp(id, post.status, `Post ${id} went back to draft: publishing failed on every network. posts.targets("${id}") shows each network's error.`);
         }
-        if (post.status === "scheduled" || post.status === "publishing")
-            attempted = true;
         const now = Date.now();
         if (now >= deadline) {
             throw giveUp(id, post.status, `Post ${id} is still ${post.status} after ${timeoutMs} ms; it did not become ${goal}.`);
@@ -118562,6 +118559,10 @@ async function waitForStatus(get, id, wanted, options = {}) {
         const untilDue = post.status === "scheduled" && post.scheduled_at !== null ? post.scheduled_at - now : 0;
         await pause(Math.min(Math.max(intervalMs, untilDue), deadline - now), options.signal);
     }
+}
+async function everyNetworkFailed(reader, id, signal) {
+    const { data } = await reader.targets(id, { signal });
+    return data.length > 0 && data.every((target) => target.status === "failed");
 }
 function giveUp(id, status, message) {
     return new WaitForStatusError(message, {
@@ -118635,7 +118636,7 @@ class PostsResource {
      */
     waitFor(id, status, options) {
         const wanted = typeof status === "string" ? [status] : status;
-        return waitForStatus((postId, requestOptions) => this.get(postId, requestOptions), id, wanted, options);
+        return waitForStatus(this, id, wanted, options);
     }
     async #page(query, at, options) {
         const response = await this.#send({ method: "GET", path: at, query, schema: PostList, options });
@@ -119022,7 +119023,7 @@ function failedTargets(outcome) {
  * Why the step fails although a post was made: every network failed, so nothing was announced.
  * Undefined when at least one network published (or is still to, for a scheduled post).
  */
-function everyNetworkFailed(outcome) {
+function report_everyNetworkFailed(outcome) {
     if (outcome.kind !== "posted" || outcome.targets === null || outcome.targets.length === 0)
         return undefined;
     const failed = failedTargets(outcome);
@@ -119165,7 +119166,6 @@ function readPayload(path) {
 const log = {
     info: (message) => info(message),
     warning: (message) => warning(message),
-    notice: (message) => notice(message),
 };
 /** The action's entry point: announce, then report through outputs and the job summary. */
 async function run() {
@@ -119221,7 +119221,7 @@ function report(outcome) {
     info(outcome.replayed
         ? `An earlier run already announced this release as ${post.id}; it was not posted again.`
         : `Posted ${post.id} (${post.status}) to ${post.platforms.join(", ")}.`);
-    const failure = everyNetworkFailed(outcome);
+    const failure = report_everyNetworkFailed(outcome);
     if (failure)
         setFailed(failure);
     else

@@ -14,7 +14,6 @@ import { versionFromTag } from "./template.ts";
 export interface Log {
   info(message: string): void;
   warning(message: string): void;
-  notice(message: string): void;
 }
 
 export interface AnnounceDeps {

@@ -10,7 +10,6 @@ import { readRunContext } from "./run-context.ts";
 const log: Log = {
   info: (message) => core.info(message),
   warning: (message) => core.warning(message),
-  notice: (message) => core.notice(message),
 };
 
 /** The action's entry point: announce, then report through outputs and the job summary. */
