@@ -13,6 +13,7 @@ import {
   PublishDraftBody,
   SandboxAccountBody,
   SandboxMetricsBody,
+  ScheduleBody,
   TestWebhookBody,
 } from "../contract/requests.ts";
 import {
@@ -35,6 +36,7 @@ import { getMe } from "./handlers/me.ts";
 import { publishDraft } from "./handlers/publish-draft.ts";
 import { getPost, getPostTargets, listPosts } from "./handlers/read-posts.ts";
 import { reportSandboxMetrics } from "./handlers/sandbox-metrics.ts";
+import { schedulePost } from "./handlers/schedule.ts";
 import { getHealth, getOpenApi } from "./handlers/system.ts";
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, testWebhook } from "./handlers/webhooks.ts";
 import { type AnyRoute, defineRoute } from "./route.ts";
@@ -78,6 +80,22 @@ export const ROUTES: readonly AnyRoute[] = [
       },
     },
     handler: createPost,
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/schedule",
+    operationId: "schedulePost",
+    tag: "Posts",
+    summary: "Queue a post for an exact time, or for the next optimal slot",
+    description:
+      'at is a schedule time (as schedule_at) or "next": the hour of the week with the best reported engagement for those networks over the last 90 days, else 09:00, 12:00 or 17:00 UTC; never sooner than 5 minutes ahead, at most one post per network per hour.',
+    auth: true,
+    body: { schema: ScheduleBody },
+    responses: {
+      201: { description: "The scheduled post.", schema: Post },
+      400: { description: "As POST /posts, with at in place of schedule_at." },
+    },
+    handler: schedulePost,
   }),
   defineRoute({
     method: "GET",

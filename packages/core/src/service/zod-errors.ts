@@ -16,6 +16,7 @@ const FIELD_HINTS: Record<string, string> = {
   shares: "a whole number, 0 or more",
   health: "one of healthy, expiring, reauth_required",
   handle: "a string of 1 to 100 characters",
+  at: 'Unix seconds, Unix milliseconds, an ISO 8601 string with a zone offset, or "next"',
   url: "a string: the https:// or http:// URL that receives events",
   events:
     "a non-empty array of event types (post.published, post.scheduled, post.failed, post.deleted, account.connected, account.disconnected, media.processed, analytics.daily)",

@@ -14,6 +14,7 @@ import { meTests } from "./service/me.ts";
 import { readPostsTests } from "./service/read-posts.ts";
 import { sandboxTests } from "./service/sandbox.ts";
 import { scheduleTests } from "./service/schedule.ts";
+import { scheduleEndpointTests } from "./service/schedule-endpoint.ts";
 import { textTests } from "./service/text.ts";
 import { webhookTests } from "./service/webhooks.ts";
 
@@ -30,6 +31,7 @@ export function describeServiceConformance(label: string, makeTarget: MakeServic
     createPostTests(h);
     draftTests(h);
     scheduleTests(h);
+    scheduleEndpointTests(h);
     readPostsTests(h);
     deletePostTests(h);
     textTests(h);

@@ -1,164 +1,27 @@
-import { CONTRACT_MESSAGES } from "../../contract/errors.ts";
-import { isNetworkId, NETWORK_RULES, type NetworkId } from "../../contract/networks.ts";
-import { PLANS } from "../../contract/plans.ts";
 import type { CreatePostBody } from "../../contract/requests.ts";
-import { newId } from "../../ids.ts";
-import type { NewEvent, PostRecord, TargetRecord } from "../../store/types.ts";
-import { adaptText } from "../../text/adapt.ts";
-import { startOfMonth } from "../../time/month.ts";
 import { parseScheduleAt } from "../../time/schedule-at.ts";
-import type { Caller, RequestContext, ServiceDeps } from "../context.ts";
+import type { RequestContext } from "../context.ts";
 import { badRequest } from "../http-error.ts";
-import { publishClaimedPost } from "../publish.ts";
 import { json } from "../responses.ts";
 import { toPost } from "../serialize.ts";
+import { checkPostContent, type PostMode, savePost } from "./post-rules.ts";
 
 /**
  * POST /posts. Checks run in the order decisions.md fixes — body shape, platforms resolve, empty post,
  * media rules, schedule_at, plan limits — so the first problem a client sees is always the same one.
  */
-export async function createPost(ctx: RequestContext<CreatePostBody>): Promise<Response> {
-  const { deps, body, caller } = ctx;
+export async function createPost({ deps, body, caller }: RequestContext<CreatePostBody>): Promise<Response> {
   const now = deps.clock.now();
-
   if (body.draft === true && body.schedule_at !== undefined) {
     throw badRequest("A draft has no schedule: send draft: true or schedule_at, not both.");
   }
-  const platforms = await resolvePlatforms(deps, caller, body.platforms);
-  const caption = body.caption ?? "";
-  const media = body.media ?? null;
-  if (caption.trim() === "" && media === null) {
-    throw badRequest("The post is empty: give a caption, media, or both.");
-  }
-  await checkMedia(deps, caller, platforms, media);
-
-  let scheduledAt: number | null = null;
+  const content = await checkPostContent(deps, caller, body);
+  let mode: PostMode = body.draft === true ? { kind: "draft" } : { kind: "now" };
   if (body.schedule_at !== undefined) {
     const parsed = parseScheduleAt(body.schedule_at, now);
     if (!parsed.ok) throw badRequest(parsed.message);
-    scheduledAt = parsed.at;
+    mode = { kind: "scheduled", at: parsed.at };
   }
-  await checkMonthlyPosts(deps, caller, now);
-
-  const status = body.draft === true ? "draft" : scheduledAt !== null ? "scheduled" : "publishing";
-  const post: PostRecord = {
-    id: newId("post", now),
-    user_id: caller.user.id,
-    caption,
-    platforms,
-    status,
-    media,
-    scheduled_at: scheduledAt,
-    published_at: null,
-    created_at: now,
-  };
-  const targets = pendingTargets(post);
-  const events: NewEvent[] = [];
-  if (status === "scheduled") {
-    events.push({
-      id: newId("evt", now),
-      user_id: post.user_id,
-      type: "post.scheduled",
-      created: Math.floor(now / 1000),
-      data: { post_id: post.id, platforms, scheduled_at: scheduledAt },
-    });
-  }
-  await deps.store.insertPost(post, targets, { events });
-
-  if (status === "scheduled") {
-    deps.scheduler.notify(scheduledAt!);
-    return json(201, toPost(post, targets));
-  }
-  if (status === "draft") return json(201, toPost(post, targets));
-
-  // Publish now: through `publishing`, fanned out before the response.
-  const done = await publishClaimedPost(deps.store, post, now);
-  // A DELETE that won the race removed the record; the answer still says what the networks did.
-  const anyPublished = done.targets.some((t) => t.status === "published");
-  const final = done.post ?? {
-    ...post,
-    status: anyPublished ? ("published" as const) : ("draft" as const),
-    published_at: anyPublished ? now : null,
-  };
-  return json(201, toPost(final, done.targets));
-}
-
-/** Network ids in the order sent: unknown ids ignored, duplicates collapsed, unconnected ones dropped. */
-async function resolvePlatforms(
-  deps: ServiceDeps,
-  caller: Caller,
-  requested: string[],
-): Promise<NetworkId[]> {
-  const connected = new Set((await deps.store.listAccounts(caller.user.id)).map((a) => a.platform));
-  const out: NetworkId[] = [];
-  for (const id of requested) {
-    if (isNetworkId(id) && connected.has(id) && !out.includes(id)) out.push(id);
-  }
-  if (out.length === 0) throw badRequest(CONTRACT_MESSAGES.noConnectedNetwork);
-  return out;
-}
-
-async function checkMedia(
-  deps: ServiceDeps,
-  caller: Caller,
-  platforms: NetworkId[],
-  media: string | null,
-): Promise<void> {
-  if (media === null) {
-    const needing = platforms.filter((p) => NETWORK_RULES[p].needsMedia);
-    if (needing.length === 0) return;
-    const names = new Intl.ListFormat("en", { type: "conjunction" }).format(needing);
-    const verb = needing.length === 1 ? "needs" : "need";
-    throw badRequest(
-      `${names} ${verb} media: add media (an image or video URL, or a med_ id), or remove ${needing.length === 1 ? "it" : "them"} from platforms.`,
-    );
-  }
-  if (media.startsWith("med_")) {
-    if (!(await deps.store.getMedia(caller.user.id, media))) {
-      throw badRequest(`media ${media} was not found; upload it with POST /media first, or give a URL.`);
-    }
-    return;
-  }
-  if (!isHttpUrl(media)) {
-    throw badRequest("media must be an http(s) URL of an image or video, or a med_ id from POST /media.");
-  }
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== "";
-  } catch {
-    return false;
-  }
-}
-
-async function checkMonthlyPosts(deps: ServiceDeps, caller: Caller, now: number): Promise<void> {
-  const plan = caller.user.plan;
-  const allowance = PLANS[plan].posts_per_month;
-  if (allowance === null) return;
-  const used = await deps.store.countPostsCreatedSince(caller.user.id, startOfMonth(now));
-  if (used >= allowance) {
-    throw badRequest(
-      `The ${plan} plan allows ${allowance} posts a month and this month's are used; upgrade the plan or wait until the month turns (UTC).`,
-    );
-  }
-}
-
-/** One pending target per network, holding the text as that network will publish it. */
-export function pendingTargets(post: PostRecord): TargetRecord[] {
-  const hasMedia = post.media !== null;
-  return post.platforms.map((platform) => ({
-    post_id: post.id,
-    platform,
-    status: "pending",
-    text: adaptText(post.caption, platform, hasMedia),
-    permalink: null,
-    error: null,
-    published_at: null,
-    reach: 0,
-    likes: 0,
-    comments: 0,
-    shares: 0,
-  }));
+  const { post, targets } = await savePost(deps, caller, content, mode, now);
+  return json(201, toPost(post, targets));
 }

@@ -8,7 +8,7 @@ import { badRequest, HttpError } from "../http-error.ts";
 import { publishClaimedPost } from "../publish.ts";
 import { json } from "../responses.ts";
 import { toPost } from "../serialize.ts";
-import { pendingTargets } from "./create-post.ts";
+import { pendingTargets } from "./post-rules.ts";
 
 /**
  * POST /posts/{id}/publish (extension): publishes a draft now, or schedules it with schedule_at. A

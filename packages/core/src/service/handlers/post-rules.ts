@@ -1,0 +1,165 @@
+import { CONTRACT_MESSAGES } from "../../contract/errors.ts";
+import { isNetworkId, NETWORK_RULES, type NetworkId } from "../../contract/networks.ts";
+import { PLANS } from "../../contract/plans.ts";
+import { newId } from "../../ids.ts";
+import type { NewEvent, PostRecord, TargetRecord } from "../../store/types.ts";
+import { adaptText } from "../../text/adapt.ts";
+import { startOfMonth } from "../../time/month.ts";
+import type { Caller, ServiceDeps } from "../context.ts";
+import { badRequest } from "../http-error.ts";
+import { publishClaimedPost } from "../publish.ts";
+
+/** What a new post says and where it goes, after the platform, empty-post and media rules. */
+export interface PostContent {
+  caption: string;
+  platforms: NetworkId[];
+  media: string | null;
+}
+
+/** Steps 2–4 of decisions.md's check order: platforms resolve, the post is not empty, media rules. */
+export async function checkPostContent(
+  deps: ServiceDeps,
+  caller: Caller,
+  input: { caption?: string; platforms: string[]; media?: string },
+): Promise<PostContent> {
+  const platforms = await resolvePlatforms(deps, caller, input.platforms);
+  const caption = input.caption ?? "";
+  const media = input.media ?? null;
+  if (caption.trim() === "" && media === null) {
+    throw badRequest("The post is empty: give a caption, media, or both.");
+  }
+  await checkMedia(deps, caller, platforms, media);
+  return { caption, platforms, media };
+}
+
+export type PostMode = { kind: "draft" } | { kind: "now" } | { kind: "scheduled"; at: number };
+
+/**
+ * Stores a new post (after the plan limit, the last check) and, for publish-now, fans it out before
+ * returning. Scheduled posts write post.scheduled and wake the scheduler.
+ */
+export async function savePost(
+  deps: ServiceDeps,
+  caller: Caller,
+  content: PostContent,
+  mode: PostMode,
+  now: number,
+): Promise<{ post: PostRecord; targets: TargetRecord[] }> {
+  await checkMonthlyPosts(deps, caller, now);
+  const status = mode.kind === "draft" ? "draft" : mode.kind === "scheduled" ? "scheduled" : "publishing";
+  const scheduledAt = mode.kind === "scheduled" ? mode.at : null;
+  const post: PostRecord = {
+    id: newId("post", now),
+    user_id: caller.user.id,
+    ...content,
+    status,
+    scheduled_at: scheduledAt,
+    published_at: null,
+    created_at: now,
+  };
+  const targets = pendingTargets(post);
+  const events: NewEvent[] = [];
+  if (scheduledAt !== null) {
+    events.push({
+      id: newId("evt", now),
+      user_id: post.user_id,
+      type: "post.scheduled",
+      created: Math.floor(now / 1000),
+      data: { post_id: post.id, platforms: post.platforms, scheduled_at: scheduledAt },
+    });
+  }
+  await deps.store.insertPost(post, targets, { events });
+  if (scheduledAt !== null) deps.scheduler.notify(scheduledAt);
+  if (mode.kind !== "now") return { post, targets };
+
+  // Publish now: through `publishing`, fanned out before the response.
+  const done = await publishClaimedPost(deps.store, post, now);
+  // A DELETE that won the race removed the record; the answer still says what the networks did.
+  const anyPublished = done.targets.some((t) => t.status === "published");
+  const final = done.post ?? {
+    ...post,
+    status: anyPublished ? ("published" as const) : ("draft" as const),
+    published_at: anyPublished ? now : null,
+  };
+  return { post: final, targets: done.targets };
+}
+
+/** Network ids in the order sent: unknown ids ignored, duplicates collapsed, unconnected ones dropped. */
+async function resolvePlatforms(
+  deps: ServiceDeps,
+  caller: Caller,
+  requested: string[],
+): Promise<NetworkId[]> {
+  const connected = new Set((await deps.store.listAccounts(caller.user.id)).map((a) => a.platform));
+  const out: NetworkId[] = [];
+  for (const id of requested) {
+    if (isNetworkId(id) && connected.has(id) && !out.includes(id)) out.push(id);
+  }
+  if (out.length === 0) throw badRequest(CONTRACT_MESSAGES.noConnectedNetwork);
+  return out;
+}
+
+async function checkMedia(
+  deps: ServiceDeps,
+  caller: Caller,
+  platforms: NetworkId[],
+  media: string | null,
+): Promise<void> {
+  if (media === null) {
+    const needing = platforms.filter((p) => NETWORK_RULES[p].needsMedia);
+    if (needing.length === 0) return;
+    const names = new Intl.ListFormat("en", { type: "conjunction" }).format(needing);
+    const verb = needing.length === 1 ? "needs" : "need";
+    throw badRequest(
+      `${names} ${verb} media: add media (an image or video URL, or a med_ id), or remove ${needing.length === 1 ? "it" : "them"} from platforms.`,
+    );
+  }
+  if (media.startsWith("med_")) {
+    if (!(await deps.store.getMedia(caller.user.id, media))) {
+      throw badRequest(`media ${media} was not found; upload it with POST /media first, or give a URL.`);
+    }
+    return;
+  }
+  if (!isHttpUrl(media)) {
+    throw badRequest("media must be an http(s) URL of an image or video, or a med_ id from POST /media.");
+  }
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+export async function checkMonthlyPosts(deps: ServiceDeps, caller: Caller, now: number): Promise<void> {
+  const plan = caller.user.plan;
+  const allowance = PLANS[plan].posts_per_month;
+  if (allowance === null) return;
+  const used = await deps.store.countPostsCreatedSince(caller.user.id, startOfMonth(now));
+  if (used >= allowance) {
+    throw badRequest(
+      `The ${plan} plan allows ${allowance} posts a month and this month's are used; upgrade the plan or wait until the month turns (UTC).`,
+    );
+  }
+}
+
+/** One pending target per network, holding the text as that network will publish it. */
+export function pendingTargets(post: PostRecord): TargetRecord[] {
+  const hasMedia = post.media !== null;
+  return post.platforms.map((platform) => ({
+    post_id: post.id,
+    platform,
+    status: "pending",
+    text: adaptText(post.caption, platform, hasMedia),
+    permalink: null,
+    error: null,
+    published_at: null,
+    reach: 0,
+    likes: 0,
+    comments: 0,
+    shares: 0,
+  }));
+}
