@@ -127,12 +127,14 @@ async function start(options: StartOptions): Promise<void> {
   } catch (error) {
     await store.close();
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EADDRINUSE") {
-      throw new CliError(
-        `cannot listen on ${options.host}:${options.port}: the port is in use; pass --port.`,
-      );
-    }
-    throw new CliError(`cannot listen on ${options.host}:${options.port}: ${describeFailure(error)}`);
+    const where = `${options.host}:${options.port}`;
+    if (code === "EADDRINUSE")
+      throw new CliError(`cannot listen on ${where}: the port is in use; pass --port.`);
+    if (code === "EACCES")
+      throw new CliError(`cannot listen on ${where}: permission denied; pick a port above 1023.`);
+    // Errors from the socket carry a code (ENOTFOUND, EADDRNOTAVAIL, …); others come from the service.
+    if (code !== undefined) throw new CliError(`cannot listen on ${where}: ${describeFailure(error)}`);
+    throw new CliError(`cannot start the service: ${describeFailure(error)}`);
   }
 
   // Handlers go in before the "listening" line: whoever reads it may signal at once.
