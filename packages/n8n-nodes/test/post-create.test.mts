@@ -249,6 +249,53 @@ describe("Post → Create", () => {
     );
   });
 
+  it("uploads a binary file from the input item through POST /media and attaches its id", async () => {
+    service = await inProcessService({ accounts: ["x", "instagram"] });
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==",
+      "base64",
+    );
+    const { output } = await runSocialPublish({
+      http: service.http,
+      credentials: service.credentials,
+      items: [
+        {
+          json: {},
+          binary: { photo: { data: png.toString("base64"), mimeType: "image/png", fileName: "dot.png" } },
+        },
+      ],
+      parameters: create({
+        caption: "a dot",
+        networks: ["instagram"],
+        mediaSource: "binary",
+        binaryPropertyName: "photo",
+      }),
+    });
+    const [upload] = service.http.to("POST", "/media");
+    expect(upload!.headers["content-type"]).toBe("image/png");
+    expect(Buffer.compare(upload!.body as Buffer, png)).toBe(0);
+    expect(upload!.headers["idempotency-key"]).toMatch(/^n8n-[0-9a-f]{40}-media$/);
+    const sent = service.http.to("POST", "/posts")[0]!.body as { media: string };
+    expect(sent.media).toMatch(/^med_/);
+    expect(output[0]!.json).toMatchObject({ has_media: true, status: "published", platforms: ["instagram"] });
+  });
+
+  it("names the missing binary field when the input item has none", async () => {
+    service = await inProcessService({ accounts: ["instagram"] });
+    const error = await failSocialPublish({
+      http: service.http,
+      credentials: service.credentials,
+      parameters: create({
+        caption: "no file",
+        networks: ["instagram"],
+        mediaSource: "binary",
+        binaryPropertyName: "photo",
+      }),
+    });
+    expect(error.message).toContain("'photo'");
+    expect(service.http.requests).toHaveLength(0);
+  });
+
   it("passes on the service's refusal of a network that needs media", async () => {
     service = await inProcessService({ accounts: ["x", "instagram"] });
     const error = await failSocialPublish({
