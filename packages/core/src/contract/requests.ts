@@ -79,4 +79,12 @@ export const TestWebhookBody = z
   .object({ type: EventType.optional().describe("default: the endpoint's first subscribed type") })
   .meta({ id: "TestWebhookBody" });
 
-export const MediaUrlBody = z.object({ url: z.string() }).meta({ id: "MediaUrlBody" });
+export const MediaUrlBody = z
+  .object({
+    url: z.string().describe("public http(s) URL of an image or video"),
+    type: z
+      .string()
+      .optional()
+      .describe("MIME type (image/… or video/…); needed when the URL does not end in a known extension"),
+  })
+  .meta({ id: "MediaUrlBody" });

@@ -54,7 +54,11 @@ function operation(route: AnyRoute): ZodOpenApiOperationObject {
       ? {
           requestBody: {
             required: !route.body.optional,
-            content: { "application/json": { schema: route.body.schema } },
+            content: {
+              "application/json": { schema: route.body.schema },
+              // An upload: the bytes themselves, as image/* or video/*.
+              ...(route.upload ? { "image/*": {}, "video/*": {} } : {}),
+            },
           },
         }
       : {}),
@@ -90,6 +94,7 @@ export function buildOpenApiDocument(
       { name: "Posts" },
       { name: "Accounts" },
       { name: "Analytics" },
+      { name: "Media", description: "Images and videos to attach to posts." },
       { name: "Webhooks", description: "Standard Webhooks endpoints that receive events." },
       { name: "Sandbox", description: "Simulated networks: report metrics as a network would." },
       { name: "Service", description: "Health and this document; no key needed." },

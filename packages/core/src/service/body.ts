@@ -7,21 +7,25 @@ function tooLarge(maxBytes: number): HttpError {
   return new HttpError(413, `Request body is larger than ${size}; send less.`);
 }
 
+/** The media type of a Content-Type header, lower-cased, without parameters; null without one. */
+export function mediaTypeOf(value: string | null): string | null {
+  return value ? value.split(";")[0]!.trim().toLowerCase() : null;
+}
+
 /** True when the Content-Type is JSON (application/json or any application/*+json). */
 export function isJsonContentType(value: string | null): boolean {
-  if (!value) return false;
-  const type = value.split(";")[0]!.trim().toLowerCase();
-  return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
+  const type = mediaTypeOf(value);
+  return type === "application/json" || (!!type?.startsWith("application/") && type.endsWith("+json"));
 }
 
 /**
- * Reads the body as text, refusing it with 413 as soon as it is known to exceed `maxBytes`: from
+ * Reads the body, refusing it with 413 as soon as it is known to exceed `maxBytes`: from
  * Content-Length before reading, or from the bytes read so far (never reading past the limit).
  */
-export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
-  if (!request.body) return "";
+  if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -41,25 +45,16 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
+  return bytes;
+}
+
+/** UTF-8 text of a body; 400 when it is not UTF-8. */
+export function decodeBody(bytes: Uint8Array): string {
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw new HttpError(400, "Request body is not valid UTF-8; send JSON encoded as UTF-8.");
   }
-}
-
-/**
- * The text of a body that must be JSON: 415 for another Content-Type (a request without a body needs
- * none), 413 when too large. Parsing is separate so the raw text can be fingerprinted first.
- */
-export async function readJsonText(request: Request, maxBytes: number): Promise<string> {
-  const contentType = request.headers.get("content-type");
-  const text = await readBodyText(request, maxBytes);
-  if (isJsonContentType(contentType) || (text === "" && contentType === null)) return text;
-  throw new HttpError(
-    415,
-    `Content-Type must be application/json${contentType ? `, not ${contentType.split(";")[0]}` : ""}.`,
-  );
 }
 
 /** Parses a JSON body: 400 when it is missing (unless `optional`, then `{}`) or does not parse. */

@@ -2,6 +2,7 @@ import type { Scheduler } from "../scheduler/scheduler.ts";
 import type { ApiKeyRecord, Store, UserRecord } from "../store/types.ts";
 import type { Clock } from "../time/clock.ts";
 import type { Logger } from "./logger.ts";
+import type { MediaStorage } from "./media-storage.ts";
 import type { LookupHost } from "./webhook-url.ts";
 
 /** What handlers share: the store (the only state), the clock, the scheduler and the logger. */
@@ -11,6 +12,7 @@ export interface ServiceDeps {
   logger: Logger;
   scheduler: Scheduler;
   webhooks: { allowPrivateUrls: boolean; lookupHost: LookupHost };
+  media: MediaStorage;
 }
 
 export interface Caller {
@@ -29,4 +31,6 @@ export interface RequestContext<Body = unknown, Query = unknown> {
   body: Body;
   /** Present on every route that requires a key. */
   caller: Caller;
+  /** Raw bytes sent to a route that takes uploads, with their media type. */
+  upload?: { bytes: Uint8Array<ArrayBuffer>; type: string };
 }

@@ -8,6 +8,7 @@ import type { ServiceDeps } from "./context.ts";
 import { HttpError } from "./http-error.ts";
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from "./limits.ts";
 import { consoleLogger, type Logger } from "./logger.ts";
+import { type MediaStorage, MemoryMediaStorage } from "./media-storage.ts";
 import { runRoute } from "./pipeline.ts";
 import { publishClaimedPost } from "./publish.ts";
 import { requestIdFor } from "./request-id.ts";
@@ -28,6 +29,8 @@ export interface ServiceOptions {
   allowPrivateWebhookUrls?: boolean;
   /** How webhook hosts are resolved for that check; the system resolver by default. */
   lookupHost?: LookupHost;
+  /** Where uploaded media bytes are kept; in memory by default. */
+  mediaStorage?: MediaStorage;
 }
 
 export interface Service {
@@ -62,6 +65,7 @@ export function createService(options: ServiceOptions): Service {
       allowPrivateUrls: options.allowPrivateWebhookUrls ?? false,
       lookupHost: options.lookupHost ?? systemLookup,
     },
+    media: options.mediaStorage ?? new MemoryMediaStorage(),
   };
   const pipeline = {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,

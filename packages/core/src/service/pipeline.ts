@@ -1,5 +1,5 @@
 import { authenticate } from "./auth.ts";
-import { parseJsonText, readJsonText } from "./body.ts";
+import { decodeBody, isJsonContentType, mediaTypeOf, parseJsonText, readBodyBytes } from "./body.ts";
 import type { RequestContext, ServiceDeps } from "./context.ts";
 import { badRequest, HttpError } from "./http-error.ts";
 import { idempotencyKeyOf, requestFingerprint, withIdempotency } from "./idempotency.ts";
@@ -35,14 +35,28 @@ export async function runRoute(
   try {
     const now = deps.clock.now();
     if (route.auth) await countApiCall(deps.store, ctx.caller, now);
-    const rawBody = route.body ? await readJsonText(request, options.maxBodyBytes) : "";
+    const rawBody = route.body ? await readBodyBytes(request, options.maxBodyBytes) : new Uint8Array(0);
+    const contentType = request.headers.get("content-type");
+    const type = mediaTypeOf(contentType);
+    const isUpload = !!route.upload && type !== null && route.upload.types.test(type);
+    if (
+      route.body &&
+      !isUpload &&
+      !isJsonContentType(contentType) &&
+      !(rawBody.length === 0 && type === null)
+    ) {
+      // A request without a body needs no Content-Type; one with a body must say what it is.
+      const wanted = route.upload ? `application/json, or ${route.upload.description}` : "application/json";
+      throw new HttpError(415, `Content-Type must be ${wanted}${type ? `, not ${type}` : ""}.`);
+    }
     const key =
       route.auth && (route.method === "POST" || route.method === "DELETE") ? idempotencyKeyOf(request) : null;
 
     const handle = async () => {
       try {
         if (route.query) ctx.query = parseQuery(route, url);
-        if (route.body) ctx.body = parseBody(route, rawBody);
+        if (isUpload) ctx.upload = { bytes: rawBody, type: type! };
+        else if (route.body) ctx.body = parseBody(route, decodeBody(rawBody));
         return await route.handler(ctx);
       } catch (err) {
         // Answered here rather than by the caller, so an idempotent request can keep the answer.

@@ -2,7 +2,15 @@ import type { z } from "zod";
 import type { RequestContext } from "./context.ts";
 
 export type Method = "GET" | "POST" | "DELETE" | "PATCH";
-export type Tag = "Account" | "Posts" | "Accounts" | "Analytics" | "Webhooks" | "Sandbox" | "Service";
+export type Tag =
+  | "Account"
+  | "Posts"
+  | "Accounts"
+  | "Analytics"
+  | "Media"
+  | "Webhooks"
+  | "Sandbox"
+  | "Service";
 
 export interface ResponseSpec {
   description: string;
@@ -28,6 +36,11 @@ export interface Route<Body = unknown, Query = unknown> {
   /** Requires `Authorization: Bearer <key>`; counts against the plan's API calls. */
   auth: boolean;
   body?: { schema: z.ZodType<Body>; optional?: boolean };
+  /**
+   * Also accepts raw bytes whose Content-Type matches (an upload): the handler gets them as
+   * `ctx.upload` instead of a JSON body.
+   */
+  upload?: { types: RegExp; description: string };
   query?: z.ZodType<Query>;
   params?: z.ZodObject;
   responses: Record<number, ResponseSpec>;

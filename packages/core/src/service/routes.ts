@@ -10,6 +10,7 @@ import {
   CreatePostBody,
   CreateWebhookBody,
   ListPostsQuery,
+  MediaUrlBody,
   PublishDraftBody,
   SandboxAccountBody,
   SandboxMetricsBody,
@@ -22,6 +23,7 @@ import {
   Analytics,
   CurrentUser,
   DeleteResult,
+  Media,
   Post,
   PostList,
   Target,
@@ -33,6 +35,7 @@ import { connectAccount, disconnectAccount, setSandboxAccountHealth } from "./ha
 import { createPost } from "./handlers/create-post.ts";
 import { deletePost } from "./handlers/delete-post.ts";
 import { getMe } from "./handlers/me.ts";
+import { createMedia, getMediaContent, MEDIA_TYPE } from "./handlers/media.ts";
 import { publishDraft } from "./handlers/publish-draft.ts";
 import { getPost, getPostTargets, listPosts } from "./handlers/read-posts.ts";
 import { reportSandboxMetrics } from "./handlers/sandbox-metrics.ts";
@@ -48,6 +51,7 @@ const webhookId = z.object({ id: z.string().meta({ description: "The webhook end
 const webhookNotFound = {
   description: "No endpoint with that id belongs to the account (`Webhook not found.`).",
 };
+const mediaId = z.object({ id: z.string().meta({ description: "The media id, med_…" }) });
 const accountNotFound = { description: "No account of that network is connected." };
 
 /** Every operation the service serves. Registration and the OpenAPI document both come from here. */
@@ -229,6 +233,37 @@ export const ROUTES: readonly AnyRoute[] = [
       404: notFound,
     },
     handler: reportSandboxMetrics,
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/media",
+    operationId: "createMedia",
+    tag: "Media",
+    summary: "Upload an image or video (raw bytes), or register one by URL; reuse it by its med_ id",
+    description:
+      "Send the bytes with an image/… or video/… Content-Type (at most 1 MiB; larger media by URL), or JSON {url, type?}. Answers status ready at once and writes media.processed.",
+    auth: true,
+    body: { schema: MediaUrlBody },
+    upload: { types: MEDIA_TYPE, description: "an image/… or video/… type for an upload" },
+    responses: {
+      201: { description: "The media.", schema: Media },
+      400: { description: "The URL is not http(s), its type cannot be told, or the upload is empty." },
+    },
+    handler: createMedia,
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/media/{id}/content",
+    operationId: "getMediaContent",
+    tag: "Media",
+    summary: "The bytes of an uploaded image or video (no key: networks fetch it)",
+    auth: false,
+    params: mediaId,
+    responses: {
+      200: { description: "The bytes, with their Content-Type." },
+      404: { description: "No uploaded media with that id (`Not found.`)." },
+    },
+    handler: getMediaContent,
   }),
   defineRoute({
     method: "PATCH",

@@ -11,6 +11,7 @@ import { httpTests } from "./service/http.ts";
 import { idempotencyTests } from "./service/idempotency.ts";
 import { limitsTests } from "./service/limits.ts";
 import { meTests } from "./service/me.ts";
+import { mediaTests } from "./service/media.ts";
 import { readPostsTests } from "./service/read-posts.ts";
 import { sandboxTests } from "./service/sandbox.ts";
 import { scheduleTests } from "./service/schedule.ts";
@@ -39,6 +40,7 @@ export function describeServiceConformance(label: string, makeTarget: MakeServic
     accountsAndAnalyticsTests(h);
     connectAccountsTests(h);
     webhookTests(h);
+    mediaTests(h);
     eventTests(h);
     httpTests(h);
     limitsTests(h);

@@ -1,0 +1,128 @@
+import type { z } from "zod";
+import type { MediaUrlBody } from "../../contract/requests.ts";
+import type { Media } from "../../contract/resources.ts";
+import { newId } from "../../ids.ts";
+import type { MediaRecord } from "../../store/types.ts";
+import type { RequestContext } from "../context.ts";
+import { badRequest, HttpError } from "../http-error.ts";
+import { json } from "../responses.ts";
+import { API_BASE } from "../route.ts";
+
+/** Content types accepted as uploads and as declared types of remote media. */
+export const MEDIA_TYPE = /^(image|video)\/[a-z0-9.+-]+$/;
+
+const BY_EXTENSION: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  heic: "image/heic",
+  avif: "image/avif",
+  mp4: "video/mp4",
+  m4v: "video/x-m4v",
+  mov: "video/quicktime",
+  webm: "video/webm",
+};
+
+function toMedia(m: MediaRecord): Media {
+  return { id: m.id, url: m.url, type: m.type, size: m.size, status: m.status };
+}
+
+/**
+ * POST /media: raw image or video bytes (kept by the media storage and served back at a URL of this
+ * service), or JSON {url, type?} for media already online. Sandbox processing is immediate: status
+ * ready and a media.processed event.
+ */
+export async function createMedia({
+  deps,
+  caller,
+  body,
+  upload,
+  url: requestUrl,
+}: RequestContext<z.output<typeof MediaUrlBody>>): Promise<Response> {
+  const now = deps.clock.now();
+  const id = newId("med", now);
+  let record: MediaRecord;
+  if (upload) {
+    if (upload.bytes.length === 0) throw badRequest("The upload is empty; send the image or video bytes.");
+    const path = await deps.media.put(id, upload.bytes, upload.type);
+    record = {
+      id,
+      user_id: caller.user.id,
+      url: `${requestUrl.origin}${API_BASE}/media/${id}/content`,
+      type: upload.type,
+      size: upload.bytes.length,
+      status: "ready",
+      path,
+      created_at: now,
+    };
+  } else {
+    record = {
+      id,
+      user_id: caller.user.id,
+      url: remoteUrl(body.url),
+      type: remoteType(body.url, body.type),
+      size: 0,
+      status: "ready",
+      path: null,
+      created_at: now,
+    };
+  }
+  await deps.store.insertMedia(record, {
+    events: [
+      {
+        id: newId("evt", now),
+        user_id: record.user_id,
+        type: "media.processed",
+        created: Math.floor(now / 1000),
+        data: { media_id: record.id, url: record.url, type: record.type, size: record.size },
+      },
+    ],
+  });
+  return json(201, toMedia(record));
+}
+
+/** GET /media/{id}/content (no key, so networks can fetch it): the uploaded bytes. */
+export async function getMediaContent({ deps, params }: RequestContext): Promise<Response> {
+  const found = await deps.media.get(params.id!);
+  if (!found) throw new HttpError(404, "Not found.");
+  return new Response(found.bytes, {
+    status: 200,
+    headers: {
+      "content-type": found.type,
+      "content-length": String(found.bytes.length),
+      "cache-control": "public, max-age=31536000, immutable",
+    },
+  });
+}
+
+function remoteUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw badRequest("url must be an absolute http(s) URL of an image or video.");
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw badRequest("url must be an absolute http(s) URL of an image or video.");
+  }
+  return url.href;
+}
+
+function remoteType(url: string, declared: string | undefined): string {
+  if (declared !== undefined) {
+    const type = declared.trim().toLowerCase();
+    if (!MEDIA_TYPE.test(type))
+      throw badRequest(`type must be an image/… or video/… MIME type, not ${declared}.`);
+    return type;
+  }
+  const extension = /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase();
+  const type = extension ? BY_EXTENSION[extension] : undefined;
+  if (!type) {
+    throw badRequest(
+      'The type of this media cannot be told from its URL; add type, e.g. {"url": "…", "type": "image/png"}.',
+    );
+  }
+  return type;
+}

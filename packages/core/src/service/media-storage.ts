@@ -1,0 +1,24 @@
+/**
+ * Where uploaded media bytes are kept. The service serves them back at
+ * /api/v1/media/{id}/content so networks can fetch them. The in-memory storage suits tests and the
+ * in-process service; the server passes one that writes to its data folder.
+ */
+export interface MediaStorage {
+  /** Keeps the bytes of media `id`; returns where they are (a path, or a key), for the media record. */
+  put(id: string, bytes: Uint8Array<ArrayBuffer>, type: string): Promise<string>;
+  get(id: string): Promise<{ bytes: Uint8Array<ArrayBuffer>; type: string } | null>;
+}
+
+export class MemoryMediaStorage implements MediaStorage {
+  private readonly items = new Map<string, { bytes: Uint8Array<ArrayBuffer>; type: string }>();
+
+  async put(id: string, bytes: Uint8Array<ArrayBuffer>, type: string): Promise<string> {
+    this.items.set(id, { bytes: bytes.slice(), type });
+    return `memory:${id}`;
+  }
+
+  async get(id: string): Promise<{ bytes: Uint8Array<ArrayBuffer>; type: string } | null> {
+    const item = this.items.get(id);
+    return item ? { bytes: item.bytes.slice(), type: item.type } : null;
+  }
+}

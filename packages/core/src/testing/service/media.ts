@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import { type Harness, keysOf, ORIGIN, send } from "./harness.ts";
+
+/** The first bytes of a PNG, and some more: the service does not decode media. */
+const PNG = new Uint8Array([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82, 1, 2, 3,
+]);
+
+export function mediaTests(h: Harness): void {
+  describe("POST /media", () => {
+    it("an upload of image bytes answers 201 {id, url, type, size, status: ready}; the bytes are served back at url without a key", async () => {
+      const user = await h.user();
+      const res = await user.request("POST", "/media", {
+        rawBody: PNG,
+        headers: { "content-type": "image/png" },
+      });
+      expect(res.status).toBe(201);
+      expect(keysOf(res.body)).toEqual(["id", "size", "status", "type", "url"]);
+      expect(res.body).toMatchObject({ type: "image/png", size: PNG.length, status: "ready" });
+      expect(res.body.id).toMatch(/^med_[0-9A-Z]{26}$/);
+      const path = new URL(res.body.url).pathname;
+      expect(path).toBe(`/api/v1/media/${res.body.id}/content`);
+      const content = await h.target.fetch(new Request(`${ORIGIN}${path}`));
+      expect(content.status).toBe(200);
+      expect(content.headers.get("content-type")).toBe("image/png");
+      expect(new Uint8Array(await content.arrayBuffer())).toEqual(PNG);
+    });
+
+    it("writes media.processed {media_id, url, type, size}", async () => {
+      const user = await h.user();
+      const media = (
+        await user.request("POST", "/media", { rawBody: PNG, headers: { "content-type": "image/png" } })
+      ).body;
+      const events = await h.store.listEvents(user.id);
+      expect(events.map((e) => [e.type, e.data])).toEqual([
+        ["media.processed", { media_id: media.id, url: media.url, type: "image/png", size: PNG.length }],
+      ]);
+    });
+
+    it("JSON {url} registers media already online; its type comes from the extension or from type", async () => {
+      const user = await h.user();
+      const jpg = await user.post("/media", { url: "https://cdn.example.com/photos/cat.JPG" });
+      expect(jpg.status).toBe(201);
+      expect(jpg.body).toMatchObject({
+        url: "https://cdn.example.com/photos/cat.JPG",
+        type: "image/jpeg",
+        size: 0,
+        status: "ready",
+      });
+      const typed = await user.post("/media", { url: "https://cdn.example.com/v?id=42", type: "video/mp4" });
+      expect(typed.body.type).toBe("video/mp4");
+      const unknown = await user.post("/media", { url: "https://cdn.example.com/v?id=42" });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.error).toMatch(/cannot be told from its URL; add type/);
+      expect(
+        (await user.post("/media", { url: "https://cdn.example.com/a.png", type: "text/html" })).status,
+      ).toBe(400);
+      expect((await user.post("/media", { url: "file:///etc/passwd" })).status).toBe(400);
+    });
+
+    it("a med_ id works as media in POST /posts, for media-required networks too", async () => {
+      const user = await h.user({ accounts: ["instagram", "x"] });
+      const media = (
+        await user.request("POST", "/media", { rawBody: PNG, headers: { "content-type": "image/png" } })
+      ).body;
+      const post = await user.createPost({ caption: "Look", platforms: ["instagram", "x"], media: media.id });
+      expect(post).toMatchObject({ has_media: true, status: "published" });
+    });
+
+    it("another user's med_ id is not found", async () => {
+      const alice = await h.user();
+      const bob = await h.user();
+      const media = (await alice.post("/media", { url: "https://cdn.example.com/a.png" })).body;
+      const res = await bob.post("/posts", { caption: "Mine?", platforms: ["x"], media: media.id });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe(
+        `media ${media.id} was not found; upload it with POST /media first, or give a URL.`,
+      );
+    });
+
+    it("an empty upload answers 400; another Content-Type 415; an unknown content id 404", async () => {
+      const user = await h.user();
+      const empty = await user.request("POST", "/media", {
+        rawBody: new Uint8Array(0),
+        headers: { "content-type": "image/png" },
+      });
+      expect(empty.status).toBe(400);
+      expect(empty.body).toEqual({ error: "The upload is empty; send the image or video bytes." });
+      const text = await user.request("POST", "/media", {
+        rawBody: "hello",
+        headers: { "content-type": "text/plain" },
+      });
+      expect(text.status).toBe(415);
+      expect(text.body.error).toBe(
+        "Content-Type must be application/json, or an image/… or video/… type for an upload, not text/plain.",
+      );
+      const missing = await send(
+        h.target,
+        new Request(`${ORIGIN}/api/v1/media/med_01J00000000000000000000000/content`),
+      );
+      expect(missing.status).toBe(404);
+      expect(missing.body).toEqual({ error: "Not found." });
+    });
+
+    it("an upload over 1 MiB answers 413", async () => {
+      const user = await h.user();
+      const big = new Uint8Array(1024 * 1024 + 1);
+      const res = await user.request("POST", "/media", {
+        rawBody: big,
+        headers: { "content-type": "image/png" },
+      });
+      expect(res.status).toBe(413);
+    });
+  });
+}
