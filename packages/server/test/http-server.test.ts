@@ -76,6 +76,9 @@ describe("node adapter", () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers.get("x-request-id")).toBe("req_from_handler");
+    // A small body goes out whole, with its length, rather than chunked.
+    expect(res.headers.get("transfer-encoding")).toBeNull();
+    expect(Number(res.headers.get("content-length"))).toBeGreaterThan(0);
     expect(await res.json()).toEqual({
       method: "POST",
       url: `${server.url}/api/v1/posts?limit=2`,
@@ -163,7 +166,9 @@ describe("node adapter", () => {
       });
       return new Response(body, { headers: { "content-type": "application/octet-stream" } });
     });
-    const bytes = new Uint8Array(await (await fetch(server.url)).arrayBuffer());
+    const res = await fetch(server.url);
+    expect(res.headers.get("transfer-encoding")).toBe("chunked");
+    const bytes = new Uint8Array(await res.arrayBuffer());
     expect(bytes.byteLength).toBe(size);
     expect(bytes[size - 1]).toBe(127);
   });

@@ -63,20 +63,60 @@ function urlOf(message: IncomingMessage, fallbackHost: string): URL {
   }
 }
 
+/** Bodies that end within this many bytes are sent whole, with Content-Length; longer ones stream. */
+const BUFFERED_BODY_BYTES = 64 * 1024;
+
+/** Reads the body until it ends or passes `limit`: the chunks read, and whether it ended. */
+async function readHead(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number) {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size <= limit) {
+    const { done, value } = await reader.read();
+    if (done) return { chunks, ended: true };
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  return { chunks, ended: false };
+}
+
 async function writeResponse(response: Response, res: ServerResponse, closeConnection: boolean) {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of response.headers) if (name !== "set-cookie") headers[name] = value;
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers["set-cookie"] = cookies;
   if (closeConnection) headers.connection = "close";
-  res.writeHead(response.status, response.statusText || undefined, headers);
+  const status = response.statusText || undefined;
   if (response.body === null) {
+    res.writeHead(response.status, status, headers);
     res.end();
     return;
   }
-  // pipeline waits for 'drain' whenever the socket is full, and stops reading the body if the client
-  // goes away.
-  await pipeline(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream), res);
+  const reader = response.body.getReader();
+  const head = await readHead(reader, BUFFERED_BODY_BYTES);
+  if (head.ended) {
+    // The usual JSON answer: one write with its length, no chunked encoding.
+    const body = Buffer.concat(head.chunks);
+    if (headers["content-length"] === undefined) headers["content-length"] = String(body.byteLength);
+    res.writeHead(response.status, status, headers);
+    res.end(body);
+    return;
+  }
+  res.writeHead(response.status, status, headers);
+  // The rest streams; pipeline waits for 'drain' whenever the socket is full, and stops reading the
+  // body if the client goes away.
+  async function* rest() {
+    yield* head.chunks;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  }
+  try {
+    await pipeline(Readable.from(rest(), { objectMode: false }), res);
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
 }
 
 /**
