@@ -11,6 +11,7 @@ export { createService, type Service, type ServiceOptions } from "./service/crea
 export { HttpError } from "./service/http-error.ts";
 export type { RateLimitOptions } from "./service/limits.ts";
 export { consoleLogger, type Logger, silentLogger } from "./service/logger.ts";
+export { type MediaStorage, MemoryMediaStorage } from "./service/media-storage.ts";
 export { MemoryStore } from "./store/memory.ts";
 export type * from "./store/types.ts";
 export { adaptText, truncate } from "./text/adapt.ts";
