@@ -12,6 +12,7 @@ export { HttpError } from "./service/http-error.ts";
 export type { RateLimitOptions } from "./service/limits.ts";
 export { consoleLogger, type Logger, silentLogger } from "./service/logger.ts";
 export { type MediaStorage, MemoryMediaStorage } from "./service/media-storage.ts";
+export type { LookupHost } from "./service/webhook-url.ts";
 export { MemoryStore } from "./store/memory.ts";
 export type * from "./store/types.ts";
 export { adaptText, truncate } from "./text/adapt.ts";
