@@ -6,8 +6,9 @@ import type { Analytics, Media, Target } from "../../src/contract/resources.ts";
 import { samplePost } from "./helpers/sample-resources.ts";
 import { ScriptedServer } from "./helpers/scripted-server.ts";
 
-// Endpoints the reference service does not serve yet (webhooks, media, schedule, accounts connect and
-// disconnect) are checked here against a scripted peer that answers with the shapes in the contract.
+// What goes on the wire for each endpoint (method, path, headers, body) and how each answer is read,
+// against a scripted peer that records every request. The same endpoints run against the reference
+// service in helpers/client-suite.ts.
 const API_KEY = "sp_test_0123456789abcdefghijklmnopqrstuv";
 const server = new ScriptedServer();
 const client = () => new SocialPublishClient({ apiKey: API_KEY, baseUrl: server.baseUrl, maxRetries: 0 });

@@ -10,7 +10,8 @@ import { describeClientAgainstService } from "./helpers/client-suite.ts";
 describeClientAgainstService("in-process fetch", async () => {
   const store = new MemoryStore();
   const clock = new FakeClock();
-  const service = createService({ store, clock, logger: silentLogger });
+  // Webhook endpoints on 127.0.0.1 are allowed, as the local quickstart allows them.
+  const service = createService({ store, clock, logger: silentLogger, allowPrivateWebhookUrls: true });
   await service.start();
   return {
     store,

@@ -9,7 +9,8 @@ import { serveOverHttp } from "./helpers/http-bridge.ts";
 describeClientAgainstService("HTTP on port 0, undici transport", async () => {
   const store = new MemoryStore();
   const clock = new FakeClock();
-  const service = createService({ store, clock, logger: silentLogger });
+  // Webhook endpoints on 127.0.0.1 are allowed, as the local quickstart allows them.
+  const service = createService({ store, clock, logger: silentLogger, allowPrivateWebhookUrls: true });
   await service.start();
   const http = await serveOverHttp(service.fetch);
   return {

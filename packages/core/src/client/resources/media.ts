@@ -3,7 +3,7 @@ import type { MediaUrlBody } from "../../contract/requests.ts";
 import { Media } from "../../contract/resources.ts";
 import type { Requester, RequestOptions } from "../requester.ts";
 
-/** Media by reference: the service fetches the URL. */
+/** Media already online: its URL, and its type when the URL does not end in a known extension. */
 export type MediaUrlInput = z.input<typeof MediaUrlBody>;
 
 /** Media as bytes, with their image or video media type (e.g. `image/png`). */
@@ -25,9 +25,8 @@ export class MediaResource {
    */
   async upload(input: MediaUrlInput | MediaBytesInput, options?: RequestOptions): Promise<Media> {
     if ("url" in input) {
-      return (
-        await this.#send({ method: "POST", path: "/media", json: { url: input.url }, schema: Media, options })
-      ).data;
+      const json = input.type === undefined ? { url: input.url } : { url: input.url, type: input.type };
+      return (await this.#send({ method: "POST", path: "/media", json, schema: Media, options })).data;
     }
     if (!input.contentType)
       throw new TypeError("contentType is required when uploading bytes, e.g. image/png.");

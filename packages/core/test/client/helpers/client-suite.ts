@@ -256,6 +256,60 @@ export function describeClientAgainstService(name: string, makeTarget: () => Pro
       expect(error.message).toMatch(/used for a different request/);
     });
 
+    it("connects and disconnects a sandbox account", async () => {
+      const connected = await api.accounts.connect({ platform: "threads", handle: "acme" });
+      expect(connected).toMatchObject({ platform: "threads", handle: "acme", health: "healthy" });
+      expect((await api.accounts.list()).data.map((a) => a.platform)).toContain("threads");
+      expect(await api.accounts.disconnect("threads")).toEqual({ deleted: true, id: "threads" });
+      expect((await api.accounts.list()).data.map((a) => a.platform)).not.toContain("threads");
+      await expect(api.accounts.disconnect("threads")).rejects.toBeInstanceOf(NotFoundError);
+    });
+
+    it("creates, lists, reads, tests and deletes a webhook endpoint; the secret is shown once", async () => {
+      const created = await api.webhooks.create({
+        url: "http://127.0.0.1:9/hooks",
+        events: ["post.published"],
+      });
+      expect(created).toMatchObject({
+        url: "http://127.0.0.1:9/hooks",
+        events: ["post.published"],
+        status: "enabled",
+      });
+      expect(created.secret).toMatch(/^whsec_/);
+      const listed = await api.webhooks.list();
+      expect(listed.data).toEqual([expect.objectContaining({ id: created.id })]);
+      expect(listed.data[0]).not.toHaveProperty("secret");
+      expect(await api.webhooks.get(created.id)).not.toHaveProperty("secret");
+      const event = await api.webhooks.test(created.id);
+      expect(event.type).toBe("post.published");
+      expect(await api.webhooks.delete(created.id)).toEqual({ deleted: true, id: created.id });
+      await expect(api.webhooks.get(created.id)).rejects.toBeInstanceOf(NotFoundError);
+    });
+
+    it("uploads media as bytes and by URL, and publishes a post with the med_ id", async () => {
+      const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+      const uploaded = await api.media.upload({ data: png, contentType: "image/png" });
+      expect(uploaded).toMatchObject({ type: "image/png", size: png.length, status: "ready" });
+      expect(uploaded.id).toMatch(/^med_/);
+      const remote = await api.media.upload({ url: "https://cdn.example.com/launch", type: "video/mp4" });
+      expect(remote).toMatchObject({ url: "https://cdn.example.com/launch", type: "video/mp4" });
+      const post = await api.posts.create({
+        caption: "With a picture",
+        platforms: ["x"],
+        media: uploaded.id,
+      });
+      expect(post.has_media).toBe(true);
+    });
+
+    it("schedule() queues a post for an exact time, or for the next optimal slot", async () => {
+      const at = target.clock.now() + 2 * HOUR;
+      const exact = await api.schedule({ caption: "Exactly then", platforms: ["x"], at });
+      expect(exact).toMatchObject({ status: "scheduled", scheduled_at: at });
+      const next = await api.schedule({ caption: "Whenever is best", platforms: ["linkedin"], at: "next" });
+      expect(next.status).toBe("scheduled");
+      expect(next.scheduled_at).toBeGreaterThanOrEqual(target.clock.now() + 5 * 60 * 1000);
+    });
+
     it("an unknown post id is NotFoundError", async () => {
       await expect(api.posts.get("post_does_not_exist")).rejects.toBeInstanceOf(NotFoundError);
       await expect(api.posts.delete("post_does_not_exist")).rejects.toBeInstanceOf(NotFoundError);
