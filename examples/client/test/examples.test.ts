@@ -67,6 +67,15 @@ describe("schedule.ts", () => {
     });
   });
 
+  it("without a time, schedules for the next optimal slot, at least five minutes ahead", async () => {
+    const startedAt = Date.now();
+    const result = await runExample("schedule.ts", ["At the best time"], env);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const when = /^Scheduled post_\w+ for (\S+) on /m.exec(result.stdout)?.[1];
+    expect(Date.parse(when ?? "")).toBeGreaterThanOrEqual(startedAt + 5 * 60 * 1000);
+  });
+
   it("schedules the post once when run twice with the same arguments", async () => {
     const at = new Date(Date.now() + 2 * 24 * 60 * 60 * 1000).toISOString();
     const first = await runExample("schedule.ts", ["Run me twice", at], env);

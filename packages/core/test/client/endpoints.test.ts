@@ -311,6 +311,8 @@ describe("media", () => {
     server.script({ status: 201, body: { ...media, status: "processing", size: 0 } });
     await client().media.upload({ url: media.url });
     expect(last().json).toEqual({ url: media.url });
+    await client().media.upload({ url: "https://cdn.example.com/clip", type: "video/mp4" });
+    expect(last().json).toEqual({ url: "https://cdn.example.com/clip", type: "video/mp4" });
     expect(last().headers["content-type"]).toBe("application/json");
   });
 
