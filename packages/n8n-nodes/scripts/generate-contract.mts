@@ -8,14 +8,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  ACCOUNT_HEALTH,
-  EVENT_TYPES,
-  NETWORK_IDS,
-  NETWORK_RULES,
-  POST_STATUSES,
-  TARGET_STATUSES,
-} from "@socialpub/core";
+import { EVENT_TYPES, NETWORK_IDS, NETWORK_RULES, POST_STATUSES } from "@socialpub/core";
 
 export const GENERATED_PATH = join(
   dirname(dirname(fileURLToPath(import.meta.url))),
@@ -47,8 +40,6 @@ export function renderContract(): string {
     "export type EventType = (typeof EVENT_TYPES)[number];",
     constArray("POST_STATUSES", POST_STATUSES, "Post statuses."),
     "export type PostStatus = (typeof POST_STATUSES)[number];",
-    constArray("TARGET_STATUSES", TARGET_STATUSES, "Statuses of one network's result for a post."),
-    constArray("ACCOUNT_HEALTH", ACCOUNT_HEALTH, "Health values of a connected account."),
   ];
   return `${sections.join("\n\n")}\n`;
 }

@@ -58,17 +58,3 @@ export const POST_STATUSES = [
 ] as const;
 
 export type PostStatus = (typeof POST_STATUSES)[number];
-
-/** Statuses of one network's result for a post. */
-export const TARGET_STATUSES = [
-  "pending",
-  "published",
-  "failed",
-] as const;
-
-/** Health values of a connected account. */
-export const ACCOUNT_HEALTH = [
-  "healthy",
-  "expiring",
-  "reauth_required",
-] as const;
