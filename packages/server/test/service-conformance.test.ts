@@ -5,5 +5,5 @@ import { tempDir } from "./support/temp-dir.ts";
 
 describeServiceConformance("SQLite file store over HTTP", () => {
   const dir = tempDir();
-  return httpTarget(openSqliteStore(dir.file("service.db")), dir.remove);
+  return httpTarget(openSqliteStore(dir.file("service.db")), dir.file("media"), dir.remove);
 });

@@ -1,13 +1,19 @@
 import type { Store } from "@socialpub/core";
 import { FakeClock, type ServiceTarget } from "@socialpub/core/testing";
 import { createLogger } from "../../src/logging.ts";
+import { FileMediaStorage } from "../../src/media/file-media-storage.ts";
 import { startServer } from "../../src/server.ts";
 
 /**
  * A conformance target that is the real server on port 0: each request the suite builds on
- * http://localhost is sent over HTTP to the server, and the answer read back from the socket.
+ * http://localhost is sent over HTTP to the server, and the answer read back from the socket. Uploaded
+ * media go to files in `mediaDir`, as in the real process.
  */
-export async function httpTarget(store: Store, onClose: () => void = () => {}): Promise<ServiceTarget> {
+export async function httpTarget(
+  store: Store,
+  mediaDir: string,
+  onClose: () => void = () => {},
+): Promise<ServiceTarget> {
   const clock = new FakeClock();
   const server = await startServer({
     host: "127.0.0.1",
@@ -15,6 +21,7 @@ export async function httpTarget(store: Store, onClose: () => void = () => {}): 
     store,
     clock,
     logger: createLogger({ level: "silent" }),
+    service: { mediaStorage: new FileMediaStorage(mediaDir) },
   });
   return {
     store,

@@ -1,5 +1,7 @@
+import { dirname, join, resolve } from "node:path";
 import { Command, Option } from "commander";
 import { createLogger, type LogLevel } from "../../logging.ts";
+import { FileMediaStorage } from "../../media/file-media-storage.ts";
 import { startServer } from "../../server.ts";
 import type { Synchronous } from "../../store/sqlite-store.ts";
 import { setUpDevUser } from "../admin/dev-user.ts";
@@ -25,6 +27,7 @@ interface StartOptions {
   synchronous: Synchronous;
   allowPrivateWebhooks?: boolean;
   rateLimit: number;
+  mediaDir?: string;
 }
 
 const ENVIRONMENT = `
@@ -32,6 +35,7 @@ Environment variables (a flag given on the command line wins):
   SOCIALPUB_HOST        --host
   SOCIALPUB_PORT        --port
   SOCIALPUB_DB          --db
+  SOCIALPUB_MEDIA_DIR   --media-dir
   SOCIALPUB_DEV_KEY     --dev-key
   SOCIALPUB_LOG_LEVEL   --log-level
   SOCIALPUB_SYNCHRONOUS --synchronous
@@ -53,6 +57,12 @@ export function startCommand(): Command {
         .argParser(parsePort),
     )
     .addOption(dbOption())
+    .addOption(
+      new Option(
+        "--media-dir <dir>",
+        'folder for uploaded media (default: "media" beside the database; in memory with --db :memory:)',
+      ).env("SOCIALPUB_MEDIA_DIR"),
+    )
     .option(
       "--dev",
       "on an empty database, create a dev user (studio plan) with a test key and connected sandbox accounts",
@@ -94,6 +104,12 @@ async function start(options: StartOptions): Promise<void> {
   if (options.devKey !== undefined && !options.dev) throw new CliError("--dev-key only applies with --dev.");
   const allowPrivateWebhooks = Boolean(options.allowPrivateWebhooks || options.dev);
   const store = openStore(options.db, options.synchronous);
+  const mediaDir =
+    options.mediaDir !== undefined
+      ? resolve(options.mediaDir)
+      : store.path === ":memory:"
+        ? null
+        : join(dirname(store.path), "media");
   const logger = createLogger({ level: options.logLevel });
   let apiKey: string | null = null;
   try {
@@ -120,6 +136,7 @@ async function start(options: StartOptions): Promise<void> {
       store,
       logger,
       service: {
+        ...(mediaDir !== null && { mediaStorage: new FileMediaStorage(mediaDir) }),
         allowPrivateWebhookUrls: allowPrivateWebhooks,
         rateLimit: options.rateLimit === 0 ? false : { limit: options.rateLimit, windowMs: 60_000 },
       },
@@ -163,7 +180,7 @@ async function start(options: StartOptions): Promise<void> {
   // One write, so whoever waits for the "listening" line gets the rest with it.
   print(
     [
-      `socialpub server listening on ${server.url} (database: ${store.path})`,
+      `socialpub server listening on ${server.url} (database: ${store.path}${mediaDir ? `, media: ${mediaDir}` : ""})`,
       `Base URL: ${base}`,
       `Try: curl -H "Authorization: Bearer ${apiKey ?? "$SOCIALPUB_API_KEY"}" ${base}/me`,
       ...(allowPrivateWebhooks
