@@ -1,17 +1,29 @@
 // Receives webhook deliveries with node:http, verifies each signature over the raw body, and handles
 // each event once (deliveries are retried, so the same event can arrive twice).
 //
+// With an API key, it registers itself for every event type when it starts (at SOCIALPUB_WEBHOOK_URL,
+// or its own local address) and removes that endpoint when stopped with Ctrl-C:
+//
+//   SOCIALPUB_BASE_URL=http://127.0.0.1:8787/api/v1 SOCIALPUB_API_KEY=sp_test_… PORT=3000 \
+//     node receive-webhooks.ts
+//
+// With the secret of an endpoint registered some other way, it only receives:
+//
 //   SOCIALPUB_WEBHOOK_SECRET=whsec_… PORT=3000 node receive-webhooks.ts
+import { once } from "node:events";
 import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
 import { verifyWebhook, type WebhookEvent, WebhookVerificationError } from "@socialpub/core";
-import { fail } from "./lib/example-env.ts";
+import { clientFromEnv, fail, runExample } from "./lib/example-env.ts";
 
 const MAX_BODY_BYTES = 1024 * 1024;
-const secret =
-  process.env.SOCIALPUB_WEBHOOK_SECRET ??
-  fail("Set SOCIALPUB_WEBHOOK_SECRET to the endpoint's whsec_… secret.");
-const port = Number(process.env.PORT ?? 3000);
 const handled = new Set<string>();
+let secret = process.env.SOCIALPUB_WEBHOOK_SECRET;
+if (!secret && !process.env.SOCIALPUB_API_KEY) {
+  fail(
+    "Set SOCIALPUB_API_KEY to register this receiver, or SOCIALPUB_WEBHOOK_SECRET to an endpoint's whsec_… secret.",
+  );
+}
 
 const server = createServer(async (req, res) => {
   if (req.method !== "POST") {
@@ -21,6 +33,11 @@ const server = createServer(async (req, res) => {
   const body = Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES ? null : await readBody(req);
   if (body === null) {
     res.writeHead(413, { connection: "close" }).end();
+    return;
+  }
+  if (!secret) {
+    // Registration has not answered yet: the sender retries later.
+    res.writeHead(503, { "retry-after": "5" }).end();
     return;
   }
   let event: WebhookEvent;
@@ -71,8 +88,27 @@ async function readBody(req: IncomingMessage): Promise<Buffer | null> {
   return Buffer.concat(chunks);
 }
 
-server.listen(port, "127.0.0.1", () => {
-  const address = server.address();
-  const actual = typeof address === "object" && address ? address.port : port;
-  console.log(`Listening for webhooks on http://127.0.0.1:${actual}/`);
+await runExample(async () => {
+  server.listen(Number(process.env.PORT ?? 3000), "127.0.0.1");
+  await once(server, "listening");
+  const localUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  console.log(`Listening for webhooks on ${localUrl}`);
+  if (secret) return;
+
+  const client = clientFromEnv();
+  const endpoint = await client.webhooks.create({ url: process.env.SOCIALPUB_WEBHOOK_URL ?? localUrl });
+  secret = endpoint.secret;
+  console.log(`Registered ${endpoint.id} for ${endpoint.url} (${endpoint.events.length} event types)`);
+
+  const unregister = async () => {
+    server.close();
+    await runExample(async () => {
+      await client.webhooks.delete(endpoint.id);
+      console.log(`Removed ${endpoint.id}`);
+    });
+    await client.close();
+    process.exit(0);
+  };
+  process.once("SIGINT", unregister);
+  process.once("SIGTERM", unregister);
 });

@@ -141,6 +141,36 @@ describe("receive-webhooks.ts", () => {
   });
 });
 
+describe("receive-webhooks.ts with an API key", () => {
+  it("registers itself for every event type, and removes its endpoint when stopped", async () => {
+    const child = spawnExample("receive-webhooks.ts", [], { ...env, PORT: "0" });
+    const lines = outputLines(child.stdout);
+    let exited = false;
+    try {
+      const listening = await lines.next((line) => line.startsWith("Listening for webhooks on "));
+      const url = listening.slice("Listening for webhooks on ".length);
+      const registered = await lines.next((line) => line.startsWith("Registered "));
+      const id = /^Registered (wh_\w+) for (\S+) \(8 event types\)$/.exec(registered);
+      expect(id?.[2]).toBe(url);
+
+      await using client = new SocialPublishClient({ apiKey: server.apiKey, baseUrl: server.baseUrl });
+      expect((await client.webhooks.get(id?.[1] ?? "")).url).toBe(url);
+
+      const exit = once(child, "exit");
+      child.kill("SIGTERM");
+      expect(await lines.next((line) => line.startsWith("Removed "))).toBe(`Removed ${id?.[1]}`);
+      expect((await exit)[0]).toBe(0);
+      exited = true;
+      expect((await client.webhooks.list()).data.map((w) => w.id)).not.toContain(id?.[1]);
+    } finally {
+      if (!exited) {
+        child.kill("SIGKILL");
+        await once(child, "exit");
+      }
+    }
+  });
+});
+
 /** Lines a child prints, awaited one predicate at a time. */
 function outputLines(stream: NodeJS.ReadableStream | null) {
   const seen: string[] = [];
