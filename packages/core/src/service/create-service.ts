@@ -1,10 +1,12 @@
 import { Hono } from "hono";
 import { CONTRACT_MESSAGES } from "../contract/errors.ts";
+import { DailyAnalytics } from "../scheduler/daily-analytics.ts";
 import { Scheduler } from "../scheduler/scheduler.ts";
 import type { Store } from "../store/types.ts";
 import { type Clock, systemClock } from "../time/clock.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./body.ts";
 import type { ServiceDeps } from "./context.ts";
+import { computeAnalytics } from "./handlers/analytics.ts";
 import { HttpError } from "./http-error.ts";
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from "./limits.ts";
 import { consoleLogger, type Logger } from "./logger.ts";
@@ -36,9 +38,9 @@ export interface ServiceOptions {
 export interface Service {
   /** Serves one request: the whole API under /api/v1, plus /healthz. Never throws. */
   fetch(request: Request): Promise<Response>;
-  /** Arms the scheduler (releasing posts a crash left in `publishing`). */
+  /** Arms the scheduler (releasing posts a crash left in `publishing`) and the daily analytics event. */
   start(): Promise<void>;
-  /** Stops the scheduler's timer and waits for a run in progress. Does not close the store. */
+  /** Stops the timers and waits for work in progress. Does not close the store. */
   close(): Promise<void>;
   readonly scheduler: Scheduler;
 }
@@ -55,6 +57,12 @@ export function createService(options: ServiceOptions): Service {
     publish: async (post, now) => {
       await publishClaimedPost(store, post, now);
     },
+  });
+  const daily = new DailyAnalytics({
+    store,
+    clock,
+    logger,
+    summarize: (userId) => computeAnalytics(store, userId),
   });
   const deps: ServiceDeps = {
     store,
@@ -120,8 +128,14 @@ export function createService(options: ServiceOptions): Service {
 
   return {
     fetch,
-    start: () => scheduler.start(),
-    close: () => scheduler.stop(),
+    start: async () => {
+      await scheduler.start();
+      daily.start();
+    },
+    close: async () => {
+      await scheduler.stop();
+      await daily.stop();
+    },
     scheduler,
   };
 }

@@ -1,5 +1,6 @@
 import { NETWORK_IDS, type NetworkId } from "../../contract/networks.ts";
 import type { Analytics } from "../../contract/resources.ts";
+import type { Store } from "../../store/types.ts";
 import type { RequestContext } from "../context.ts";
 import { json } from "../responses.ts";
 import { engagementRate, interactionsOf } from "../serialize.ts";
@@ -9,11 +10,15 @@ import { engagementRate, interactionsOf } from "../serialize.ts";
  * reported (nothing estimated), and one row per network that is connected or has published.
  */
 export async function getAnalytics({ deps, caller }: RequestContext): Promise<Response> {
-  const userId = caller.user.id;
+  return json(200, await computeAnalytics(deps.store, caller.user.id));
+}
+
+/** The analytics summary of a user, from what networks have reported. */
+export async function computeAnalytics(store: Store, userId: string): Promise<Analytics> {
   const [targets, accounts, postsPublished] = await Promise.all([
-    deps.store.listPublishedTargets(userId),
-    deps.store.listAccounts(userId),
-    deps.store.countPublishedPosts(userId),
+    store.listPublishedTargets(userId),
+    store.listAccounts(userId),
+    store.countPublishedPosts(userId),
   ]);
   const per = new Map<NetworkId, { reach: number; interactions: number }>();
   for (const a of accounts) per.set(a.platform, { reach: 0, interactions: 0 });
@@ -27,7 +32,7 @@ export async function getAnalytics({ deps, caller }: RequestContext): Promise<Re
     totalReach += t.reach;
     totalInteractions += interactionsOf(t);
   }
-  const body: Analytics = {
+  return {
     totalReach,
     engagementRate: engagementRate(totalInteractions, totalReach),
     postsPublished,
@@ -37,5 +42,4 @@ export async function getAnalytics({ deps, caller }: RequestContext): Promise<Re
       return { platform, reach: row.reach, engagementRate: engagementRate(row.interactions, row.reach) };
     }),
   };
-  return json(200, body);
 }
