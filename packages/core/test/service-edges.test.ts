@@ -203,3 +203,31 @@ describe("webhook endpoints and the service options", () => {
     expect((await create({ lookupHost }, "https://intranet.example.com/x")).status).toBe(400);
   });
 });
+
+describe("publish-now failures", () => {
+  it("a publish-now that fails inside the request answers 500 and is handed to the scheduler, which publishes it once", async () => {
+    const store = new MemoryStore();
+    const { service, auth, clock, user } = await setup({ store });
+    await service.start();
+    const getAccount = store.getAccount.bind(store);
+    let failures = 1;
+    store.getAccount = async (userId, platform) => {
+      if (failures-- > 0) throw new Error("database is locked");
+      return getAccount(userId, platform);
+    };
+    const res = await service.fetch(
+      new Request("http://localhost/api/v1/posts", {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ caption: "retry me", platforms: ["x"] }),
+      }),
+    );
+    expect(res.status).toBe(500);
+    const [post] = await store.listPosts(user.id, { limit: 10 });
+    expect(post).toMatchObject({ status: "scheduled", scheduled_at: clock.now() + 5000 });
+    await clock.advance(5000);
+    expect((await store.getPost(user.id, post!.id))!.status).toBe("published");
+    expect((await store.listEvents(user.id)).filter((e) => e.type === "post.published")).toHaveLength(1);
+    await service.close();
+  });
+});

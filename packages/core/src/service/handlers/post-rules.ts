@@ -73,7 +73,14 @@ export async function savePost(
   if (mode.kind !== "now") return { post, targets };
 
   // Publish now: through `publishing`, fanned out before the response.
-  const done = await publishClaimedPost(deps.store, post, now);
+  let done: Awaited<ReturnType<typeof publishClaimedPost>>;
+  try {
+    done = await publishClaimedPost(deps.store, post, now);
+  } catch (err) {
+    // Not left in `publishing` (nothing would pick it up before a restart): the scheduler retries it.
+    await handOverToScheduler(deps, post.id, now).catch(() => {});
+    throw err;
+  }
   // A DELETE that won the race removed the record; the answer still says what the networks did.
   const anyPublished = done.targets.some((t) => t.status === "published");
   const final = done.post ?? {
@@ -82,6 +89,18 @@ export async function savePost(
     published_at: anyPublished ? now : null,
   };
   return { post: final, targets: done.targets };
+}
+
+/** Delay before the scheduler retries a publish-now that failed inside the request. */
+export const PUBLISH_RETRY_DELAY_MS = 5_000;
+
+async function handOverToScheduler(deps: ServiceDeps, postId: string, now: number): Promise<void> {
+  const at = now + PUBLISH_RETRY_DELAY_MS;
+  const moved = await deps.store.transitionPost(postId, ["publishing"], {
+    status: "scheduled",
+    scheduled_at: at,
+  });
+  if (moved) deps.scheduler.notify(at);
 }
 
 /** Network ids in the order sent: unknown ids ignored, duplicates collapsed, unconnected ones dropped. */
