@@ -127,6 +127,20 @@ describe("socialpub-server start --dev", () => {
     expect((await api(server, TEST_KEY, "GET", "/me")).status).toBe(429);
   });
 
+  it("refuses a second server on the same database, and starts again once the first was killed -9", async () => {
+    const db = newDb();
+    const first = await serve(["--db", db]);
+    expectOneLineError(
+      await runCli(["start", "--port", "0", "--db", db]),
+      /another socialpub-server is running on/,
+    );
+    // Administration commands still work beside the running server.
+    await ok(["users", "list", "--db", db]);
+    expect(await first.stop("SIGKILL")).toBe("SIGKILL");
+    const second = await serve(["--db", db]);
+    expect(await second.stop("SIGTERM")).toBe(0);
+  });
+
   it("stops with exit code 0 on SIGTERM", async () => {
     const server = await serve(["--db", newDb()]);
     expect(await server.stop("SIGTERM")).toBe(0);

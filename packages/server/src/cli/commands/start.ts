@@ -3,6 +3,7 @@ import { Command, Option } from "commander";
 import { createLogger, type LogLevel } from "../../logging.ts";
 import { FileMediaStorage } from "../../media/file-media-storage.ts";
 import { startServer } from "../../server.ts";
+import { lockDatabaseForServer } from "../../store/server-lock.ts";
 import type { Synchronous } from "../../store/sqlite-store.ts";
 import { setUpDevUser } from "../admin/dev-user.ts";
 import { CliError, describeFailure } from "../errors.ts";
@@ -104,6 +105,13 @@ async function start(options: StartOptions): Promise<void> {
   if (options.devKey !== undefined && !options.dev) throw new CliError("--dev-key only applies with --dev.");
   const allowPrivateWebhooks = Boolean(options.allowPrivateWebhooks || options.dev);
   const store = openStore(options.db, options.synchronous);
+  let lock: ReturnType<typeof lockDatabaseForServer>;
+  try {
+    lock = lockDatabaseForServer(store.path);
+  } catch (error) {
+    await store.close();
+    throw new CliError(describeFailure(error));
+  }
   const mediaDir =
     options.mediaDir !== undefined
       ? resolve(options.mediaDir)
@@ -125,6 +133,7 @@ async function start(options: StartOptions): Promise<void> {
     }
   } catch (error) {
     await store.close();
+    lock.release();
     throw new CliError(`cannot set up the dev user: ${describeFailure(error)}`);
   }
 
@@ -143,6 +152,7 @@ async function start(options: StartOptions): Promise<void> {
     });
   } catch (error) {
     await store.close();
+    lock.release();
     const code = (error as NodeJS.ErrnoException).code;
     const where = `${options.host}:${options.port}`;
     if (code === "EADDRINUSE")
@@ -166,6 +176,7 @@ async function start(options: StartOptions): Promise<void> {
     try {
       await server.close();
       await store.close();
+      lock.release();
       logger.info({}, "stopped");
       process.exit(0);
     } catch (err) {
