@@ -118492,7 +118492,8 @@ class MediaResource {
      */
     async upload(input, options) {
         if ("url" in input) {
-            return (await this.#send({ method: "POST", path: "/media", json: { url: input.url }, schema: Media, options })).data;
+            const json = input.type === undefined ? { url: input.url } : { url: input.url, type: input.type };
+            return (await this.#send({ method: "POST", path: "/media", json, schema: Media, options })).data;
         }
         if (!input.contentType)
             throw new TypeError("contentType is required when uploading bytes, e.g. image/png.");
