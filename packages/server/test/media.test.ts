@@ -1,4 +1,5 @@
 import { readdirSync } from "node:fs";
+import { SAMPLE_PNG } from "@socialpub/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { FileMediaStorage } from "../src/media/file-media-storage.ts";
 import { type ServerProcess, startServerProcess, TEST_KEY } from "./support/cli-process.ts";
@@ -16,7 +17,7 @@ function newDir() {
   return dir;
 }
 
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4, 5]);
+const PNG = SAMPLE_PNG;
 
 describe("file media storage", () => {
   it("gives back the bytes and type it was given", async () => {

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import { ErrorBody } from "../contract/errors.ts";
 import { type AnyRoute, API_BASE, fullPath } from "../service/route.ts";
@@ -19,20 +20,40 @@ function sharedResponses(route: AnyRoute): Record<number, string> {
     out[413] = "The body is larger than 1 MiB.";
     out[415] = "The Content-Type is not application/json.";
   }
+  if (takesIdempotencyKey(route)) {
+    out[400] ??= "The Idempotency-Key is not 1 to 255 printable ASCII characters.";
+    out[409] = "A request with the same Idempotency-Key is still in progress; retry it shortly.";
+    out[422] = "The Idempotency-Key was used for a different request; send a new key.";
+  }
   out[500] = "An unexpected error; the message carries the request id.";
   return out;
 }
 
+/** Writes (POST and DELETE) with a key honour Idempotency-Key. */
+function takesIdempotencyKey(route: AnyRoute): boolean {
+  return route.auth && (route.method === "POST" || route.method === "DELETE");
+}
+
+const idempotencyHeader = z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional().meta({
+    description:
+      "Makes a retry safe: the same key with the same request within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running again.",
+  }),
+});
+
 function operation(route: AnyRoute): ZodOpenApiOperationObject {
   const responses: NonNullable<ZodOpenApiOperationObject["responses"]> = {};
-  for (const [status, description] of Object.entries(sharedResponses(route))) {
+  const shared = sharedResponses(route);
+  for (const [status, description] of Object.entries(shared)) {
     responses[status as `4${string}`] = { description, content: errorContent };
   }
   for (const [status, spec] of Object.entries(route.responses)) {
     const isError = Number(status) >= 400;
     const schema = spec.schema ?? (isError ? ErrorBody : undefined);
+    // An operation's own causes come first; the causes every operation of its kind shares follow.
+    const also = isError ? shared[Number(status)] : undefined;
     responses[status as `2${string}`] = {
-      description: spec.description,
+      description: also ? `${spec.description} Also: ${also}` : spec.description,
       ...(schema ? { content: { "application/json": { schema } } } : {}),
     };
   }
@@ -42,11 +63,12 @@ function operation(route: AnyRoute): ZodOpenApiOperationObject {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     security: route.auth ? [{ bearerAuth: [] }] : [],
-    ...(route.params || route.query
+    ...(route.params || route.query || takesIdempotencyKey(route)
       ? {
           requestParams: {
             ...(route.params ? { path: route.params } : {}),
             ...(route.query ? { query: route.query as never } : {}),
+            ...(takesIdempotencyKey(route) ? { header: idempotencyHeader } : {}),
           },
         }
       : {}),

@@ -3,6 +3,7 @@ import type { ApiKeyRecord, Store, UserRecord } from "../store/types.ts";
 import type { Clock } from "../time/clock.ts";
 import type { Logger } from "./logger.ts";
 import type { MediaStorage } from "./media-storage.ts";
+import type { PerUserQueue } from "./per-user-queue.ts";
 import type { LookupHost } from "./webhook-url.ts";
 
 /** What handlers share: the store (the only state), the clock, the scheduler and the logger. */
@@ -13,6 +14,8 @@ export interface ServiceDeps {
   scheduler: Scheduler;
   webhooks: { allowPrivateUrls: boolean; lookupHost: LookupHost };
   media: MediaStorage;
+  /** Serializes a user's check-then-write steps (plan limits, slots) so concurrent requests stay exact. */
+  perUser: PerUserQueue;
 }
 
 export interface Caller {

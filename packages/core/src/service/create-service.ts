@@ -11,6 +11,7 @@ import { HttpError } from "./http-error.ts";
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from "./limits.ts";
 import { consoleLogger, type Logger } from "./logger.ts";
 import { type MediaStorage, MemoryMediaStorage } from "./media-storage.ts";
+import { PerUserQueue } from "./per-user-queue.ts";
 import { runRoute } from "./pipeline.ts";
 import { publishClaimedPost } from "./publish.ts";
 import { requestIdFor } from "./request-id.ts";
@@ -74,6 +75,7 @@ export function createService(options: ServiceOptions): Service {
       lookupHost: options.lookupHost ?? systemLookup,
     },
     media: options.mediaStorage ?? new MemoryMediaStorage(),
+    perUser: new PerUserQueue(),
   };
   const pipeline = {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,

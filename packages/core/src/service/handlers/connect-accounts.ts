@@ -33,6 +33,17 @@ export async function connectAccount({
 }: RequestContext<z.output<typeof ConnectAccountBody>>): Promise<Response> {
   const now = deps.clock.now();
   const { user } = caller;
+  // Count and write as one step of the user's queue: concurrent connects cannot pass the limit together.
+  const { account, existing } = await deps.perUser.run(user.id, () => putConnected(deps, caller, body, now));
+  return json(existing ? 200 : 201, toAccount(account));
+}
+
+async function putConnected(
+  deps: RequestContext["deps"],
+  { user }: RequestContext["caller"],
+  body: z.output<typeof ConnectAccountBody>,
+  now: number,
+): Promise<{ account: AccountRecord; existing: AccountRecord | null }> {
   const existing = await deps.store.getAccount(user.id, body.platform);
   if (!existing) {
     const connected = (await deps.store.listAccounts(user.id)).length;
@@ -52,7 +63,7 @@ export async function connectAccount({
     connected_at: existing?.connected_at ?? now,
   };
   await deps.store.putAccount(account, { events: [accountEvent("account.connected", account, now)] });
-  return json(existing ? 200 : 201, toAccount(account));
+  return { account, existing };
 }
 
 /** DELETE /accounts/{platform}: disconnects; posts already scheduled to it fail that network. */

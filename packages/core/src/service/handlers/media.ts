@@ -1,3 +1,4 @@
+import { fileTypeFromBuffer } from "file-type";
 import type { z } from "zod";
 import type { MediaUrlBody } from "../../contract/requests.ts";
 import type { Media } from "../../contract/resources.ts";
@@ -46,12 +47,13 @@ export async function createMedia({
   let record: MediaRecord;
   if (upload) {
     if (upload.bytes.length === 0) throw badRequest("The upload is empty; send the image or video bytes.");
-    const path = await deps.media.put(id, upload.bytes, upload.type);
+    const type = await uploadedType(upload.bytes, upload.type);
+    const path = await deps.media.put(id, upload.bytes, type);
     record = {
       id,
       user_id: caller.user.id,
       url: `${requestUrl.origin}${API_BASE}/media/${id}/content`,
-      type: upload.type,
+      type,
       size: upload.bytes.length,
       status: "ready",
       path,
@@ -95,6 +97,20 @@ export async function getMediaContent({ deps, params }: RequestContext): Promise
       "cache-control": "public, max-age=31536000, immutable",
     },
   });
+}
+
+/**
+ * The type of uploaded bytes, told from their content (magic numbers), not from the Content-Type the
+ * client declared: bytes that are not a known image or video format are refused whatever they claim
+ * to be, and media declared with the wrong image or video type are kept as what they are.
+ */
+async function uploadedType(bytes: Uint8Array, declared: string): Promise<string> {
+  const detected = await fileTypeFromBuffer(bytes);
+  if (detected && MEDIA_TYPE.test(detected.mime)) return detected.mime;
+  const seen = detected ? ` (they look like ${detected.mime})` : "";
+  throw badRequest(
+    `The upload was sent as ${declared}, but its bytes are not an image or video format this service recognises${seen}; send the image or video file itself.`,
+  );
 }
 
 function remoteUrl(value: string): string {

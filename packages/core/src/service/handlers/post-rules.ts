@@ -37,15 +37,34 @@ export type PostMode = { kind: "draft" } | { kind: "now" } | { kind: "scheduled"
 /**
  * Stores a new post (after the plan limit, the last check) and, for publish-now, fans it out before
  * returning. Scheduled posts write post.scheduled and wake the scheduler.
+ *
+ * `mode` may be a function that works out the mode from what is stored (the next free slot): it runs
+ * with the plan limit check and the insert as one step of the user's queue, so concurrent requests
+ * can neither pass the limit together nor take the same slot.
  */
 export async function savePost(
+  deps: ServiceDeps,
+  caller: Caller,
+  content: PostContent,
+  mode: PostMode | (() => Promise<PostMode>),
+  now: number,
+): Promise<{ post: PostRecord; targets: TargetRecord[] }> {
+  const { post, targets, kind } = await deps.perUser.run(caller.user.id, async () => {
+    const resolved = typeof mode === "function" ? await mode() : mode;
+    await checkMonthlyPosts(deps, caller, now);
+    return { ...(await insertNewPost(deps, caller, content, resolved, now)), kind: resolved.kind };
+  });
+  if (kind !== "now") return { post, targets };
+  return publishNow(deps, post, now);
+}
+
+async function insertNewPost(
   deps: ServiceDeps,
   caller: Caller,
   content: PostContent,
   mode: PostMode,
   now: number,
 ): Promise<{ post: PostRecord; targets: TargetRecord[] }> {
-  await checkMonthlyPosts(deps, caller, now);
   const status = mode.kind === "draft" ? "draft" : mode.kind === "scheduled" ? "scheduled" : "publishing";
   const scheduledAt = mode.kind === "scheduled" ? mode.at : null;
   const post: PostRecord = {
@@ -70,9 +89,15 @@ export async function savePost(
   }
   await deps.store.insertPost(post, targets, { events });
   if (scheduledAt !== null) deps.scheduler.notify(scheduledAt);
-  if (mode.kind !== "now") return { post, targets };
+  return { post, targets };
+}
 
-  // Publish now: through `publishing`, fanned out before the response.
+/** Publish now: through `publishing`, fanned out before the response. */
+async function publishNow(
+  deps: ServiceDeps,
+  post: PostRecord,
+  now: number,
+): Promise<{ post: PostRecord; targets: TargetRecord[] }> {
   let done: Awaited<ReturnType<typeof publishClaimedPost>>;
   try {
     done = await publishClaimedPost(deps.store, post, now);

@@ -7,7 +7,7 @@ import type { Caller, RequestContext, ServiceDeps } from "../context.ts";
 import { badRequest } from "../http-error.ts";
 import { json } from "../responses.ts";
 import { interactionsOf, toPost } from "../serialize.ts";
-import { checkPostContent, savePost } from "./post-rules.ts";
+import { checkPostContent, type PostMode, savePost } from "./post-rules.ts";
 
 /**
  * POST /schedule: queues a post for an exact time (`at`, with the rules of schedule_at) or for the next
@@ -16,15 +16,19 @@ import { checkPostContent, savePost } from "./post-rules.ts";
 export async function schedulePost({ deps, caller, body }: RequestContext<ScheduleBody>): Promise<Response> {
   const now = deps.clock.now();
   const content = await checkPostContent(deps, caller, body);
-  let at: number;
+  let mode: PostMode | (() => Promise<PostMode>);
   if (body.at === "next") {
-    at = await nextOptimalSlot(deps, caller, content.platforms, now);
+    // Worked out in the user's queue, with the insert: two posts asking at once get different slots.
+    mode = async () => ({
+      kind: "scheduled",
+      at: await nextOptimalSlot(deps, caller, content.platforms, now),
+    });
   } else {
     const parsed = parseScheduleAt(body.at, now, "at");
     if (!parsed.ok) throw badRequest(parsed.message);
-    at = parsed.at;
+    mode = { kind: "scheduled", at: parsed.at };
   }
-  const { post, targets } = await savePost(deps, caller, content, { kind: "scheduled", at }, now);
+  const { post, targets } = await savePost(deps, caller, content, mode, now);
   return json(201, toPost(post, targets));
 }
 

@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { SAMPLE_PNG as PNG, SAMPLE_JPEG, SAMPLE_MP4 } from "../media-samples.ts";
 import { type Harness, keysOf, ORIGIN, send } from "./harness.ts";
-
-/** The first bytes of a PNG, and some more: the service does not decode media. */
-const PNG = new Uint8Array([
-  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82, 1, 2, 3,
-]);
 
 export function mediaTests(h: Harness): void {
   describe("POST /media", () => {
@@ -100,6 +96,55 @@ export function mediaTests(h: Harness): void {
       );
       expect(missing.status).toBe(404);
       expect(missing.body).toEqual({ error: "Not found." });
+    });
+
+    it("an upload's type is told from its bytes: video bytes are kept as video, whatever Content-Type said", async () => {
+      const user = await h.user();
+      const mp4 = await user.request("POST", "/media", {
+        rawBody: SAMPLE_MP4,
+        headers: { "content-type": "video/mp4" },
+      });
+      expect(mp4.status).toBe(201);
+      expect(mp4.body.type).toBe("video/mp4");
+      const mislabelled = await user.request("POST", "/media", {
+        rawBody: SAMPLE_JPEG,
+        headers: { "content-type": "image/png" },
+      });
+      expect(mislabelled.status).toBe(201);
+      expect(mislabelled.body.type).toBe("image/jpeg");
+      const content = await h.target.fetch(new Request(`${ORIGIN}${new URL(mislabelled.body.url).pathname}`));
+      expect(content.headers.get("content-type")).toBe("image/jpeg");
+    });
+
+    it("bytes that are not an image or video answer 400, whatever Content-Type claims; nothing is stored", async () => {
+      const user = await h.user();
+      const cases: [string, Uint8Array<ArrayBuffer>][] = [
+        ["image/png", new TextEncoder().encode("<html><script>alert(1)</script></html>")],
+        ["image/svg+xml", new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"/>')],
+        ["video/mp4", new TextEncoder().encode("%PDF-1.4 not a video")],
+        ["image/png", PNG.slice(0, 8)],
+      ];
+      for (const [type, bytes] of cases) {
+        const res = await user.request("POST", "/media", {
+          rawBody: bytes,
+          headers: { "content-type": type },
+        });
+        expect(res.status, type).toBe(400);
+        expect(res.body.error).toMatch(
+          new RegExp(
+            `^The upload was sent as ${type.replace("+", "\\+")}, but its bytes are not an image or video`,
+          ),
+        );
+      }
+      expect(
+        (
+          await user.request("POST", "/media", {
+            rawBody: new TextEncoder().encode("%PDF-1.4"),
+            headers: { "content-type": "image/png" },
+          })
+        ).body.error,
+      ).toContain("(they look like application/pdf)");
+      expect(await h.store.listEvents(user.id)).toEqual([]);
     });
 
     it("an upload over 1 MiB answers 413", async () => {

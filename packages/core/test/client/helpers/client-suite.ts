@@ -13,6 +13,7 @@ import { Target } from "../../../src/contract/resources.ts";
 import { type ProvisionedUser, provisionUser } from "../../../src/provision.ts";
 import type { Store } from "../../../src/store/types.ts";
 import type { FakeClock } from "../../../src/testing/fake-clock.ts";
+import { SAMPLE_PNG } from "../../../src/testing/media-samples.ts";
 
 /** The reference service, reachable by a client, with the store and clock behind it. */
 export interface ClientTarget {
@@ -287,7 +288,7 @@ export function describeClientAgainstService(name: string, makeTarget: () => Pro
     });
 
     it("uploads media as bytes and by URL, and publishes a post with the med_ id", async () => {
-      const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+      const png = SAMPLE_PNG;
       const uploaded = await api.media.upload({ data: png, contentType: "image/png" });
       expect(uploaded).toMatchObject({ type: "image/png", size: png.length, status: "ready" });
       expect(uploaded.id).toMatch(/^med_/);
