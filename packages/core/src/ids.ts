@@ -1,7 +1,7 @@
 import { monotonicFactory, type ULIDFactory } from "ulid";
 
 /** Prefixes of every id the service issues (decisions: "prefixed and time-sortable"). */
-export type IdPrefix = "usr" | "key" | "post" | "evt" | "wh" | "med" | "dlv" | "req";
+export type IdPrefix = "usr" | "key" | "post" | "evt" | "wh" | "med" | "dlv" | "att" | "req";
 
 let factory: ULIDFactory | undefined;
 

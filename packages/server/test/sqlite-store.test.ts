@@ -179,6 +179,7 @@ describe("SQLite store", () => {
     const [job] = await store.claimDueDeliveries(T0, T0 + 30_000, 10);
     await store.recordAttempt(
       {
+        id: "att_1",
         delivery_id: job!.delivery.id,
         webhook_id: "wh_1",
         event_id: "evt_1",
@@ -190,8 +191,9 @@ describe("SQLite store", () => {
       },
       { state: "pending", next_attempt_at: T0 + 5000 },
     );
-    expect(await store.listAttempts(job!.delivery.id)).toEqual([
+    expect(await store.listDeliveryAttempts(job!.delivery.id)).toEqual([
       {
+        id: "att_1",
         delivery_id: job!.delivery.id,
         webhook_id: "wh_1",
         event_id: "evt_1",
@@ -200,6 +202,7 @@ describe("SQLite store", () => {
         response_status: 503,
         duration_ms: 12.5,
         error: null,
+        next_attempt_at: T0 + 5000,
       },
     ]);
     expect(await store.listDeliveries("evt_1")).toMatchObject([

@@ -4,12 +4,15 @@ import { newId } from "../ids.ts";
 import type {
   AccountRecord,
   ApiKeyRecord,
+  AttemptLogEntry,
   AttemptRecord,
+  ClaimOptions,
   DeliveryJob,
   DeliveryRecord,
   DeliveryState,
   Effects,
   IdempotencyRecord,
+  ListAttemptsOptions,
   ListPostsOptions,
   MediaRecord,
   NewEvent,
@@ -41,8 +44,9 @@ export class MemoryStore implements Store {
   private readonly postCreations = new Map<string, number[]>();
   private readonly webhooks = new Map<string, WebhookRecord>();
   private readonly events: NewEvent[] = [];
+  private readonly eventsById = new Map<string, NewEvent>();
   private readonly deliveries = new Map<string, DeliveryRecord>();
-  private readonly attempts: AttemptRecord[] = [];
+  private attempts: AttemptRecord[] = [];
   private readonly media = new Map<string, MediaRecord>();
   private readonly idempotency = new Map<string, IdempotencyRecord>();
   private closed = false;
@@ -288,28 +292,46 @@ export class MemoryStore implements Store {
     // Nothing is owed to an endpoint that no longer exists.
     for (const [deliveryId, d] of this.deliveries)
       if (d.webhook_id === id) this.deliveries.delete(deliveryId);
+    this.attempts = this.attempts.filter((a) => a.webhook_id !== id);
     return true;
   }
 
   async setWebhookStatus(id: string, status: WebhookStatus): Promise<void> {
     const webhook = this.webhooks.get(id);
-    if (webhook) webhook.status = status;
+    if (!webhook) return;
+    webhook.status = status;
+    if (status === "disabled") {
+      for (const d of this.deliveries.values()) if (d.webhook_id === id) this.endIfPending(d);
+    }
   }
 
   async appendEvents(events: NewEvent[]): Promise<void> {
     this.writeEffects({ events });
   }
 
-  async claimDueDeliveries(now: number, leaseUntil: number, limit: number): Promise<DeliveryJob[]> {
+  async claimDueDeliveries(
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    options: ClaimOptions = {},
+  ): Promise<DeliveryJob[]> {
     const due = [...this.deliveries.values()]
       .filter((d) => d.state === "pending" && d.next_attempt_at !== null && d.next_attempt_at <= now)
-      .sort((a, b) => a.next_attempt_at! - b.next_attempt_at! || (a.id < b.id ? -1 : 1))
-      .slice(0, Math.max(0, limit));
+      .sort((a, b) => a.next_attempt_at! - b.next_attempt_at! || (a.id < b.id ? -1 : 1));
+    const taken = new Map(Object.entries(options.busy ?? {}));
+    const perWebhook = options.perWebhook ?? Number.POSITIVE_INFINITY;
     const jobs: DeliveryJob[] = [];
     for (const delivery of due) {
-      const event = this.events.find((e) => e.id === delivery.event_id);
+      if (jobs.length >= limit) break;
+      const event = this.eventsById.get(delivery.event_id);
       const webhook = this.webhooks.get(delivery.webhook_id);
-      if (!event || !webhook) continue;
+      if (!event || !webhook || webhook.status !== "enabled") {
+        this.endIfPending(delivery);
+        continue;
+      }
+      const count = taken.get(webhook.id) ?? 0;
+      if (count >= perWebhook) continue;
+      taken.set(webhook.id, count + 1);
       delivery.next_attempt_at = leaseUntil;
       jobs.push({ delivery: copy(delivery), event: copy(event), webhook: copy(webhook) });
     }
@@ -317,10 +339,10 @@ export class MemoryStore implements Store {
   }
 
   async recordAttempt(
-    attempt: AttemptRecord,
+    attempt: Omit<AttemptRecord, "next_attempt_at">,
     next: { state: DeliveryState; next_attempt_at: number | null },
   ): Promise<void> {
-    this.attempts.push(copy(attempt));
+    this.attempts.push({ ...copy(attempt), next_attempt_at: next.next_attempt_at });
     const delivery = this.deliveries.get(attempt.delivery_id);
     if (!delivery) return;
     delivery.attempts = Math.max(delivery.attempts, attempt.attempt);
@@ -328,18 +350,49 @@ export class MemoryStore implements Store {
     delivery.next_attempt_at = next.next_attempt_at;
   }
 
-  async nextDeliveryAt(): Promise<number | null> {
+  async nextDeliveryAt(options: { excludeWebhookIds?: readonly string[] } = {}): Promise<number | null> {
+    const excluded = new Set(options.excludeWebhookIds ?? []);
     let next: number | null = null;
     for (const d of this.deliveries.values()) {
       if (
         d.state === "pending" &&
         d.next_attempt_at !== null &&
+        !excluded.has(d.webhook_id) &&
         (next === null || d.next_attempt_at < next)
       ) {
         next = d.next_attempt_at;
       }
     }
     return next;
+  }
+
+  async listAttempts(webhookId: string, options: ListAttemptsOptions): Promise<AttemptLogEntry[]> {
+    const before = options.beforeId;
+    return this.attempts
+      .filter((a) => a.webhook_id === webhookId && (before === undefined || a.id < before))
+      .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+      .slice(0, Math.max(0, options.limit))
+      .flatMap((a) => {
+        const event = this.eventsById.get(a.event_id);
+        return event ? [{ ...copy(a), event_type: event.type }] : [];
+      });
+  }
+
+  async resendEvent(webhookId: string, eventId: string, now: number): Promise<DeliveryRecord | null> {
+    const webhook = this.webhooks.get(webhookId);
+    const event = this.eventsById.get(eventId);
+    if (!webhook || !event || event.user_id !== webhook.user_id) return null;
+    const delivery: DeliveryRecord = {
+      id: newId("dlv", now),
+      event_id: event.id,
+      webhook_id: webhook.id,
+      state: "pending",
+      attempts: 0,
+      next_attempt_at: now,
+      created_at: now,
+    };
+    this.deliveries.set(delivery.id, delivery);
+    return copy(delivery);
   }
 
   async listEvents(userId: string): Promise<NewEvent[]> {
@@ -389,10 +442,19 @@ export class MemoryStore implements Store {
     return media && media.user_id === userId ? copy(media) : null;
   }
 
+  /** A delivery that can no longer be made stops being owed: failed, never handed out again. */
+  private endIfPending(delivery: DeliveryRecord): void {
+    if (delivery.state !== "pending") return;
+    delivery.state = "failed";
+    delivery.next_attempt_at = null;
+  }
+
   /** The outbox: events, and one delivery per endpoint that should receive each. */
   private writeEffects(effects: Effects | undefined): void {
     for (const event of effects?.events ?? []) {
-      this.events.push(copy(event));
+      const stored = copy(event);
+      this.events.push(stored);
+      this.eventsById.set(stored.id, stored);
       const endpoints = [...this.webhooks.values()].filter((w) =>
         event.webhook_id !== undefined
           ? w.id === event.webhook_id

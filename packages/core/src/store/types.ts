@@ -131,15 +131,39 @@ export interface DeliveryJob {
 }
 
 export interface AttemptRecord {
+  /** att_… — time-sortable, so the delivery log lists newest first by id. */
+  id: string;
   delivery_id: string;
   webhook_id: string;
   event_id: string;
+  /** 1 for the first attempt of the delivery, then 2, … */
   attempt: number;
   at: number;
   /** HTTP status, or null when no response came (timeout, refused). */
   response_status: number | null;
   duration_ms: number;
   error: string | null;
+  /** When the delivery was due again after this attempt; null once it was delivered or given up. */
+  next_attempt_at: number | null;
+}
+
+/** An attempt as the delivery log shows it: with the type of the event it carried. */
+export interface AttemptLogEntry extends AttemptRecord {
+  event_type: EventType;
+}
+
+/** What a worker already has in flight, so a claim leaves room for other endpoints. */
+export interface ClaimOptions {
+  /** At most this many deliveries per endpoint in flight, counting `busy`. */
+  perWebhook?: number;
+  /** Deliveries the caller has in flight, per webhook id. */
+  busy?: Readonly<Record<string, number>>;
+}
+
+export interface ListAttemptsOptions {
+  limit: number;
+  /** Return attempts strictly older (smaller id) than this id. */
+  beforeId?: string;
 }
 
 export interface MediaRecord {
@@ -265,20 +289,43 @@ export interface Store {
   listWebhooks(userId: string): Promise<WebhookRecord[]>;
   getWebhook(userId: string, id: string): Promise<WebhookRecord | null>;
   deleteWebhook(userId: string, id: string): Promise<boolean>;
+  /**
+   * Enables or disables an endpoint. Disabling also ends what is still owed to it: its pending
+   * deliveries become failed, so nothing more is sent there.
+   */
   setWebhookStatus(id: string, status: WebhookStatus): Promise<void>;
   /** Writes events on their own (analytics.daily, test events), with deliveries like any other. */
   appendEvents(events: NewEvent[]): Promise<void>;
   /**
-   * Claims deliveries due at or before `now` (state pending), pushing their next_attempt_at to
-   * `leaseUntil` so a second worker does not take them; at most `limit`.
+   * Claims deliveries due at or before `now` (state pending), oldest due first, pushing their
+   * next_attempt_at to `leaseUntil` so a second worker does not take them; at most `limit`, and at most
+   * `options.perWebhook` per endpoint counting those in `options.busy`. A due delivery whose endpoint
+   * is disabled, or whose event or endpoint is gone, is ended (failed) instead of handed out.
    */
-  claimDueDeliveries(now: number, leaseUntil: number, limit: number): Promise<DeliveryJob[]>;
-  /** Records an attempt and the delivery's new state in one step. */
+  claimDueDeliveries(
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    options?: ClaimOptions,
+  ): Promise<DeliveryJob[]>;
+  /**
+   * Records an attempt and the delivery's new state in one step; the stored attempt's next_attempt_at
+   * is `next.next_attempt_at`.
+   */
   recordAttempt(
-    attempt: AttemptRecord,
+    attempt: Omit<AttemptRecord, "next_attempt_at">,
     next: { state: DeliveryState; next_attempt_at: number | null },
   ): Promise<void>;
-  nextDeliveryAt(): Promise<number | null>;
+  /** The earliest next_attempt_at among pending deliveries, leaving out those of the given endpoints. */
+  nextDeliveryAt(options?: { excludeWebhookIds?: readonly string[] }): Promise<number | null>;
+  /** The attempts made to one endpoint, newest first (descending id), with their events' types. */
+  listAttempts(webhookId: string, options: ListAttemptsOptions): Promise<AttemptLogEntry[]>;
+  /**
+   * Owes the event to the endpoint once more: a new pending delivery due at `now` (the same event, so
+   * the same webhook-id). Null when the endpoint or the event does not exist, or they belong to
+   * different users.
+   */
+  resendEvent(webhookId: string, eventId: string, now: number): Promise<DeliveryRecord | null>;
   /** The user's events, oldest first, as written to the outbox (test events included). */
   listEvents(userId: string): Promise<NewEvent[]>;
 

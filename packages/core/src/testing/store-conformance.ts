@@ -538,6 +538,7 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
         await store.appendEvents([event(u.id), event(u.id)]);
         const [a, b] = await store.claimDueDeliveries(T0, T0 + 15_000, 10);
         const attempt = (job: typeof a, status: number | null) => ({
+          id: newId("att", T0),
           delivery_id: job!.delivery.id,
           webhook_id: job!.webhook.id,
           event_id: job!.event.id,
@@ -577,6 +578,145 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
         expect((await store.getWebhook(u.id, w.id))!.status).toBe("disabled");
         await store.appendEvents([event(u.id)]);
         expect(await store.claimDueDeliveries(T0 + 1000, T0 + 20_000, 10)).toEqual([]);
+      });
+
+      it("disabling an endpoint ends what it was still owed: nothing of it is due any more", async () => {
+        const u = await user();
+        const w = webhook(u.id);
+        const other = webhook(u.id);
+        await store.createWebhook(w);
+        await store.createWebhook(other);
+        await store.appendEvents([event(u.id)]);
+        await store.setWebhookStatus(w.id, "disabled");
+        const jobs = await store.claimDueDeliveries(T0 + 1000, T0 + 20_000, 10);
+        expect(jobs.map((j) => j.webhook.id)).toEqual([other.id]);
+        await store.appendEvents([event(u.id, "post.published", { webhook_id: w.id })]);
+        expect(await store.claimDueDeliveries(T0 + 1000, T0 + 20_000, 10)).toEqual([]);
+        expect(await store.nextDeliveryAt()).toBe(T0 + 20_000);
+      });
+
+      it("a claim leaves room per endpoint: at most perWebhook, counting those busy; other endpoints still get theirs", async () => {
+        const u = await user();
+        const slow = webhook(u.id);
+        const fast = webhook(u.id);
+        await store.createWebhook(slow);
+        await store.createWebhook(fast);
+        await store.appendEvents([1, 2, 3].map(() => event(u.id, "post.published", { webhook_id: slow.id })));
+        await store.appendEvents([event(u.id, "post.published", { webhook_id: fast.id })]);
+        const first = await store.claimDueDeliveries(T0, T0 + 15_000, 10, {
+          perWebhook: 2,
+          busy: { [slow.id]: 1 },
+        });
+        expect(first.map((j) => j.webhook.id).sort()).toEqual([fast.id, slow.id].sort());
+        const second = await store.claimDueDeliveries(T0, T0 + 15_000, 10, { perWebhook: 2 });
+        expect(second.map((j) => j.webhook.id)).toEqual([slow.id, slow.id]);
+      });
+
+      it("nextDeliveryAt can leave out endpoints that have no room", async () => {
+        const u = await user();
+        const busy = webhook(u.id);
+        const idle = webhook(u.id);
+        await store.createWebhook(busy);
+        await store.createWebhook(idle);
+        await store.appendEvents([event(u.id, "post.published", { webhook_id: busy.id })]);
+        await store.appendEvents([
+          event(u.id, "post.published", { webhook_id: idle.id, created: Math.floor(T0 / 1000) + 60 }),
+        ]);
+        expect(await store.nextDeliveryAt()).toBe(T0);
+        expect(await store.nextDeliveryAt({ excludeWebhookIds: [busy.id] })).toBe(T0 + 60_000);
+        expect(await store.nextDeliveryAt({ excludeWebhookIds: [busy.id, idle.id] })).toBeNull();
+      });
+
+      it("listAttempts answers one endpoint's attempts newest first, with the event type and when the delivery was due next; beforeId pages", async () => {
+        const u = await user();
+        const w = webhook(u.id, { events: ["post.published", "post.failed"] });
+        const other = webhook(u.id);
+        await store.createWebhook(w);
+        await store.createWebhook(other);
+        const published = event(u.id, "post.published");
+        const failed = event(u.id, "post.failed");
+        await store.appendEvents([published, failed]);
+        const jobs = await store.claimDueDeliveries(T0, T0 + 15_000, 10);
+        const ids: string[] = [];
+        for (const [i, job] of jobs.entries()) {
+          const id = newId("att", T0 + i);
+          ids.push(id);
+          const ok = job.webhook.id === other.id || job.event.type === "post.failed";
+          await store.recordAttempt(
+            {
+              id,
+              delivery_id: job.delivery.id,
+              webhook_id: job.webhook.id,
+              event_id: job.event.id,
+              attempt: 1,
+              at: T0 + i,
+              response_status: ok ? 200 : 500,
+              duration_ms: 3,
+              error: ok ? null : "the endpoint answered 500",
+            },
+            ok
+              ? { state: "delivered", next_attempt_at: null }
+              : { state: "pending", next_attempt_at: T0 + 5000 },
+          );
+        }
+        const mine = await store.listAttempts(w.id, { limit: 10 });
+        expect(mine.map((a) => [a.event_type, a.response_status, a.next_attempt_at])).toEqual([
+          ["post.failed", 200, null],
+          ["post.published", 500, T0 + 5000],
+        ]);
+        expect(mine[1]).toMatchObject({
+          webhook_id: w.id,
+          event_id: published.id,
+          attempt: 1,
+          error: "the endpoint answered 500",
+          duration_ms: 3,
+        });
+        const [newest] = await store.listAttempts(w.id, { limit: 1 });
+        expect(await store.listAttempts(w.id, { limit: 10, beforeId: newest!.id })).toEqual([mine[1]]);
+        expect(await store.listAttempts(other.id, { limit: 10 })).toHaveLength(1);
+        expect(ids).toHaveLength(3);
+        await store.deleteWebhook(u.id, w.id);
+        expect(await store.listAttempts(w.id, { limit: 10 })).toEqual([]);
+      });
+
+      it("resendEvent owes the same event to the endpoint again, due now; unknown or another user's event: null", async () => {
+        const a = await user();
+        const b = await user();
+        const w = webhook(a.id);
+        await store.createWebhook(w);
+        const mine = event(a.id);
+        const theirs = event(b.id);
+        await store.appendEvents([mine, theirs]);
+        const [job] = await store.claimDueDeliveries(T0, T0 + 15_000, 10);
+        await store.recordAttempt(
+          {
+            id: newId("att", T0),
+            delivery_id: job!.delivery.id,
+            webhook_id: w.id,
+            event_id: mine.id,
+            attempt: 1,
+            at: T0,
+            response_status: 200,
+            duration_ms: 1,
+            error: null,
+          },
+          { state: "delivered", next_attempt_at: null },
+        );
+        const resent = await store.resendEvent(w.id, mine.id, T0 + 60_000);
+        expect(resent).toMatchObject({
+          event_id: mine.id,
+          webhook_id: w.id,
+          state: "pending",
+          attempts: 0,
+          next_attempt_at: T0 + 60_000,
+        });
+        expect(resent!.id).not.toBe(job!.delivery.id);
+        expect(await store.nextDeliveryAt()).toBe(T0 + 60_000);
+        const [again] = await store.claimDueDeliveries(T0 + 60_000, T0 + 75_000, 10);
+        expect(again).toMatchObject({ delivery: { id: resent!.id }, event: mine, webhook: w });
+        expect(await store.resendEvent(w.id, theirs.id, T0)).toBeNull();
+        expect(await store.resendEvent(w.id, "evt_missing", T0)).toBeNull();
+        expect(await store.resendEvent("wh_missing", mine.id, T0)).toBeNull();
       });
     });
 

@@ -1,6 +1,7 @@
 import type {
   AccountRecord,
   ApiKeyRecord,
+  AttemptLogEntry,
   AttemptRecord,
   DeliveryRecord,
   IdempotencyRecord,
@@ -127,6 +128,7 @@ export function toDelivery(row: Row): DeliveryRecord {
 
 export function toAttempt(row: Row): AttemptRecord {
   return {
+    id: text(row, "id"),
     delivery_id: text(row, "delivery_id"),
     webhook_id: text(row, "webhook_id"),
     event_id: text(row, "event_id"),
@@ -135,7 +137,12 @@ export function toAttempt(row: Row): AttemptRecord {
     response_status: nullableInt(row, "response_status"),
     duration_ms: int(row, "duration_ms"),
     error: nullableText(row, "error"),
+    next_attempt_at: nullableInt(row, "next_attempt_at"),
   };
+}
+
+export function toAttemptLogEntry(row: Row): AttemptLogEntry {
+  return { ...toAttempt(row), event_type: text(row, "event_type") as AttemptLogEntry["event_type"] };
 }
 
 export function toMedia(row: Row): MediaRecord {

@@ -5,12 +5,15 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlit
 import type {
   AccountRecord,
   ApiKeyRecord,
+  AttemptLogEntry,
   AttemptRecord,
+  ClaimOptions,
   DeliveryJob,
   DeliveryRecord,
   DeliveryState,
   Effects,
   IdempotencyRecord,
+  ListAttemptsOptions,
   ListPostsOptions,
   MediaRecord,
   NetworkId,
@@ -28,6 +31,7 @@ import { migrate } from "./migrate.ts";
 import {
   toAccount,
   toAttempt,
+  toAttemptLogEntry,
   toDelivery,
   toEvent,
   toIdempotency,
@@ -157,17 +161,31 @@ export class SqliteStore implements Store {
               .map((webhook) => webhook.id);
       const due = event.created * 1000;
       for (const webhookId of receivers) {
-        this.run(
-          `INSERT INTO deliveries (id, event_id, webhook_id, state, attempts, next_attempt_at, created_at)
-           VALUES (?, ?, ?, 'pending', 0, ?, ?)`,
-          `dlv_${randomUUID().replaceAll("-", "")}`,
-          event.id,
-          webhookId,
-          due,
-          due,
-        );
+        this.insertDelivery({
+          id: newDeliveryId(),
+          event_id: event.id,
+          webhook_id: webhookId,
+          state: "pending",
+          attempts: 0,
+          next_attempt_at: due,
+          created_at: due,
+        });
       }
     }
+  }
+
+  private insertDelivery(d: DeliveryRecord): void {
+    this.run(
+      `INSERT INTO deliveries (id, event_id, webhook_id, state, attempts, next_attempt_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      d.id,
+      d.event_id,
+      d.webhook_id,
+      d.state,
+      d.attempts,
+      d.next_attempt_at,
+      d.created_at,
+    );
   }
 
   private writeTargets(postId: string, targets: readonly TargetRecord[]): void {
@@ -543,29 +561,56 @@ export class SqliteStore implements Store {
   }
 
   async setWebhookStatus(id: string, status: WebhookStatus): Promise<void> {
-    this.tx(() => this.run("UPDATE webhooks SET status = ? WHERE id = ?", status, id));
+    this.tx(() => {
+      this.run("UPDATE webhooks SET status = ? WHERE id = ?", status, id);
+      // Nothing more is sent to a disabled endpoint: what it was still owed ends here.
+      if (status === "disabled") {
+        this.run(
+          "UPDATE deliveries SET state = 'failed', next_attempt_at = NULL WHERE webhook_id = ? AND state = 'pending'",
+          id,
+        );
+      }
+    });
   }
 
   async appendEvents(events: NewEvent[]): Promise<void> {
     this.tx(() => this.writeEvents(events));
   }
 
-  async claimDueDeliveries(now: number, leaseUntil: number, limit: number): Promise<DeliveryJob[]> {
+  async claimDueDeliveries(
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    options: ClaimOptions = {},
+  ): Promise<DeliveryJob[]> {
     return this.tx(() => {
-      const rows = this.all(
-        `SELECT * FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ?
-         ORDER BY next_attempt_at, rowid LIMIT ?`,
+      // Deliveries that can never be made end first, so they neither fill the batch nor stay due.
+      this.run(
+        `UPDATE deliveries SET state = 'failed', next_attempt_at = NULL
+         WHERE state = 'pending' AND next_attempt_at <= ?
+           AND (NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.id = deliveries.webhook_id AND w.status = 'enabled')
+                OR NOT EXISTS (SELECT 1 FROM events e WHERE e.id = deliveries.event_id))`,
         now,
+      );
+      // Per endpoint, only as many as it has room for: the oldest due of each, then the oldest overall.
+      const rows = this.all(
+        `SELECT * FROM (
+           SELECT d.*, d.rowid AS position,
+                  row_number() OVER (PARTITION BY d.webhook_id ORDER BY d.next_attempt_at, d.rowid) AS rank
+           FROM deliveries d WHERE d.state = 'pending' AND d.next_attempt_at <= ?
+         )
+         WHERE rank <= ? - coalesce((SELECT value FROM json_each(?) WHERE key = webhook_id), 0)
+         ORDER BY next_attempt_at, position LIMIT ?`,
+        now,
+        options.perWebhook ?? Number.MAX_SAFE_INTEGER,
+        JSON.stringify(options.busy ?? {}),
         limit,
       );
       const jobs: DeliveryJob[] = [];
-      // The worker decides what to do with a delivery whose endpoint was disabled meanwhile; the store
-      // only leases what is due.
       for (const row of rows) {
         const delivery = { ...toDelivery(row), next_attempt_at: leaseUntil };
-        const event = this.get("SELECT * FROM events WHERE id = ?", delivery.event_id);
-        const webhook = this.get("SELECT * FROM webhooks WHERE id = ?", delivery.webhook_id);
-        if (!event || !webhook) continue;
+        const event = this.get("SELECT * FROM events WHERE id = ?", delivery.event_id)!;
+        const webhook = this.get("SELECT * FROM webhooks WHERE id = ?", delivery.webhook_id)!;
         this.run("UPDATE deliveries SET next_attempt_at = ? WHERE id = ?", leaseUntil, delivery.id);
         jobs.push({ delivery, event: toEvent(event), webhook: toWebhook(webhook) });
       }
@@ -574,14 +619,15 @@ export class SqliteStore implements Store {
   }
 
   async recordAttempt(
-    attempt: AttemptRecord,
+    attempt: Omit<AttemptRecord, "next_attempt_at">,
     next: { state: DeliveryState; next_attempt_at: number | null },
   ): Promise<void> {
     this.tx(() => {
       this.run(
-        `INSERT INTO delivery_attempts (delivery_id, attempt, webhook_id, event_id, at, response_status,
-                                        duration_ms, error)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO delivery_attempts (id, delivery_id, attempt, webhook_id, event_id, at, response_status,
+                                        duration_ms, error, next_attempt_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        attempt.id,
         attempt.delivery_id,
         attempt.attempt,
         attempt.webhook_id,
@@ -590,6 +636,7 @@ export class SqliteStore implements Store {
         attempt.response_status,
         attempt.duration_ms,
         attempt.error,
+        next.next_attempt_at,
       );
       this.run(
         "UPDATE deliveries SET state = ?, next_attempt_at = ?, attempts = max(attempts, ?) WHERE id = ?",
@@ -601,9 +648,51 @@ export class SqliteStore implements Store {
     });
   }
 
-  async nextDeliveryAt(): Promise<number | null> {
-    const row = this.get("SELECT min(next_attempt_at) AS due FROM deliveries WHERE state = 'pending'");
+  async nextDeliveryAt(options: { excludeWebhookIds?: readonly string[] } = {}): Promise<number | null> {
+    const excluded = options.excludeWebhookIds ?? [];
+    const row =
+      excluded.length === 0
+        ? this.get("SELECT min(next_attempt_at) AS due FROM deliveries WHERE state = 'pending'")
+        : this.get(
+            `SELECT min(next_attempt_at) AS due FROM deliveries
+             WHERE state = 'pending' AND webhook_id NOT IN (SELECT value FROM json_each(?))`,
+            JSON.stringify(excluded),
+          );
     return (row?.due as number | null) ?? null;
+  }
+
+  async listAttempts(webhookId: string, options: ListAttemptsOptions): Promise<AttemptLogEntry[]> {
+    const before = options.beforeId === undefined ? "" : "AND a.id < ?";
+    const params: SQLInputValue[] = [webhookId];
+    if (options.beforeId !== undefined) params.push(options.beforeId);
+    params.push(options.limit);
+    return this.all(
+      `SELECT a.*, e.type AS event_type FROM delivery_attempts a JOIN events e ON e.id = a.event_id
+       WHERE a.webhook_id = ? ${before} ORDER BY a.id DESC LIMIT ?`,
+      ...params,
+    ).map(toAttemptLogEntry);
+  }
+
+  async resendEvent(webhookId: string, eventId: string, now: number): Promise<DeliveryRecord | null> {
+    return this.tx(() => {
+      const found = this.get(
+        `SELECT 1 FROM webhooks w JOIN events e ON e.user_id = w.user_id WHERE w.id = ? AND e.id = ?`,
+        webhookId,
+        eventId,
+      );
+      if (!found) return null;
+      const delivery: DeliveryRecord = {
+        id: newDeliveryId(),
+        event_id: eventId,
+        webhook_id: webhookId,
+        state: "pending",
+        attempts: 0,
+        next_attempt_at: now,
+        created_at: now,
+      };
+      this.insertDelivery(delivery);
+      return delivery;
+    });
   }
 
   async listEvents(userId: string): Promise<NewEvent[]> {
@@ -686,7 +775,7 @@ export class SqliteStore implements Store {
   // ── beyond the Store interface: operations and tests ────────────────────────────────────────────
 
   /** Every attempt made for a delivery, oldest first. */
-  async listAttempts(deliveryId: string): Promise<AttemptRecord[]> {
+  async listDeliveryAttempts(deliveryId: string): Promise<AttemptRecord[]> {
     return this.all(
       "SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY attempt, at",
       deliveryId,
@@ -699,6 +788,10 @@ export class SqliteStore implements Store {
       toDelivery,
     );
   }
+}
+
+function newDeliveryId(): string {
+  return `dlv_${randomUUID().replaceAll("-", "")}`;
 }
 
 /** Opens (creating when needed) the database at `path` and brings its schema up to date. */

@@ -1,8 +1,9 @@
 import { initial } from "./0001-initial.ts";
 import { idempotencyKeys } from "./0002-idempotency-keys.ts";
+import { deliveryLog } from "./0003-delivery-log.ts";
 import type { Migration } from "./types.ts";
 
 export type { Migration } from "./types.ts";
 
 /** Every migration, oldest first. Append new ones; never edit or reorder released ones. */
-export const MIGRATIONS: readonly Migration[] = [initial, idempotencyKeys];
+export const MIGRATIONS: readonly Migration[] = [initial, idempotencyKeys, deliveryLog];
