@@ -1,6 +1,7 @@
 import { describe } from "vitest";
 import { accountsAndAnalyticsTests } from "./service/analytics.ts";
 import { authTests } from "./service/auth.ts";
+import { concurrencyTests } from "./service/concurrency.ts";
 import { connectAccountsTests } from "./service/connect-accounts.ts";
 import { createPostTests } from "./service/create-post.ts";
 import { deletePostTests } from "./service/delete-post.ts";
@@ -12,6 +13,7 @@ import { idempotencyTests } from "./service/idempotency.ts";
 import { limitsTests } from "./service/limits.ts";
 import { meTests } from "./service/me.ts";
 import { mediaTests } from "./service/media.ts";
+import { paginationTests } from "./service/pagination.ts";
 import { readPostsTests } from "./service/read-posts.ts";
 import { sandboxTests } from "./service/sandbox.ts";
 import { scheduleTests } from "./service/schedule.ts";
@@ -34,6 +36,7 @@ export function describeServiceConformance(label: string, makeTarget: MakeServic
     scheduleTests(h);
     scheduleEndpointTests(h);
     readPostsTests(h);
+    paginationTests(h);
     deletePostTests(h);
     textTests(h);
     sandboxTests(h);
@@ -45,5 +48,6 @@ export function describeServiceConformance(label: string, makeTarget: MakeServic
     httpTests(h);
     limitsTests(h);
     idempotencyTests(h);
+    concurrencyTests(h);
   });
 }

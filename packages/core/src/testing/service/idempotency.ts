@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Harness } from "./harness.ts";
+import { ROUTES } from "../../service/routes.ts";
+import type { ApiUser, Harness } from "./harness.ts";
 
 const DAY = 86_400_000;
 
@@ -129,6 +130,57 @@ export function idempotencyTests(h: Harness): void {
       }
     });
 
+    it("every POST and DELETE operation honours Idempotency-Key: replay, and 422 for a different request", async () => {
+      const user = await h.user();
+      const writes = ROUTES.filter((r) => r.auth && (r.method === "POST" || r.method === "DELETE"));
+      expect(writes.length).toBeGreaterThanOrEqual(10);
+      for (const route of writes) {
+        const name = `${route.method} ${route.path}`;
+        const path = (param: string) => route.path.replace(/\{\w+\}/g, param);
+        const body = (n: number) => (route.body ? { rawBody: JSON.stringify({ n }) } : {});
+        const send = (p: string, n: number) =>
+          user.request(route.method, p, {
+            ...body(n),
+            headers: { "idempotency-key": `generic ${name}`, "content-type": "application/json" },
+          });
+        const first = await send(path("unknown_1"), 1);
+        expect(first.status, name).toBeGreaterThanOrEqual(200);
+        expect([401, 409, 429]).not.toContain(first.status);
+        const again = await send(path("unknown_1"), 1);
+        expect(again.status, name).toBe(first.status);
+        expect(again.text, name).toBe(first.text);
+        expect(again.headers.get("idempotent-replayed"), name).toBe("true");
+        const other = route.body ? await send(path("unknown_1"), 2) : await send(path("unknown_2"), 1);
+        expect(other.status, name).toBe(422);
+      }
+    });
+
+    it("a replayed write runs nothing again: no second record, no second event", async () => {
+      const user = await h.user({ accounts: ["x", "bluesky"] });
+      const draft = await user.createPost({ caption: "Later", platforms: ["x"], draft: true });
+      const published = await user.createPost({ caption: "Now", platforms: ["x"] });
+      const writes: [string, string, unknown][] = [
+        ["POST", "/posts", { caption: "Once", platforms: ["x"] }],
+        ["POST", "/schedule", { caption: "Slot", platforms: ["x"], at: "next" }],
+        ["POST", `/posts/${draft.id}/publish`, {}],
+        ["POST", "/accounts/connect", { platform: "threads" }],
+        ["DELETE", "/accounts/bluesky", undefined],
+        ["POST", "/media", { url: "https://cdn.example.com/once.png" }],
+        ["POST", "/sandbox/metrics", { post_id: published.id, platform: "x", reach: 10 }],
+        ["DELETE", `/posts/${published.id}`, undefined],
+      ];
+      for (const [method, path, body] of writes) {
+        const headers = { "idempotency-key": `once ${method} ${path}` };
+        const first = await user.request(method, path, { body, headers });
+        expect(first.status, `${method} ${path}: ${first.text}`).toBeLessThan(300);
+        const state = await snapshot(h, user);
+        const again = await user.request(method, path, { body, headers });
+        expect(again.headers.get("idempotent-replayed"), `${method} ${path}`).toBe("true");
+        expect([again.status, again.text]).toEqual([first.status, first.text]);
+        expect(await snapshot(h, user), `${method} ${path}`).toEqual(state);
+      }
+    });
+
     it("GET ignores Idempotency-Key", async () => {
       const user = await h.user();
       const headers = { "idempotency-key": "read" };
@@ -138,4 +190,17 @@ export function idempotencyTests(h: Harness): void {
       expect(res.body.usage.api_calls_this_month).toBe(2);
     });
   });
+}
+
+/** What a write can change, read back: events, posts with their targets, accounts. */
+async function snapshot(h: Harness, user: ApiUser): Promise<unknown> {
+  const posts = (await user.get("/posts?limit=100")).body.data;
+  const targets = [];
+  for (const post of posts) targets.push((await user.get(`/posts/${post.id}/targets`)).body.data);
+  return {
+    events: (await h.store.listEvents(user.id)).map((e) => e.id),
+    posts,
+    targets,
+    accounts: (await user.get("/accounts")).body.data,
+  };
 }
