@@ -247,7 +247,10 @@ export const ROUTES: readonly AnyRoute[] = [
     upload: { types: MEDIA_TYPE, description: "an image/… or video/… type for an upload" },
     responses: {
       201: { description: "The media.", schema: Media },
-      400: { description: "The URL is not http(s), its type cannot be told, or the upload is empty." },
+      400: {
+        description:
+          "The URL is not http(s), its type cannot be told, or the upload is empty or its bytes are not an image or video.",
+      },
     },
     handler: createMedia,
   }),
