@@ -1,5 +1,5 @@
 import { type Clock, createService, type Service, type ServiceOptions, type Store } from "@socialpub/core";
-import { listen } from "./http/http-server.ts";
+import { type HttpTimeouts, listen } from "./http/http-server.ts";
 import { createLogger, type Logger } from "./logging.ts";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -18,6 +18,8 @@ export interface StartServerOptions {
   bodyLimit?: number;
   /** How long `close()` lets in-flight requests finish before it cuts their connections. */
   shutdownGraceMs?: number;
+  /** Limits on slow clients (headers, whole request, idle keep-alive); 15 s, 30 s and 5 s by default. */
+  timeouts?: Partial<HttpTimeouts>;
   /** Passed through to the service (rate limit, …). */
   service?: Omit<ServiceOptions, "store" | "clock" | "logger" | "maxBodyBytes">;
 }
@@ -52,6 +54,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       port: options.port ?? 8787,
       bodyLimit,
       shutdownGraceMs: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
+      ...(options.timeouts && { timeouts: options.timeouts }),
       onComplete: ({ requestId, method, path, status, durationMs }) => {
         const fields = { request_id: requestId, method, path, status, duration_ms: durationMs };
         if (status >= 500) logger.error(fields, "request failed");

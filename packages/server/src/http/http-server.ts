@@ -10,19 +10,36 @@ export interface HttpServerOptions {
   bodyLimit: number;
   /** How long shutdown waits for in-flight requests before it cuts their connections. */
   shutdownGraceMs: number;
+  /** Limits on slow clients; each defaults to the value below. */
+  timeouts?: Partial<HttpTimeouts>;
   onComplete?: (info: RequestCompleted) => void;
   onError?: (error: unknown, requestId: string) => void;
 }
 
+/** How long a client may take; a client slower than these is answered 408 and cut off. */
+export interface HttpTimeouts {
+  /** From the connection (or the previous request) until the request's headers are complete. */
+  headersMs: number;
+  /** Until the whole request, body included, has arrived. */
+  requestMs: number;
+  /** How long an idle keep-alive connection is kept open. */
+  keepAliveMs: number;
+}
+
 /*
- * Timeouts. Headers must arrive within 15 s and a whole request within 30 s, which ends slow-loris
- * clients without hurting a real one (bodies are at most 1 MiB). An idle keep-alive connection is kept
- * 5 s. Node checks these every `connectionsCheckingInterval`.
+ * Headers must arrive within 15 s and a whole request within 30 s, which ends slow-loris clients
+ * without hurting a real one (bodies are at most 1 MiB). An idle keep-alive connection is kept 5 s.
  */
-const HEADERS_TIMEOUT_MS = 15_000;
-const REQUEST_TIMEOUT_MS = 30_000;
-const KEEP_ALIVE_TIMEOUT_MS = 5_000;
-const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
+  headersMs: 15_000,
+  requestMs: 30_000,
+  keepAliveMs: 5_000,
+};
+
+/** Node checks the header and request timeouts every this often (at most 1 s, sooner for short ones). */
+function checkingIntervalFor(timeouts: HttpTimeouts): number {
+  return Math.max(10, Math.min(1_000, Math.floor(Math.min(timeouts.headersMs, timeouts.requestMs) / 4)));
+}
 
 export interface HttpServer {
   /** The origin the server answers on, e.g. http://127.0.0.1:8787. */
@@ -49,13 +66,15 @@ export async function listen(handler: FetchHandler, options: HttpServerOptions):
     return pending;
   };
 
+  const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.timeouts };
   const server = createServer(
     {
       keepAlive: true,
-      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-      headersTimeout: HEADERS_TIMEOUT_MS,
-      requestTimeout: REQUEST_TIMEOUT_MS,
-      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+      keepAliveTimeout: timeouts.keepAliveMs,
+      // Node requires headersTimeout ≤ requestTimeout.
+      headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: checkingIntervalFor(timeouts),
     },
     toNodeListener(tracked, {
       bodyLimit: options.bodyLimit,
