@@ -4,6 +4,7 @@ import { DailyAnalytics } from "../scheduler/daily-analytics.ts";
 import { Scheduler } from "../scheduler/scheduler.ts";
 import type { Store } from "../store/types.ts";
 import { type Clock, systemClock } from "../time/clock.ts";
+import { DeliveryWorker, type WebhookDeliveryOptions } from "../webhooks/delivery/worker.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./body.ts";
 import type { ServiceDeps } from "./context.ts";
 import { computeAnalytics } from "./handlers/analytics.ts";
@@ -11,6 +12,7 @@ import { HttpError } from "./http-error.ts";
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from "./limits.ts";
 import { consoleLogger, type Logger } from "./logger.ts";
 import { type MediaStorage, MemoryMediaStorage } from "./media-storage.ts";
+import { notifyOnEvents } from "./notifying-store.ts";
 import { PerUserQueue } from "./per-user-queue.ts";
 import { runRoute } from "./pipeline.ts";
 import { publishClaimedPost } from "./publish.ts";
@@ -34,23 +36,43 @@ export interface ServiceOptions {
   lookupHost?: LookupHost;
   /** Where uploaded media bytes are kept; in memory by default. */
   mediaStorage?: MediaStorage;
+  /** How webhook events are delivered: transport, timeout, concurrency, jitter (docs/api.md). */
+  webhookDelivery?: WebhookDeliveryOptions;
 }
 
 export interface Service {
   /** Serves one request: the whole API under /api/v1, plus /healthz. Never throws. */
   fetch(request: Request): Promise<Response>;
-  /** Arms the scheduler (releasing posts a crash left in `publishing`) and the daily analytics event. */
+  /**
+   * Arms the scheduler (releasing posts a crash left in `publishing`), the daily analytics event and
+   * the webhook delivery worker.
+   */
   start(): Promise<void>;
-  /** Stops the timers and waits for work in progress. Does not close the store. */
+  /**
+   * Stops the timers and waits for work in progress (webhook attempts in flight up to their grace
+   * period). Does not close the store.
+   */
   close(): Promise<void>;
   readonly scheduler: Scheduler;
+  readonly deliveries: DeliveryWorker;
 }
 
 /** The reference service as a web-standard handler: `fetch(Request) → Response`. */
 export function createService(options: ServiceOptions): Service {
-  const store = options.store;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? consoleLogger;
+  const allowPrivateUrls = options.allowPrivateWebhookUrls ?? false;
+  const lookupHost = options.lookupHost ?? systemLookup;
+  const deliveries = new DeliveryWorker({
+    ...options.webhookDelivery,
+    store: options.store,
+    clock,
+    logger,
+    allowPrivateUrls,
+    lookupHost,
+  });
+  // Whatever writes events through the service wakes the worker.
+  const store = notifyOnEvents(options.store, () => deliveries.notify());
   const scheduler = new Scheduler({
     store,
     clock,
@@ -70,10 +92,7 @@ export function createService(options: ServiceOptions): Service {
     clock,
     logger,
     scheduler,
-    webhooks: {
-      allowPrivateUrls: options.allowPrivateWebhookUrls ?? false,
-      lookupHost: options.lookupHost ?? systemLookup,
-    },
+    webhooks: { allowPrivateUrls, lookupHost },
     media: options.mediaStorage ?? new MemoryMediaStorage(),
     perUser: new PerUserQueue(),
   };
@@ -133,12 +152,16 @@ export function createService(options: ServiceOptions): Service {
     start: async () => {
       await scheduler.start();
       daily.start();
+      await deliveries.start();
     },
     close: async () => {
       await scheduler.stop();
       await daily.stop();
+      // Last: the scheduler's final run may have written events.
+      await deliveries.stop();
     },
     scheduler,
+    deliveries,
   };
 }
 

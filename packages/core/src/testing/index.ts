@@ -5,3 +5,9 @@ export { SAMPLE_JPEG, SAMPLE_MP4, SAMPLE_PNG } from "./media-samples.ts";
 export { ApiUser, type Harness, type MakeServiceTarget, type ServiceTarget } from "./service/harness.ts";
 export { describeServiceConformance } from "./service-conformance.ts";
 export { describeStoreConformance, type MakeStore } from "./store-conformance.ts";
+export {
+  type ReceivedRequest,
+  type ReceiverAnswer,
+  type Respond,
+  WebhookReceiver,
+} from "./webhook-receiver.ts";

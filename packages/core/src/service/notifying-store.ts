@@ -1,0 +1,34 @@
+import type { Store } from "../store/types.ts";
+
+/** The Store methods that can write events to the outbox. Keep in step with `Effects` in types.ts. */
+const WRITES_EVENTS: ReadonlySet<PropertyKey> = new Set<keyof Store>([
+  "putAccount",
+  "deleteAccount",
+  "insertPost",
+  "deletePost",
+  "transitionPost",
+  "appendEvents",
+  "insertMedia",
+  "resendEvent",
+]);
+
+/**
+ * The store as the service's handlers, scheduler and daily analytics use it: after each write that can
+ * add events, `onEvents` runs (and is awaited, so the worker's timer is set before the write's caller
+ * goes on), so the delivery worker sends them at once rather than on a poll. Every other property is
+ * the store's own.
+ */
+export function notifyOnEvents(store: Store, onEvents: () => Promise<void>): Store {
+  return new Proxy(store, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== "function") return value;
+      if (!WRITES_EVENTS.has(property)) return value.bind(target);
+      return async (...args: unknown[]) => {
+        const result: unknown = await value.apply(target, args);
+        await onEvents();
+        return result;
+      };
+    },
+  });
+}
