@@ -1,0 +1,188 @@
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  type ServerProcess,
+  startServerProcess,
+  TEST_KEY,
+} from "../../packages/server/test/support/cli-process.ts";
+import { tempDir } from "../../packages/server/test/support/temp-dir.ts";
+import { countedApiCalls, halfMadePosts, publishedEvents, readDatabase } from "../support/database.ts";
+import { useFigures } from "../support/figures.ts";
+import { call, listAllPosts } from "../support/http.ts";
+
+const ROUNDS = 10;
+const CLIENTS = 8;
+const figures = useFigures("kill -9 during writes");
+
+const servers: ServerProcess[] = [];
+const dirs: ReturnType<typeof tempDir>[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.stop("SIGKILL")));
+  for (const dir of dirs.splice(0)) dir.remove();
+});
+
+interface Acknowledged {
+  caption: string;
+  platforms: string[];
+  /** The status answered with the 201. */
+  status: string;
+  /** Due while the suite runs: published by now, exactly once per network. */
+  dueSoon: boolean;
+  idempotencyKey: string | null;
+  body: Record<string, unknown>;
+}
+
+const NETWORK_SETS = [["x"], ["x", "bluesky"], ["linkedin", "threads", "bluesky"]];
+
+describe("kill -9 during a burst of writes", () => {
+  it(`every post answered 201 is there after each of ${ROUNDS} kills, nothing is half-made, nothing invented, usage counted`, async () => {
+    const dir = tempDir("socialpub-reliability-");
+    dirs.push(dir);
+    const db = dir.file("kill.db");
+    const args = ["--dev", "--dev-key", TEST_KEY, "--db", db, "--rate-limit", "0", "--log-level", "warn"];
+
+    const acknowledged = new Map<string, Acknowledged>();
+    const deleted = new Set<string>();
+    /** Deletes that got no answer: the post may or may not be gone. */
+    const maybeDeleted = new Set<string>();
+    /** Every caption sent: a post with any other caption was invented. */
+    const captionsSent = new Set<string>();
+    let sent = 0;
+    let answered = 0;
+    let seq = 0;
+
+    /** The state after a restart, through the API: every acknowledged post, none deleted, none invented. */
+    async function verify(server: ServerProcess): Promise<void> {
+      const listed = new Map((await listAllPosts(figures, server, TEST_KEY)).map((p) => [p.id, p]));
+      for (const [id, ack] of acknowledged) {
+        if (deleted.has(id)) {
+          expect(listed.has(id), `${id} was deleted (200) and is listed`).toBe(false);
+          continue;
+        }
+        figures.postsChecked++;
+        const post = listed.get(id);
+        if (!post) {
+          if (maybeDeleted.has(id)) continue;
+          figures.lost++;
+          continue;
+        }
+        expect(post.caption).toBe(ack.caption);
+        expect(post.platforms).toEqual(ack.platforms);
+        if (ack.status !== "scheduled" || !ack.dueSoon) expect([ack.status, id]).toEqual([post.status, id]);
+      }
+      for (const post of listed.values()) expect(captionsSent.has(post.caption), post.caption).toBe(true);
+    }
+
+    for (let round = 0; round < ROUNDS; round++) {
+      const server = await startServerProcess(args);
+      servers.push(server);
+      await verify(server);
+
+      const killAfter = 15 + ((round * 7) % 25);
+      let acksThisRound = 0;
+      let killed = false;
+      const client = async () => {
+        while (!killed) {
+          const n = seq++;
+          const caption = `round ${round} write ${n}`;
+          const platforms = NETWORK_SETS[n % NETWORK_SETS.length]!;
+          const alive = [...acknowledged.keys()].filter((id) => !deleted.has(id) && !maybeDeleted.has(id));
+          try {
+            if (n % 4 === 3 && alive.length > 0) {
+              const id = alive[(n * 31) % alive.length]!;
+              maybeDeleted.add(id);
+              sent++;
+              const res = await call(figures, server, TEST_KEY, "DELETE", `/posts/${id}`);
+              answered++;
+              expect([200, 404]).toContain(res.status);
+              if (res.status === 200) {
+                deleted.add(id);
+                maybeDeleted.delete(id);
+              }
+              continue;
+            }
+            const kind = n % 5;
+            const body: Record<string, unknown> = { caption, platforms };
+            if (kind === 1) body.schedule_at = Date.now() + 3_600_000;
+            if (kind === 2) body.schedule_at = Date.now() + 300;
+            if (kind === 3) body.draft = true;
+            const idempotencyKey = n % 2 === 0 ? `kill-${n}` : null;
+            captionsSent.add(caption);
+            sent++;
+            const res = await call(figures, server, TEST_KEY, "POST", "/posts", {
+              body,
+              ...(idempotencyKey && { headers: { "idempotency-key": idempotencyKey } }),
+            });
+            answered++;
+            expect(res.status, res.text).toBe(201);
+            acknowledged.set(res.body.id, {
+              caption,
+              platforms,
+              status: res.body.status,
+              dueSoon: kind === 2,
+              idempotencyKey,
+              body,
+            });
+            acksThisRound++;
+          } catch (error) {
+            // No answer: the request was in flight when the process died, so nothing is owed.
+            if (!killed) throw error;
+          }
+          if (acksThisRound >= killAfter && !killed) {
+            killed = true;
+            server.child.kill("SIGKILL");
+            figures.faults++;
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: CLIENTS }, client));
+      expect(await server.stop()).toBe("SIGKILL");
+    }
+
+    const server = await startServerProcess(args);
+    servers.push(server);
+    await verify(server);
+    // Posts that fell due during the rounds publish once a server runs.
+    const dueSoon = [...acknowledged].filter(
+      ([id, ack]) => ack.dueSoon && !deleted.has(id) && !maybeDeleted.has(id),
+    );
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const statuses = new Map((await listAllPosts(figures, server, TEST_KEY)).map((p) => [p.id, p.status]));
+      if (dueSoon.every(([id]) => statuses.get(id) === "published") || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // An acknowledged keyed create replays its post after all the kills.
+    for (const [id, ack] of acknowledged) {
+      if (!ack.idempotencyKey || deleted.has(id) || maybeDeleted.has(id)) continue;
+      const retry = await call(figures, server, TEST_KEY, "POST", "/posts", {
+        body: ack.body,
+        headers: { "idempotency-key": ack.idempotencyKey },
+      });
+      expect([retry.status, retry.body.id, retry.headers.get("idempotent-replayed")]).toEqual([
+        201,
+        id,
+        "true",
+      ]);
+    }
+    const me = await call(figures, server, TEST_KEY, "GET", "/me");
+    const userId = me.body.id as string;
+    expect(await server.stop("SIGTERM")).toBe(0);
+
+    readDatabase(db, (database) => {
+      expect(halfMadePosts(database)).toEqual([]);
+      // Published exactly once per network, however many kills came in between; drafts never.
+      const published = publishedEvents(database);
+      for (const [id, ack] of acknowledged) {
+        if (deleted.has(id) || maybeDeleted.has(id) || (ack.status === "scheduled" && !ack.dueSoon)) continue;
+        const expected = ack.status === "draft" ? undefined : [...ack.platforms].sort();
+        expect(published.get(id), `post.published events of ${id}`).toEqual(expected);
+      }
+      // Every answered request was counted, and no request was counted twice.
+      const counted = countedApiCalls(database, userId);
+      expect(counted).toBeGreaterThanOrEqual(answered);
+      expect(counted).toBeLessThanOrEqual(figures.requests);
+    });
+    expect(figures.faults).toBe(ROUNDS);
+    expect(acknowledged.size).toBeGreaterThanOrEqual(ROUNDS * 15);
+  });
+});
