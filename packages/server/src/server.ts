@@ -1,4 +1,5 @@
 import { type Clock, createService, type Service, type ServiceOptions, type Store } from "@socialpub/core";
+import { createDashboard, type DashboardOptions } from "@socialpub/dashboard";
 import { type HttpTimeouts, listen } from "./http/http-server.ts";
 import { createLogger, type Logger } from "./logging.ts";
 
@@ -22,6 +23,8 @@ export interface StartServerOptions {
   timeouts?: Partial<HttpTimeouts>;
   /** Passed through to the service (rate limit, …). */
   service?: Omit<ServiceOptions, "store" | "clock" | "logger" | "maxBodyBytes">;
+  /** Serve the sandbox dashboard at `/` (the API stays under /api/v1). Off by default. */
+  dashboard?: boolean | DashboardOptions;
 }
 
 export interface RunningServer {
@@ -39,6 +42,12 @@ export interface RunningServer {
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const logger = options.logger ?? createLogger();
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const dashboard = options.dashboard
+    ? createDashboard(options.dashboard === true ? {} : options.dashboard)
+    : null;
+  if (dashboard && !dashboard.built) {
+    logger.warn({}, "the dashboard is not built: run `pnpm --filter @socialpub/dashboard build`");
+  }
   const service = createService({
     ...options.service,
     store: options.store,
@@ -47,9 +56,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...(options.clock && { clock: options.clock }),
   });
   await service.start();
+  let handler = service.fetch;
+  if (dashboard) {
+    // The page's own paths first; everything else, the API included, is the service's.
+    handler = (request) => Promise.resolve(dashboard.handle(request) ?? service.fetch(request));
+  }
   let http: Awaited<ReturnType<typeof listen>>;
   try {
-    http = await listen(service.fetch, {
+    http = await listen(handler, {
       host: options.host ?? "127.0.0.1",
       port: options.port ?? 8787,
       bodyLimit,

@@ -34,6 +34,14 @@ export function parseTestKey(value: string): string {
   return value;
 }
 
+/** on/off switches given as a value (`--dashboard off`, `SOCIALPUB_DASHBOARD=0`). */
+export function parseSwitch(value: string): boolean {
+  const normalized = value.trim().toLowerCase();
+  if (["on", "true", "1", "yes"].includes(normalized)) return true;
+  if (["off", "false", "0", "no"].includes(normalized)) return false;
+  throw new InvalidArgumentError("must be on or off (or true/false, 1/0, yes/no).");
+}
+
 export function nonEmpty(value: string): string {
   if (value.trim() === "") throw new InvalidArgumentError("must not be empty.");
   return value;

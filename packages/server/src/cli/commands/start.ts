@@ -15,6 +15,7 @@ import {
   logLevelOption,
   parseNonNegativeInteger,
   parsePort,
+  parseSwitch,
   parseTestKey,
 } from "../options.ts";
 
@@ -29,6 +30,8 @@ interface StartOptions {
   allowPrivateWebhooks?: boolean;
   rateLimit: number;
   mediaDir?: string;
+  /** undefined: neither flag nor variable given (then it follows --dev). */
+  dashboard?: boolean;
 }
 
 const ENVIRONMENT = `
@@ -38,6 +41,7 @@ Environment variables (a flag given on the command line wins):
   SOCIALPUB_DB          --db
   SOCIALPUB_MEDIA_DIR   --media-dir
   SOCIALPUB_DEV_KEY     --dev-key
+  SOCIALPUB_DASHBOARD   --dashboard (on or off)
   SOCIALPUB_LOG_LEVEL   --log-level
   SOCIALPUB_SYNCHRONOUS --synchronous
   SOCIALPUB_RATE_LIMIT  --rate-limit
@@ -73,6 +77,13 @@ export function startCommand(): Command {
         .env("SOCIALPUB_DEV_KEY")
         .argParser(parseTestKey),
     )
+    .addOption(
+      new Option("--dashboard [on|off]", "serve the sandbox dashboard at / (on by default with --dev)")
+        .env("SOCIALPUB_DASHBOARD")
+        .preset("on")
+        .argParser(parseSwitch),
+    )
+    .addOption(new Option("--no-dashboard", "do not serve the dashboard, even with --dev"))
     .option(
       "--allow-private-webhooks",
       "accept webhook URLs on loopback, private and link-local addresses (local testing; implied by --dev)",
@@ -104,6 +115,7 @@ function print(line: string): void {
 async function start(options: StartOptions): Promise<void> {
   if (options.devKey !== undefined && !options.dev) throw new CliError("--dev-key only applies with --dev.");
   const allowPrivateWebhooks = Boolean(options.allowPrivateWebhooks || options.dev);
+  const dashboard = options.dashboard ?? Boolean(options.dev);
   const store = openStore(options.db, options.synchronous);
   let lock: ReturnType<typeof lockDatabaseForServer>;
   try {
@@ -144,6 +156,7 @@ async function start(options: StartOptions): Promise<void> {
       port: options.port,
       store,
       logger,
+      dashboard,
       service: {
         ...(mediaDir !== null && { mediaStorage: new FileMediaStorage(mediaDir) }),
         allowPrivateWebhookUrls: allowPrivateWebhooks,
@@ -193,6 +206,7 @@ async function start(options: StartOptions): Promise<void> {
     [
       `socialpub server listening on ${server.url} (database: ${store.path}${mediaDir ? `, media: ${mediaDir}` : ""})`,
       `Base URL: ${base}`,
+      ...(dashboard ? [`Dashboard: ${server.url}/ (sign in with an API key)`] : []),
       `Try: curl -H "Authorization: Bearer ${apiKey ?? "$SOCIALPUB_API_KEY"}" ${base}/me`,
       ...(allowPrivateWebhooks
         ? [

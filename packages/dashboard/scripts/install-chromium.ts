@@ -1,0 +1,38 @@
+// Makes sure a headless Chromium is there for the end-to-end tests: nothing to do when one is found,
+// else Debian's package through apt-get (CI runs as root). Safe to run again and again.
+import { spawnSync } from "node:child_process";
+import { findChromium, INSTALL_HINT } from "./chromium.ts";
+
+function run(command: string, args: string[]): boolean {
+  const result = spawnSync(command, args, {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+  });
+  return result.status === 0;
+}
+
+const found = findChromium();
+if (found) {
+  console.log(`chromium: ${found}`);
+} else if (
+  process.getuid?.() === 0 &&
+  spawnSync("apt-get", ["--version"], { stdio: "ignore" }).status === 0
+) {
+  console.log("chromium: not found; installing Debian's chromium package");
+  if (
+    !run("apt-get", ["update", "-q"]) ||
+    !run("apt-get", ["install", "-y", "-q", "--no-install-recommends", "chromium"])
+  ) {
+    console.error("apt-get could not install chromium.");
+    process.exit(1);
+  }
+  const installed = findChromium();
+  if (!installed) {
+    console.error(`chromium was installed but not found. ${INSTALL_HINT}`);
+    process.exit(1);
+  }
+  console.log(`chromium: ${installed}`);
+} else {
+  console.error(`chromium: not found. ${INSTALL_HINT}`);
+  process.exit(1);
+}

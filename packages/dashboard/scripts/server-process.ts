@@ -1,0 +1,89 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The reference server's command line, run as users run it. */
+const CLI = fileURLToPath(new URL("../../server/src/cli.ts", import.meta.url));
+
+export interface ServerProcess {
+  /** Origin, e.g. http://127.0.0.1:41234. */
+  readonly url: string;
+  readonly child: ChildProcess;
+  /** What the server logged on stderr so far (its JSON log lines). */
+  logs(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * `socialpub-server start --dev` on a fresh SQLite database in a temporary folder, on a free port,
+ * with `key` as the dev user's key. Resolves once the server says where it listens.
+ */
+export function startSandboxServer(key: string, extraArgs: string[] = []): Promise<ServerProcess> {
+  const dir = mkdtempSync(join(tmpdir(), "socialpub-dashboard-"));
+  const child = spawn(
+    process.execPath,
+    [CLI, "start", "--dev", "--dev-key", key, "--port", "0", "--db", join(dir, "socialpub.db"), ...extraArgs],
+    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, SOCIALPUB_RATE_LIMIT: "0" } },
+  );
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const cleanUp = () => rmSync(dir, { recursive: true, force: true });
+
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`the server did not start within 30 s.\n${stdout}\n${stderr}`));
+    }, 30_000);
+    const onData = () => {
+      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (!match) return;
+      clearTimeout(timer);
+      child.stdout.off("data", onData);
+      resolve({
+        url: match[1]!,
+        child,
+        logs: () => stderr,
+        stop: async () => {
+          if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+          await exited;
+          cleanUp();
+        },
+      });
+    };
+    child.stdout.on("data", onData);
+    void exited.then(() => {
+      clearTimeout(timer);
+      cleanUp();
+      reject(new Error(`the server exited before listening.\n${stdout}\n${stderr}`));
+    });
+  });
+}
+
+/** Calls the API as an integration would. */
+export async function callApi<T = unknown>(
+  server: { url: string },
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${server.url}/api/v1${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body !== undefined && { "content-type": "application/json" }),
+    },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+}

@@ -1,0 +1,94 @@
+import { nextCursor } from "../lib/link.ts";
+import type { Page } from "./types.ts";
+
+const BASE = "/api/v1";
+
+/** An error answer of the API: its status, its message and the request id to quote. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly requestId: string | null;
+  constructor(status: number, message: string, requestId: string | null) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.requestId = requestId;
+  }
+}
+
+export type Query = Record<string, string | number | undefined>;
+
+export interface Api {
+  get<T>(path: string, query?: Query): Promise<T>;
+  /** A page of a list: `{data}` and the cursor of the next page. */
+  list<T>(path: string, query?: Query): Promise<Page<T>>;
+  send<T>(method: "POST" | "PATCH" | "DELETE", path: string, body?: unknown): Promise<T>;
+}
+
+function urlOf(path: string, query: Query = {}): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+  const search = params.toString();
+  return `${BASE}${path}${search ? `?${search}` : ""}`;
+}
+
+async function errorOf(response: Response): Promise<ApiError> {
+  let message = `The server answered ${response.status}.`;
+  try {
+    const body = (await response.json()) as { error?: unknown };
+    if (typeof body.error === "string") message = body.error;
+  } catch {
+    // Not JSON: keep the status line.
+  }
+  return new ApiError(response.status, message, response.headers.get("x-request-id"));
+}
+
+/**
+ * Calls the public API with the key as a bearer credential. The key goes only in the Authorization
+ * header — never in a URL, so it cannot reach a log or the browser history. Writes carry a fresh
+ * Idempotency-Key, so a retried click never creates twice. A 401 signs out.
+ */
+export function createApi(key: string, onUnauthorized: (error: ApiError) => void): Api {
+  async function call(method: string, url: string, body?: unknown): Promise<Response> {
+    const headers: Record<string, string> = { authorization: `Bearer ${key}`, accept: "application/json" };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    if (method === "POST" || method === "DELETE") headers["idempotency-key"] = crypto.randomUUID();
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers,
+        body: body === undefined ? null : JSON.stringify(body),
+        cache: "no-store",
+      });
+    } catch {
+      throw new ApiError(0, "The server cannot be reached; is it running?", null);
+    }
+    if (!response.ok) {
+      const error = await errorOf(response);
+      if (response.status === 401) onUnauthorized(error);
+      throw error;
+    }
+    return response;
+  }
+  return {
+    async get<T>(path: string, query?: Query) {
+      return (await (await call("GET", urlOf(path, query))).json()) as T;
+    },
+    async list<T>(path: string, query?: Query) {
+      const response = await call("GET", urlOf(path, query));
+      const body = (await response.json()) as { data: T[] };
+      return { data: body.data, next: nextCursor(response.headers.get("link")) };
+    },
+    async send<T>(method: "POST" | "PATCH" | "DELETE", path: string, body?: unknown) {
+      return (await (await call(method, urlOf(path), body)).json()) as T;
+    },
+  };
+}
+
+/** What to show for a failed call: the message, and the request id to quote when there is one. */
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError) {
+    return error.requestId ? `${error.message} (request ${error.requestId})` : error.message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,21 @@
+import { createContext } from "preact";
+import { useContext } from "preact/hooks";
+import type { Api } from "./api/client.ts";
+import type { NetworkRules } from "./lib/network-rules.ts";
+
+export interface AppContext {
+  api: Api;
+  rules: NetworkRules;
+  /** Polling is on: views refresh themselves while the tab is visible. */
+  live: boolean;
+  /** Says something to screen readers through the page's polite live region. */
+  announce(message: string): void;
+}
+
+export const App = createContext<AppContext | null>(null);
+
+export function useApp(): AppContext {
+  const app = useContext(App);
+  if (app === null) throw new Error("useApp outside the signed-in shell");
+  return app;
+}

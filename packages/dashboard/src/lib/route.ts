@@ -1,0 +1,34 @@
+/** The page's views; the address keeps the view in its hash so reloads and the back button work. */
+export type Route =
+  | { view: "posts" }
+  | { view: "post"; id: string }
+  | { view: "webhooks"; id?: string }
+  | { view: "sandbox" }
+  | { view: "analytics" };
+
+export function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  switch (parts[0]) {
+    case "posts":
+      return parts[1] ? { view: "post", id: parts[1] } : { view: "posts" };
+    case "webhooks":
+      return parts[1] ? { view: "webhooks", id: parts[1] } : { view: "webhooks" };
+    case "sandbox":
+      return { view: "sandbox" };
+    case "analytics":
+      return { view: "analytics" };
+    default:
+      return { view: "posts" };
+  }
+}
+
+export function hrefFor(route: Route): string {
+  switch (route.view) {
+    case "post":
+      return `#/posts/${encodeURIComponent(route.id)}`;
+    case "webhooks":
+      return route.id ? `#/webhooks/${encodeURIComponent(route.id)}` : "#/webhooks";
+    default:
+      return `#/${route.view}`;
+  }
+}

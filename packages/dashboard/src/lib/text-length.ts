@@ -1,0 +1,50 @@
+import type { LengthUnit, NetworkRule } from "../api/types.ts";
+
+let segmenter: Intl.Segmenter | undefined;
+
+/** Length of `text` as a network counts it: Unicode code points, or user-perceived characters. */
+export function lengthOf(text: string, unit: LengthUnit): number {
+  if (unit === "graphemes") {
+    segmenter ??= new Intl.Segmenter("en", { granularity: "grapheme" });
+    let n = 0;
+    for (const _ of segmenter.segment(text)) n++;
+    return n;
+  }
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+export interface TextFit {
+  /** The adapted text's length, in the network's unit. */
+  length: number;
+  limit: number;
+  unit: LengthUnit;
+  /** The caption's length in the same unit. */
+  captionLength: number;
+  /** The network got a shortened caption. */
+  truncated: boolean;
+  /** Share of the limit used, 0–1. */
+  ratio: number;
+}
+
+/** How a network's adapted text measures against its limit, and whether the caption was cut. */
+export function textFit(caption: string, text: string, rule: NetworkRule, hasMedia: boolean): TextFit {
+  const limit = hasMedia && rule.textLimitWithMedia !== undefined ? rule.textLimitWithMedia : rule.textLimit;
+  const length = lengthOf(text, rule.lengthUnit);
+  const captionLength = lengthOf(caption, rule.lengthUnit);
+  return {
+    length,
+    limit,
+    unit: rule.lengthUnit,
+    captionLength,
+    truncated: text !== caption && captionLength > limit,
+    ratio: limit > 0 ? Math.min(1, length / limit) : 0,
+  };
+}
+
+/** "273 / 280 characters", "300 / 300 graphemes" */
+export function describeFit(fit: TextFit): string {
+  const unit = fit.unit === "graphemes" ? "graphemes" : "characters";
+  return `${fit.length.toLocaleString("en")} / ${fit.limit.toLocaleString("en")} ${unit}`;
+}

@@ -1,0 +1,115 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
+import type { Api } from "./api/client.ts";
+import type { CurrentUser } from "./api/types.ts";
+import { App, type AppContext } from "./context.ts";
+import type { NetworkRules } from "./lib/network-rules.ts";
+import { hrefFor, parseRoute, type Route } from "./lib/route.ts";
+import { AnalyticsView } from "./views/analytics.tsx";
+import { PostDetail } from "./views/post-detail.tsx";
+import { PostsView } from "./views/posts.tsx";
+import { SandboxView } from "./views/sandbox.tsx";
+import { WebhooksView } from "./views/webhooks.tsx";
+
+const NAV: { label: string; route: Route; matches: Route["view"][] }[] = [
+  { label: "Posts", route: { view: "posts" }, matches: ["posts", "post"] },
+  { label: "Webhooks", route: { view: "webhooks" }, matches: ["webhooks"] },
+  { label: "Sandbox", route: { view: "sandbox" }, matches: ["sandbox"] },
+  { label: "Analytics", route: { view: "analytics" }, matches: ["analytics"] },
+];
+
+function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  useEffect(() => {
+    const update = () => setRoute(parseRoute(location.hash));
+    addEventListener("hashchange", update);
+    return () => removeEventListener("hashchange", update);
+  }, []);
+  return route;
+}
+
+export function Shell(props: { api: Api; rules: NetworkRules; onSignOut(): void }) {
+  const route = useRoute();
+  const [live, setLive] = useState(true);
+  const [user, setUser] = useState<CurrentUser | null>(null);
+  const [announcement, setAnnouncement] = useState("");
+  const main = useRef<HTMLElement>(null);
+  const firstRender = useRef(true);
+
+  useEffect(() => {
+    props.api.get<CurrentUser>("/me").then(setUser, () => {});
+  }, [props.api]);
+
+  // After a view change, focus goes to the new view's heading, as it would on a page load.
+  const viewKey = JSON.stringify(route);
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    main.current?.querySelector<HTMLElement>("h1")?.focus();
+  }, [viewKey]);
+
+  const announce = useCallback((message: string) => {
+    // Cleared first so the same message twice is read twice.
+    setAnnouncement("");
+    requestAnimationFrame(() => setAnnouncement(message));
+  }, []);
+  const context = useMemo<AppContext>(
+    () => ({ api: props.api, rules: props.rules, live, announce }),
+    [props.api, props.rules, live, announce],
+  );
+
+  return (
+    <App.Provider value={context}>
+      <button type="button" class="skip-link" onClick={() => main.current?.focus()}>
+        Skip to content
+      </button>
+      <header class="top">
+        <p class="brand">
+          socialpub <span>sandbox</span>
+        </p>
+        <nav aria-label="Views">
+          <ul>
+            {NAV.map((item) => (
+              <li key={item.label}>
+                <a
+                  href={hrefFor(item.route)}
+                  aria-current={item.matches.includes(route.view) ? "page" : undefined}
+                >
+                  {item.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div class="account">
+          {user && (
+            <p>
+              <span class="who">{user.name}</span> · {user.studio} · {user.plan} plan ·{" "}
+              <span title="API calls this month, against the plan's allowance">
+                {user.usage.api_calls_this_month.toLocaleString("en")} /{" "}
+                {user.limits.api_calls_per_month.toLocaleString("en")} calls
+              </span>
+            </p>
+          )}
+          <button type="button" class="secondary" aria-pressed={live} onClick={() => setLive(!live)}>
+            Live updates {live ? "on" : "off"}
+          </button>
+          <button type="button" class="secondary" onClick={props.onSignOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" ref={main} tabIndex={-1}>
+        {route.view === "posts" && <PostsView />}
+        {route.view === "post" && <PostDetail id={route.id} />}
+        {route.view === "webhooks" && <WebhooksView selected={route.id} />}
+        {route.view === "sandbox" && <SandboxView />}
+        {route.view === "analytics" && <AnalyticsView />}
+      </main>
+      <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">
+        {announcement}
+      </div>
+    </App.Provider>
+  );
+}

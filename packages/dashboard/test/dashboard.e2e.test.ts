@@ -1,0 +1,136 @@
+import { adaptText } from "@socialpub/core";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { CHROMIUM_ARGS, findChromium, INSTALL_HINT } from "../scripts/chromium.ts";
+import { callApi, type ServerProcess, startSandboxServer } from "../scripts/server-process.ts";
+
+const KEY = "sp_test_DashboardEndToEndKey0123456789abcdef";
+/** Live views refresh every 5 s; a change must show within a few refreshes. */
+const SEEN_WITHIN = { timeout: 20_000 };
+
+interface Post {
+  id: string;
+  status: string;
+}
+
+let server: ServerProcess;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error(`No Chromium for the end-to-end test. ${INSTALL_HINT}`);
+  server = await startSandboxServer(KEY);
+  browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function signIn(key: string) {
+  await page.getByLabel("API key").fill(key);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+describe("the sandbox dashboard in Chromium", () => {
+  test("a wrong key is refused with the API's message and nothing is kept", async () => {
+    await page.goto(server.url);
+    await signIn("sp_test_ThisKeyDoesNotExist0123456789abcdefgh");
+    await expect.poll(() => page.getByRole("alert").textContent()).toContain("Invalid or revoked API key.");
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+  });
+
+  test("signing in shows the key's user; the key is kept in the tab, never in the address", async () => {
+    await signIn(KEY);
+    await expect.poll(() => page.locator("header.top").textContent(), SEEN_WITHIN).toContain("Dev User");
+    expect(page.url()).not.toContain(KEY);
+    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([KEY]);
+  });
+
+  test("a post created through the API appears in the list, with a card per network", async () => {
+    const caption =
+      `Release 2.0 is out. ${"Every network gets its own cut of this caption. ".repeat(8)}`.trim();
+    const created = await callApi<Post>(server, KEY, "POST", "/posts", {
+      caption,
+      platforms: ["x", "bluesky", "linkedin"],
+    });
+    expect(created.status).toBe(201);
+
+    const row = page.locator(`tr[data-post-id="${created.body.id}"]`);
+    await row.waitFor(SEEN_WITHIN);
+    expect(await row.textContent()).toContain("X, Bluesky, LinkedIn");
+    await row.getByRole("link").click();
+
+    const cards = page.locator("article.target");
+    await expect.poll(() => cards.count(), SEEN_WITHIN).toBe(3);
+    const x = page.locator('article[data-platform="x"]');
+    const onX = adaptText(caption, "x", false);
+    expect(await x.locator(".as-shown").textContent()).toBe(onX);
+    expect(onX).toMatch(/…$/);
+    expect(await x.textContent()).toContain(`${[...onX].length} / 280 characters`);
+    expect(await x.textContent()).toContain(`Shortened: the caption is ${[...caption].length} characters`);
+    expect(await x.getByRole("link").getAttribute("href")).toMatch(/^https:\/\/x\.com\/.+\/status\/\d{19}$/);
+    const linkedin = page.locator('article[data-platform="linkedin"]');
+    expect(await linkedin.locator(".as-shown").textContent()).toBe(caption);
+    expect(await linkedin.textContent()).not.toContain("Shortened");
+    expect(await page.locator('article[data-platform="bluesky"]').textContent()).toContain("/ 300 graphemes");
+  });
+
+  test("reported metrics show on the card and in analytics", async () => {
+    const x = page.locator('article[data-platform="x"]');
+    await x.getByText("Report metrics").click();
+    await x.getByLabel("reach").fill("1200");
+    await x.getByLabel("likes").fill("90");
+    await x.getByRole("button", { name: "Report" }).click();
+    await expect.poll(() => x.locator("dl.metrics").textContent(), SEEN_WITHIN).toContain("1,200");
+
+    await page.getByRole("link", { name: "Analytics" }).click();
+    const totals = page.locator("dl.totals");
+    await expect.poll(() => totals.textContent(), SEEN_WITHIN).toContain("1,200");
+    const chart = page.getByRole("img", { name: "Reach by network" });
+    expect(await chart.count()).toBe(1);
+    expect(await page.getByRole("table").textContent()).toContain("7.50%");
+  });
+
+  test("a network whose account needs reconnecting fails, and its card says why", async () => {
+    await page.getByRole("link", { name: "Sandbox" }).click();
+    await page.getByLabel("Health of the LinkedIn account").selectOption("reauth_required");
+    const accounts = await (async () => {
+      for (let i = 0; i < 50; i++) {
+        const { body } = await callApi<{ data: { platform: string; health: string }[] }>(
+          server,
+          KEY,
+          "GET",
+          "/accounts",
+        );
+        if (body.data.find((a) => a.platform === "linkedin")?.health === "reauth_required") return body.data;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return null;
+    })();
+    expect(accounts, "the health select sets the account's health").not.toBeNull();
+
+    const created = await callApi<Post>(server, KEY, "POST", "/posts", {
+      caption: "Maintenance window tonight.",
+      platforms: ["linkedin", "x"],
+    });
+    expect(created.body.status).toBe("published");
+    await page.goto(`${server.url}/#/posts/${created.body.id}`);
+    const linkedin = page.locator('article[data-platform="linkedin"]');
+    await expect
+      .poll(() => linkedin.locator(".failure").textContent(), SEEN_WITHIN)
+      .toContain("needs to be reconnected (health: reauth_required)");
+    expect(await linkedin.locator(".badge").textContent()).toBe("failed");
+    expect(await page.locator('article[data-platform="x"] .badge').textContent()).toBe("published");
+  });
+
+  test("signing out removes the key from the tab", async () => {
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByLabel("API key").waitFor();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(server.logs()).not.toContain(KEY);
+  });
+});

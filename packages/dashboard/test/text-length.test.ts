@@ -1,0 +1,53 @@
+import { adaptText, NETWORK_RULES } from "@socialpub/core";
+import { describe, expect, test } from "vitest";
+import { describeFit, lengthOf, textFit } from "../src/lib/text-length.ts";
+
+describe("lengthOf counts as each network does", () => {
+  test("characters are code points: an emoji with a skin tone counts 2", () => {
+    expect(lengthOf("👍🏽", "characters")).toBe(2);
+    expect(lengthOf("héllo", "characters")).toBe(5);
+  });
+
+  test("graphemes are what a reader sees: a family emoji counts 1", () => {
+    expect(lengthOf("👨‍👩‍👧‍👦", "graphemes")).toBe(1);
+    expect(lengthOf("e\u0301", "graphemes")).toBe(1);
+    expect(lengthOf("e\u0301", "characters")).toBe(2);
+  });
+});
+
+describe("textFit measures the adapted text against the network's limit", () => {
+  test("a caption cut for X fits 280 characters and is marked as shortened", () => {
+    const caption = "word ".repeat(100).trim();
+    const text = adaptText(caption, "x", false);
+    const fit = textFit(caption, text, NETWORK_RULES.x, false);
+    expect(fit).toMatchObject({ limit: 280, unit: "characters", captionLength: 499, truncated: true });
+    expect(fit.length).toBeLessThanOrEqual(280);
+    expect(describeFit(fit)).toBe(`${fit.length} / 280 characters`);
+  });
+
+  test("a caption that fits is not marked as shortened", () => {
+    const fit = textFit("Hello", "Hello", NETWORK_RULES.linkedin, false);
+    expect(fit).toMatchObject({ length: 5, limit: 3000, truncated: false });
+  });
+
+  test("Bluesky is measured in graphemes", () => {
+    const caption = "👨‍👩‍👧‍👦".repeat(301);
+    const fit = textFit(caption, adaptText(caption, "bluesky", false), NETWORK_RULES.bluesky, false);
+    expect(fit).toMatchObject({
+      length: 300,
+      limit: 300,
+      unit: "graphemes",
+      captionLength: 301,
+      truncated: true,
+    });
+    expect(describeFit(fit)).toBe("300 / 300 graphemes");
+  });
+
+  test("Telegram's limit is 1024 when media is attached", () => {
+    const caption = "a".repeat(2000);
+    const withMedia = textFit(caption, adaptText(caption, "telegram", true), NETWORK_RULES.telegram, true);
+    const without = textFit(caption, adaptText(caption, "telegram", false), NETWORK_RULES.telegram, false);
+    expect(withMedia).toMatchObject({ limit: 1024, truncated: true });
+    expect(without).toMatchObject({ limit: 4096, truncated: false, ratio: 2000 / 4096 });
+  });
+});
