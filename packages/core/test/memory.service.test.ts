@@ -6,7 +6,7 @@ import { describeServiceConformance, FakeClock } from "../src/testing/index.ts";
 describeServiceConformance("memory store, in-process", async () => {
   const store = new MemoryStore();
   const clock = new FakeClock();
-  const service = createService({ store, clock, logger: silentLogger });
+  const service = createService({ store, clock, logger: silentLogger, allowPrivateWebhookUrls: true });
   await service.start();
   return {
     fetch: (request) => service.fetch(request),

@@ -111,3 +111,37 @@ export type CreatedWebhookEndpoint = z.infer<typeof CreatedWebhookEndpoint>;
 export const WebhookEndpointList = z
   .object({ data: z.array(WebhookEndpoint) })
   .meta({ id: "WebhookEndpointList" });
+
+/** One attempt to deliver an event to an endpoint, as the delivery log lists it. */
+export const DeliveryAttempt = z
+  .object({
+    id: z.string().describe("att_…"),
+    delivery_id: z.string().describe("dlv_…: the event owed to this endpoint; a resend is a new delivery"),
+    event_id: z.string().describe("evt_…; the webhook-id header of the attempt"),
+    event_type: EventType,
+    attempt: z.number().int().min(1).describe("1 for the delivery's first attempt, then 2, …"),
+    at: z.number().int().describe("when the attempt was made, Unix time in milliseconds"),
+    response_status: z
+      .number()
+      .int()
+      .nullable()
+      .describe("the endpoint's HTTP status; null when no response came (refused, timed out)"),
+    duration_ms: z.number().min(0).describe("how long the attempt took"),
+    error: z.string().nullable().describe("what went wrong; null when delivered"),
+    next_attempt_at: z
+      .number()
+      .int()
+      .nullable()
+      .describe("when the delivery was due again after this attempt (ms); null once delivered or given up"),
+  })
+  .meta({ id: "DeliveryAttempt" });
+export type DeliveryAttempt = z.infer<typeof DeliveryAttempt>;
+
+export const DeliveryAttemptList = z
+  .object({ data: z.array(DeliveryAttempt) })
+  .meta({ id: "DeliveryAttemptList" });
+
+export const ResendResult = z
+  .object({ resent: z.literal(true), event_id: z.string(), delivery_id: z.string() })
+  .meta({ id: "ResendResult" });
+export type ResendResult = z.infer<typeof ResendResult>;

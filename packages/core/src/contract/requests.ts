@@ -36,6 +36,11 @@ export const ListPostsQuery = z.object({
   cursor: z.string().optional().describe("opaque; taken from the Link header's rel=next URL"),
 });
 
+export const ListAttemptsQuery = z.object({
+  limit: z.string().optional().describe("1..100, default 20; larger values are clamped to 100"),
+  cursor: z.string().optional().describe("opaque; taken from the Link header's rel=next URL"),
+});
+
 export const PublishDraftBody = z
   .object({ schedule_at: ScheduleTime.optional() })
   .meta({ id: "PublishDraftBody" });

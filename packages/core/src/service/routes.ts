@@ -1,6 +1,8 @@
 import { z } from "zod";
 import {
   CreatedWebhookEndpoint,
+  DeliveryAttemptList,
+  ResendResult,
   WebhookEndpoint,
   WebhookEndpointList,
   WebhookEvent,
@@ -9,6 +11,7 @@ import {
   ConnectAccountBody,
   CreatePostBody,
   CreateWebhookBody,
+  ListAttemptsQuery,
   ListPostsQuery,
   MediaUrlBody,
   PublishDraftBody,
@@ -41,6 +44,7 @@ import { getPost, getPostTargets, listPosts } from "./handlers/read-posts.ts";
 import { reportSandboxMetrics } from "./handlers/sandbox-metrics.ts";
 import { schedulePost } from "./handlers/schedule.ts";
 import { getHealth, getOpenApi } from "./handlers/system.ts";
+import { listWebhookAttempts, resendWebhookEvent } from "./handlers/webhook-deliveries.ts";
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, testWebhook } from "./handlers/webhooks.ts";
 import { type AnyRoute, defineRoute } from "./route.ts";
 
@@ -51,6 +55,9 @@ const webhookId = z.object({ id: z.string().meta({ description: "The webhook end
 const webhookNotFound = {
   description: "No endpoint with that id belongs to the account (`Webhook not found.`).",
 };
+const webhookEventIds = webhookId.extend({
+  event_id: z.string().meta({ description: "The event id, evt_…" }),
+});
 const mediaId = z.object({ id: z.string().meta({ description: "The media id, med_…" }) });
 const accountNotFound = { description: "No account of that network is connected." };
 
@@ -286,6 +293,24 @@ export const ROUTES: readonly AnyRoute[] = [
   }),
   defineRoute({
     method: "POST",
+    path: "/sandbox/accounts/{platform}",
+    operationId: "setSandboxAccountHealthByPost",
+    tag: "Sandbox",
+    summary: "Set a sandbox account's health (POST form of the PATCH; test keys only)",
+    description:
+      "The same as PATCH /sandbox/accounts/{platform}, for clients that only send POST. Turning reauth_required makes publishing to that network fail and writes account.disconnected.",
+    auth: true,
+    params: platformParam,
+    body: { schema: SandboxAccountBody },
+    responses: {
+      200: { description: "The account.", schema: Account },
+      403: { description: "A live key was used." },
+      404: accountNotFound,
+    },
+    handler: setSandboxAccountHealth,
+  }),
+  defineRoute({
+    method: "POST",
     path: "/webhooks",
     operationId: "createWebhook",
     tag: "Webhooks",
@@ -343,6 +368,46 @@ export const ROUTES: readonly AnyRoute[] = [
     body: { schema: TestWebhookBody, optional: true },
     responses: { 202: { description: "The queued event.", schema: WebhookEvent }, 404: webhookNotFound },
     handler: testWebhook,
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/webhooks/{id}/attempts",
+    operationId: "listWebhookAttempts",
+    tag: "Webhooks",
+    summary: "The endpoint's delivery log: every attempt, newest first",
+    description:
+      "Each attempt with its event, time, response status (null when none came), duration, error and when the delivery was due next. limit and the Link header's cursor work as on GET /posts.",
+    auth: true,
+    params: webhookId,
+    query: ListAttemptsQuery,
+    responses: {
+      200: {
+        description: 'A page of attempts; `Link: <…>; rel="next"` when more exist.',
+        schema: DeliveryAttemptList,
+      },
+      400: { description: "limit is not a positive integer, or cursor is not valid." },
+      404: webhookNotFound,
+    },
+    handler: listWebhookAttempts,
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/webhooks/{id}/events/{event_id}/resend",
+    operationId: "resendWebhookEvent",
+    tag: "Webhooks",
+    summary: "Send one of the account's events to this endpoint again, now",
+    description:
+      "A new delivery of the same event (same webhook-id, so receivers can tell it is the same event), due at once and retried on the usual schedule.",
+    auth: true,
+    params: webhookEventIds,
+    responses: {
+      202: { description: "The delivery is queued.", schema: ResendResult },
+      404: {
+        description: "No such endpoint (`Webhook not found.`) or event (`Event not found.`) in the account.",
+      },
+      409: { description: "The endpoint is disabled (it answered 410 Gone)." },
+    },
+    handler: resendWebhookEvent,
   }),
   defineRoute({
     method: "GET",

@@ -5,6 +5,7 @@ import { concurrencyTests } from "./service/concurrency.ts";
 import { connectAccountsTests } from "./service/connect-accounts.ts";
 import { createPostTests } from "./service/create-post.ts";
 import { deletePostTests } from "./service/delete-post.ts";
+import { deliveryLogTests } from "./service/delivery-log.ts";
 import { draftTests } from "./service/drafts.ts";
 import { eventTests } from "./service/events.ts";
 import { type MakeServiceTarget, useHarness } from "./service/harness.ts";
@@ -43,6 +44,7 @@ export function describeServiceConformance(label: string, makeTarget: MakeServic
     accountsAndAnalyticsTests(h);
     connectAccountsTests(h);
     webhookTests(h);
+    deliveryLogTests(h);
     mediaTests(h);
     eventTests(h);
     httpTests(h);

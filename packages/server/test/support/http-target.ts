@@ -21,7 +21,7 @@ export async function httpTarget(
     store,
     clock,
     logger: createLogger({ level: "silent" }),
-    service: { mediaStorage: new FileMediaStorage(mediaDir) },
+    service: { mediaStorage: new FileMediaStorage(mediaDir), allowPrivateWebhookUrls: true },
   });
   return {
     store,

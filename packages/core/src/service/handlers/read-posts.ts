@@ -67,7 +67,7 @@ function parseStatuses(value: string | undefined): PostStatus[] | undefined {
   return known.length > 0 ? [...new Set(known)] : undefined;
 }
 
-function parseLimit(value: string | undefined): number {
+export function parseLimit(value: string | undefined): number {
   if (value === undefined) return DEFAULT_LIST_LIMIT;
   if (!/^\d+$/.test(value.trim()) || Number(value) < 1) {
     throw badRequest(
@@ -79,11 +79,11 @@ function parseLimit(value: string | undefined): number {
 
 const CURSOR_PREFIX = "before:";
 
-function encodeCursor(id: string): string {
+export function encodeCursor(id: string): string {
   return Buffer.from(`${CURSOR_PREFIX}${id}`).toString("base64url");
 }
 
-function decodeCursor(cursor: string): string {
+export function decodeCursor(cursor: string): string {
   const decoded = /^[A-Za-z0-9_-]{1,200}$/.test(cursor) ? Buffer.from(cursor, "base64url").toString() : "";
   if (!decoded.startsWith(CURSOR_PREFIX) || decoded.length === CURSOR_PREFIX.length) {
     throw badRequest("cursor is not valid; follow the URL in the Link header of the previous page.");

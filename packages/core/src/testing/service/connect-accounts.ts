@@ -98,6 +98,28 @@ export function connectAccountsTests(h: Harness): void {
       expect((await user.createPost({ caption: "Fine", platforms: ["x"] })).status).toBe("published");
     });
 
+    it("POST /sandbox/accounts/{platform} does what PATCH does: reauth_required fails that network with post.failed, and a post whose every network failed is a draft", async () => {
+      const user = await h.user({ accounts: [{ platform: "x", handle: "acme" }, "bluesky"] });
+      const res = await user.post("/sandbox/accounts/x", { health: "reauth_required" });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ platform: "x", handle: "acme", health: "reauth_required" });
+      expect((await user.get("/accounts")).body.data[0]).toMatchObject({ health: "reauth_required" });
+      const half = await user.createPost({ caption: "Half", platforms: ["x", "bluesky"] });
+      expect(half.status).toBe("published");
+      await user.post("/sandbox/accounts/bluesky", { health: "reauth_required" });
+      const none = await user.createPost({ caption: "None", platforms: ["x", "bluesky"] });
+      expect(none).toMatchObject({ status: "draft", published_at: null });
+      const events = (await h.store.listEvents(user.id)).map((e) => [e.type, e.data]);
+      expect(events).toEqual([
+        ["account.disconnected", { platform: "x", handle: "acme", health: "reauth_required" }],
+        ["post.failed", expect.objectContaining({ post_id: half.id, platform: "x", status: "failed" })],
+        ["post.published", expect.objectContaining({ post_id: half.id, platform: "bluesky" })],
+        ["account.disconnected", expect.objectContaining({ platform: "bluesky", health: "reauth_required" })],
+        ["post.failed", expect.objectContaining({ post_id: none.id, platform: "x" })],
+        ["post.failed", expect.objectContaining({ post_id: none.id, platform: "bluesky" })],
+      ]);
+    });
+
     it("an invalid health answers 400; an unconnected network 404", async () => {
       const user = await h.user({ accounts: ["x"] });
       const bad = await user.request("PATCH", "/sandbox/accounts/x", { body: { health: "sick" } });

@@ -9,6 +9,8 @@ import type { FakeClock } from "../fake-clock.ts";
  * fake clock it was built with. Requests are built on `http://localhost`; an HTTP target rewrites the
  * origin to its server's. The service must have been started (its scheduler armed) and built with
  * the default limits (1 MiB bodies, 600 requests a minute per key): the suite checks those numbers.
+ * It must accept webhook URLs on private addresses (`allowPrivateWebhookUrls`): the suite's webhook
+ * receivers listen on 127.0.0.1.
  */
 export interface ServiceTarget {
   fetch(request: Request): Promise<Response>;
