@@ -1,0 +1,17 @@
+/** Every benchmark, in the order `pnpm bench` runs them; each is bench/<name>.ts. */
+export const BENCHMARKS = [
+  "get-post",
+  "create-post",
+  "list-posts",
+  "prism",
+  "scheduler",
+  "webhook-delivery",
+  "memory",
+  "client-overhead",
+] as const;
+
+export type BenchmarkName = (typeof BENCHMARKS)[number];
+
+export function isBenchmark(name: string): name is BenchmarkName {
+  return (BENCHMARKS as readonly string[]).includes(name);
+}

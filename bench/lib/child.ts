@@ -1,0 +1,101 @@
+import { type ChildProcess, fork } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
+
+/*
+ * The load generator and the server under test never share an event loop: each server runs in a child
+ * process of its own, forked with an IPC channel. The protocol is three messages:
+ *   child → parent  { type: "ready", url }        once it listens
+ *   parent → child  { type: "rss" }                answered with { type: "rss", rss } (bytes)
+ *   parent → child  { type: "stop" }               the child closes and exits
+ * Set BENCH_PROFILE_DIR to a folder to run every child with --cpu-prof, written there when it stops.
+ */
+
+export type ChildMessage = { type: "ready"; url: string } | { type: "rss"; rss: number };
+export type ParentMessage = { type: "rss" } | { type: "stop" };
+
+export interface ChildServer {
+  /** Origin the child answers on, e.g. http://127.0.0.1:40123. */
+  readonly url: string;
+  readonly pid: number;
+  /** The child's resident set size, in bytes, as it reports it. */
+  rss(): Promise<number>;
+  /** Asks the child to close, and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+const STARTUP_TIMEOUT_MS = 60_000;
+
+export async function startChild(script: URL, args: string[] = []): Promise<ChildServer> {
+  const profileDir = process.env.BENCH_PROFILE_DIR;
+  const child = fork(fileURLToPath(script), args, {
+    // Request logs go to /dev/null, as a production server's would go to a collector: written, not read.
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+    execArgv: profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [],
+  });
+  const url = await waitForReady(child);
+  let exited = false;
+  child.once("exit", () => {
+    exited = true;
+  });
+  return {
+    url,
+    pid: child.pid!,
+    rss: async () => {
+      const reply = nextMessage(child, "rss");
+      child.send({ type: "rss" } satisfies ParentMessage);
+      const message = await reply;
+      return message.type === "rss" ? message.rss : 0;
+    },
+    stop: async () => {
+      if (exited) return;
+      const exit = once(child, "exit");
+      child.send({ type: "stop" } satisfies ParentMessage);
+      const force = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      await exit;
+      clearTimeout(force);
+    },
+  };
+}
+
+async function waitForReady(child: ChildProcess): Promise<string> {
+  const timer = setTimeout(() => child.kill("SIGKILL"), STARTUP_TIMEOUT_MS);
+  try {
+    const ready = nextMessage(child, "ready");
+    const failed = once(child, "exit").then(([code]) => {
+      throw new Error(`the benchmark server exited with code ${code} before it was ready`);
+    });
+    const message = await Promise.race([ready, failed]);
+    if (message.type !== "ready") throw new Error("unexpected message from the benchmark server");
+    return message.url;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function nextMessage(child: ChildProcess, type: ChildMessage["type"]): Promise<ChildMessage> {
+  return new Promise((resolve) => {
+    const onMessage = (message: ChildMessage) => {
+      if (message.type !== type) return;
+      child.off("message", onMessage);
+      resolve(message);
+    };
+    child.on("message", onMessage);
+  });
+}
+
+/** In a child: answers the parent's messages. `close` runs on "stop", then the process exits. */
+export function serveParent(url: string, close: () => Promise<void>): void {
+  const send = (message: ChildMessage) => process.send?.(message);
+  process.on("message", (message: ParentMessage) => {
+    if (message.type === "rss") send({ type: "rss", rss: process.memoryUsage.rss() });
+    if (message.type === "stop") {
+      void close().finally(() => process.exit(0));
+    }
+  });
+  // A parent that dies must not leave a server behind.
+  process.on("disconnect", () => {
+    void close().finally(() => process.exit(0));
+  });
+  send({ type: "ready", url });
+}

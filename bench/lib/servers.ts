@@ -1,0 +1,19 @@
+import { type ChildServer, startChild } from "./child.ts";
+
+const SERVICE_SERVER = new URL("./service-server.ts", import.meta.url);
+const BARE_SERVER = new URL("./bare-server.ts", import.meta.url);
+
+/** The reference server on a SQLite file, in a process of its own. */
+export function startServiceServer(dbPath: string): Promise<ChildServer> {
+  return startChild(SERVICE_SERVER, [dbPath]);
+}
+
+/** The baseline: bare node:http answering every request with `body`, in a process of its own. */
+export function startBareServer(body: string): Promise<ChildServer> {
+  return startChild(BARE_SERVER, [body]);
+}
+
+/** Stops every server given, even when one fails to stop. */
+export async function stopAll(...servers: (ChildServer | undefined)[]): Promise<void> {
+  await Promise.allSettled(servers.map((s) => s?.stop()));
+}

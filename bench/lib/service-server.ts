@@ -1,0 +1,23 @@
+// The server under test, as `socialpub-server start` runs it: startServer on a SQLite file (WAL, the
+// synchronous setting the server ships with), its scheduler armed, one JSON log line per request written
+// to standard output (here /dev/null). Two differences, both needed to measure at all: the per-key rate
+// limit is off (600 requests a minute would end a run in a few milliseconds), and webhook URLs on
+// loopback are accepted (the receiver of the webhook benchmark listens on 127.0.0.1).
+// Run as a child process by bench/lib/child.ts; argv[2] is the database file.
+import { createLogger, openSqliteStore, startServer } from "../../packages/server/src/index.ts";
+import { serveParent } from "./child.ts";
+
+const path = process.argv[2];
+if (!path) throw new Error("usage: service-server.ts <database file>");
+
+const store = openSqliteStore(path);
+const server = await startServer({
+  port: 0,
+  store,
+  logger: createLogger(),
+  service: { rateLimit: false, allowPrivateWebhookUrls: true },
+});
+serveParent(server.url, async () => {
+  await server.close();
+  await store.close();
+});
