@@ -1,3 +1,5 @@
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { adaptText } from "@socialpub/core";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -17,9 +19,19 @@ let server: ServerProcess;
 let browser: Browser;
 let page: Page;
 
+/** A webhook receiver: it answers 503 to the first request (so a retry is scheduled), 200 after. */
+let receiver: Server;
+const received: IncomingHttpHeaders[] = [];
+
 beforeAll(async () => {
   const executablePath = findChromium();
   if (!executablePath) throw new Error(`No Chromium for the end-to-end test. ${INSTALL_HINT}`);
+  receiver = createServer((req, res) => {
+    received.push(req.headers);
+    req.resume();
+    req.on("end", () => res.writeHead(received.length === 1 ? 503 : 200).end());
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   server = await startSandboxServer(KEY);
   browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -28,6 +40,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  receiver?.close();
 });
 
 async function signIn(key: string) {
@@ -125,6 +138,72 @@ describe("the sandbox dashboard in Chromium", () => {
       .toContain("needs to be reconnected (health: reauth_required)");
     expect(await linkedin.locator(".badge").textContent()).toBe("failed");
     expect(await page.locator('article[data-platform="x"] .badge').textContent()).toBe("published");
+  });
+
+  test("each delivery attempt is listed with its answer and next retry, and an event can be resent", async () => {
+    const port = (receiver.address() as AddressInfo).port;
+    const created = await callApi<{ id: string }>(server, KEY, "POST", "/webhooks", {
+      url: `http://127.0.0.1:${port}/hooks`,
+      events: ["post.published"],
+    });
+    expect(created.status).toBe(201);
+    await page.getByRole("link", { name: "Webhooks" }).click();
+    await page.getByRole("link", { name: new RegExp(created.body.id) }).click();
+    await page.getByRole("button", { name: "Send a test event" }).click();
+
+    // The first attempt got 503: listed with its status and when it will be retried.
+    const rows = page.locator("table.attempts tbody tr");
+    const first = rows.filter({ hasText: "#1" });
+    await first.first().waitFor(SEEN_WITHIN);
+    expect(await first.first().locator(".outcome").textContent()).toBe("503");
+    expect(await first.first().locator("td").nth(4).locator("time").count()).toBe(1);
+    const eventId = await first.first().getAttribute("data-event-id");
+    expect(eventId).toMatch(/^evt_/);
+
+    // The retry 5 s later got 200 and has no next retry.
+    const second = rows.filter({ hasText: "#2" });
+    await second.first().waitFor({ timeout: 30_000 });
+    expect(await second.first().locator(".outcome").textContent()).toBe("200");
+    expect(await second.first().locator("td").nth(4).textContent()).toBe("—");
+
+    // Resend: the same event goes out again as a new delivery, and its attempt appears.
+    await second
+      .first()
+      .getByRole("button", { name: /Resend/ })
+      .click();
+    await expect.poll(() => rows.count(), SEEN_WITHIN).toBe(3);
+    expect(await rows.first().getAttribute("data-event-id")).toBe(eventId);
+    expect(await rows.first().locator(".outcome").textContent()).toBe("200");
+    expect(received.map((headers) => headers["webhook-id"])).toEqual([eventId, eventId, eventId]);
+  });
+
+  test("a long list is read a page at a time, following the API's Link cursors", async () => {
+    const existing = (await callApi<{ data: Post[] }>(server, KEY, "GET", "/posts?limit=100")).body.data
+      .length;
+    for (let i = 0; i < 55; i++) {
+      const draft = await callApi(server, KEY, "POST", "/posts", {
+        caption: `Draft ${i}`,
+        platforms: ["x"],
+        draft: true,
+      });
+      expect(draft.status).toBe(201);
+    }
+    await page.getByRole("link", { name: "Posts" }).click();
+    const rows = page.locator("table.posts tbody tr");
+    await expect.poll(() => page.locator("table.posts").textContent(), SEEN_WITHIN).toContain("Draft 54");
+    expect(await rows.count()).toBe(50);
+    const pager = page.getByRole("navigation", { name: "Pages of posts" });
+    expect(await pager.getByRole("button", { name: "← Newer" }).isDisabled()).toBe(true);
+
+    await pager.getByRole("button", { name: "Older →" }).click();
+    await expect.poll(() => pager.textContent()).toContain("Page 2");
+    await expect.poll(() => rows.count()).toBe(existing + 55 - 50);
+    expect(await page.locator("table.posts").textContent()).toContain("Draft 0");
+    expect(await pager.getByRole("button", { name: "Older →" }).isDisabled()).toBe(true);
+
+    await pager.getByRole("button", { name: "← Newer" }).click();
+    await expect.poll(() => rows.count()).toBe(50);
+    expect(await page.locator("table.posts").textContent()).toContain("Draft 54");
   });
 
   test("signing out removes the key from the tab", async () => {

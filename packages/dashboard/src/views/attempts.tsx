@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { describeError } from "../api/client.ts";
-import type { Page, WebhookAttempt } from "../api/types.ts";
+import type { Page, ResendResult, WebhookAttempt } from "../api/types.ts";
 import { useApp } from "../context.ts";
 import { back, currentCursor, firstPage, forward, pageNumber } from "../lib/cursor-stack.ts";
 import { formatDuration } from "../lib/time.ts";
@@ -40,7 +40,7 @@ export function AttemptsTable(props: { endpointId: string; refreshKey: number })
 
   async function resend(attempt: WebhookAttempt) {
     try {
-      const result = await api.send<{ resent: boolean; event_id: string; delivery_id: string }>(
+      const result = await api.send<ResendResult>(
         "POST",
         `${path}/events/${encodeURIComponent(attempt.event_id)}/resend`,
       );
