@@ -13,6 +13,8 @@ export interface ServerProcess {
   readonly child: ChildProcess;
   /** What the server logged on stderr so far (its JSON log lines). */
   logs(): string;
+  /** What the server printed on stdout so far (where it listens, the dev key). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -21,11 +23,16 @@ export interface ServerProcess {
  * with `key` as the dev user's key. Resolves once the server says where it listens.
  */
 export function startSandboxServer(key: string, extraArgs: string[] = []): Promise<ServerProcess> {
+  return startServerProcess(["--dev", "--dev-key", key, ...extraArgs]);
+}
+
+/** `socialpub-server start <args>` on a fresh database in a temporary folder, on a free port. */
+export function startServerProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
   const dir = mkdtempSync(join(tmpdir(), "socialpub-dashboard-"));
   const child = spawn(
     process.execPath,
-    [CLI, "start", "--dev", "--dev-key", key, "--port", "0", "--db", join(dir, "socialpub.db"), ...extraArgs],
-    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, SOCIALPUB_RATE_LIMIT: "0" } },
+    [CLI, "start", "--port", "0", "--db", join(dir, "socialpub.db"), ...args],
+    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, SOCIALPUB_RATE_LIMIT: "0", ...env } },
   );
   let stdout = "";
   let stderr = "";
@@ -52,6 +59,7 @@ export function startSandboxServer(key: string, extraArgs: string[] = []): Promi
         url: match[1]!,
         child,
         logs: () => stderr,
+        output: () => stdout,
         stop: async () => {
           if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
           await exited;
