@@ -61,10 +61,12 @@ async function main(): Promise<void> {
   await buildDashboard();
   mkdirSync(OUT, { recursive: true });
 
-  // A receiver that accepts every event, so deliveries show a 2xx answer.
+  // A receiver that is down for its first request (so one delivery shows a retry), then accepts.
+  let requests = 0;
   const receiver = createServer((req, res) => {
+    requests++;
     req.resume();
-    req.on("end", () => res.writeHead(204).end());
+    req.on("end", () => res.writeHead(requests === 1 ? 503 : 204).end());
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
