@@ -1,23 +1,26 @@
 // How much the typed client costs per request over a bare `undici.request`, both talking to the same
-// local server (in its own thread) in the same run. The client adds headers, an Idempotency-Key on writes, the retry loop,
-// a timeout per attempt and zod validation of every answer; the baseline sends the request and parses
-// the JSON. Prints the ratio (client time / baseline time) and writes JSON to bench/results/.
+// local server (in its own thread) in the same run. The client adds headers, the retry loop, a timeout
+// per attempt and validation of every answer against the contract; the baseline sends the request and
+// parses the JSON. The figure is the CPU time of the calling thread per request (the server's thread is
+// not counted), the client's over the baseline's; wall-clock ratios are in the JSON details.
+// Goal: at most 1.2×.
 //
-//   node bench/client-overhead.ts                 # 5 rounds of 2000 requests per side
-//   BENCH_ROUNDS=2 BENCH_REQUESTS=500 node bench/client-overhead.ts
+//   pnpm bench client-overhead [--quick]    # 5 rounds of 2000 requests per side (--quick: 1 of 200)
 //
 // Traffic goes only to 127.0.0.1; the run is bounded by the request counts.
 
 import { once } from "node:events";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
 import { Worker } from "node:worker_threads";
 import { Agent, request } from "undici";
 import { type CurrentUser, SocialPublishClient } from "../packages/core/src/index.ts";
+import { benchOptions, count } from "./lib/options.ts";
+import { type ResultRow, report } from "./lib/result.ts";
 
-const ROUNDS = positiveInt(process.env.BENCH_ROUNDS, 5);
-const REQUESTS = positiveInt(process.env.BENCH_REQUESTS, 2000);
-const CONCURRENCY = positiveInt(process.env.BENCH_CONCURRENCY, 8);
+const GOAL = 1.2;
+const options = benchOptions();
+const ROUNDS = count(options, 5, 1);
+const REQUESTS = count(options, 2000, 200);
+const CONCURRENCY = 8;
 const WARMUP = Math.min(500, REQUESTS);
 
 const user: CurrentUser = {
@@ -125,45 +128,24 @@ const summary = Object.entries(results).map(([label, bySide]) => {
 console.log(
   `client overhead: ${ROUNDS} rounds × ${REQUESTS} requests per side, median round (Node ${process.version})`,
 );
-console.log(
-  "                  undici.request   client.me()   ratio   (wall-clock; CPU of the calling thread)",
-);
+const rows: ResultRow[] = summary.map((row) => ({
+  what: `client.me() over undici.request, ${row.label}`,
+  figure: row.client_cpu_us_per_request,
+  unit: "µs CPU/request",
+  baseline: { what: "undici.request", figure: row.baseline_cpu_us_per_request, unit: "µs CPU/request" },
+  ratio: row.cpu_ratio,
+  ratio_as: "times",
+  goal: `≤ ${GOAL}×`,
+  met: row.cpu_ratio <= GOAL,
+}));
 for (const row of summary) {
-  const cell = (us: number) => `${String(us).padStart(5)} µs`;
   console.log(
-    `  ${row.label.padEnd(15)} ${cell(row.baseline_wall_us_per_request)}   ${cell(row.client_wall_us_per_request)}   ` +
-      `${row.wall_ratio.toFixed(2)}×  wall`,
-  );
-  console.log(
-    `  ${"".padEnd(15)} ${cell(row.baseline_cpu_us_per_request)}   ${cell(row.client_cpu_us_per_request)}   ` +
-      `${row.cpu_ratio.toFixed(2)}×  cpu`,
+    `  ${row.label}: wall ${row.baseline_wall_us_per_request} → ${row.client_wall_us_per_request} µs (${row.wall_ratio}×)`,
   );
 }
-
-const resultsDir = new URL("./results/", import.meta.url);
-mkdirSync(resultsDir, { recursive: true });
-const file = new URL(`client-overhead-${new Date().toISOString().replace(/[:.]/g, "-")}.json`, resultsDir);
-writeFileSync(
-  file,
-  `${JSON.stringify(
-    {
-      benchmark: "client-overhead",
-      date: new Date().toISOString(),
-      node: process.version,
-      cpu: cpus()[0]?.model ?? "unknown",
-      cores: cpus().length,
-      rounds: ROUNDS,
-      requests_per_round: REQUESTS,
-      results: summary,
-      rounds_detail: results,
-    },
-    null,
-    2,
-  )}\n`,
-);
-console.log(`results written to ${file.pathname}`);
-
-function positiveInt(value: string | undefined, fallback: number): number {
-  const parsed = Number(value);
-  return Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
-}
+report("client-overhead", options, rows, {
+  rounds: ROUNDS,
+  requests_per_round: REQUESTS,
+  results: summary,
+  rounds_detail: results,
+});

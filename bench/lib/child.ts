@@ -6,13 +6,20 @@ import { fileURLToPath } from "node:url";
  * The load generator and the server under test never share an event loop: each server runs in a child
  * process of its own, forked with an IPC channel. The protocol is three messages:
  *   child → parent  { type: "ready", url }        once it listens
- *   parent → child  { type: "rss" }                answered with { type: "rss", rss } (bytes)
+ *   parent → child  { type: "stats" }              answered with { type: "stats", rss, counters }
  *   parent → child  { type: "stop" }               the child closes and exits
  * Set BENCH_PROFILE_DIR to a folder to run every child with --cpu-prof, written there when it stops.
  */
 
-export type ChildMessage = { type: "ready"; url: string } | { type: "rss"; rss: number };
-export type ParentMessage = { type: "rss" } | { type: "stop" };
+export interface ChildStats {
+  /** Resident set size, in bytes. */
+  rss: number;
+  /** Whatever the child counts (deliveries received, …). */
+  counters: Record<string, number>;
+}
+
+export type ChildMessage = { type: "ready"; url: string } | ({ type: "stats" } & ChildStats);
+export type ParentMessage = { type: "stats" } | { type: "stop" };
 
 export interface ChildServer {
   /** Origin the child answers on, e.g. http://127.0.0.1:40123. */
@@ -20,6 +27,8 @@ export interface ChildServer {
   readonly pid: number;
   /** The child's resident set size, in bytes, as it reports it. */
   rss(): Promise<number>;
+  /** Its RSS and counters. */
+  stats(): Promise<ChildStats>;
   /** Asks the child to close, and waits for it to exit. */
   stop(): Promise<void>;
 }
@@ -38,15 +47,18 @@ export async function startChild(script: URL, args: string[] = []): Promise<Chil
   child.once("exit", () => {
     exited = true;
   });
+  const stats = async (): Promise<ChildStats> => {
+    const reply = nextMessage(child, "stats");
+    child.send({ type: "stats" } satisfies ParentMessage);
+    const message = await reply;
+    if (message.type !== "stats") throw new Error("unexpected message from the benchmark server");
+    return { rss: message.rss, counters: message.counters };
+  };
   return {
     url,
     pid: child.pid!,
-    rss: async () => {
-      const reply = nextMessage(child, "rss");
-      child.send({ type: "rss" } satisfies ParentMessage);
-      const message = await reply;
-      return message.type === "rss" ? message.rss : 0;
-    },
+    rss: async () => (await stats()).rss,
+    stats,
     stop: async () => {
       if (exited) return;
       const exit = once(child, "exit");
@@ -85,10 +97,15 @@ function nextMessage(child: ChildProcess, type: ChildMessage["type"]): Promise<C
 }
 
 /** In a child: answers the parent's messages. `close` runs on "stop", then the process exits. */
-export function serveParent(url: string, close: () => Promise<void>): void {
+export function serveParent(
+  url: string,
+  close: () => Promise<void>,
+  counters: () => Record<string, number> = () => ({}),
+): void {
   const send = (message: ChildMessage) => process.send?.(message);
   process.on("message", (message: ParentMessage) => {
-    if (message.type === "rss") send({ type: "rss", rss: process.memoryUsage.rss() });
+    if (message.type === "stats")
+      send({ type: "stats", rss: process.memoryUsage.rss(), counters: counters() });
     if (message.type === "stop") {
       void close().finally(() => process.exit(0));
     }

@@ -49,6 +49,7 @@ export async function startPrism(documentPath: string, logPath: string): Promise
     url,
     pid: child.pid!,
     rss: async () => rssOfProcess(child.pid!),
+    stats: async () => ({ rss: rssOfProcess(child.pid!), counters: {} }),
     stop,
   };
 }
