@@ -31,13 +31,17 @@ export interface RunningServer {
   /** Origin, e.g. http://127.0.0.1:8787; the API lives under `${url}/api/v1`. */
   readonly url: string;
   readonly service: Service;
-  /** Stops accepting, finishes in-flight requests, stops the scheduler. The store stays open. */
+  /**
+   * Stops accepting, finishes in-flight requests, stops the scheduler and webhook delivery (attempts
+   * in flight get their grace period). The store stays open.
+   */
   close(): Promise<void>;
 }
 
 /**
  * The reference service as a process: its scheduler started (publishing posts that fell due while the
- * server was down), its fetch handler served over HTTP, one log line per request.
+ * server was down), webhook delivery started (sending what the outbox still owes), its fetch handler
+ * served over HTTP, one log line per request.
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const logger = options.logger ?? createLogger();

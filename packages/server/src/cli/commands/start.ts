@@ -47,7 +47,8 @@ Environment variables (a flag given on the command line wins):
   SOCIALPUB_RATE_LIMIT  --rate-limit
 
 Stops gracefully on SIGINT or SIGTERM: no new connections, requests in flight finish, then the
-scheduler stops and the database closes.`;
+scheduler stops, webhook attempts in flight finish (up to 10 s; a cut one is sent again after the
+next start), and the database closes.`;
 
 export function startCommand(): Command {
   return new Command("start")
@@ -160,6 +161,8 @@ async function start(options: StartOptions): Promise<void> {
       service: {
         ...(mediaDir !== null && { mediaStorage: new FileMediaStorage(mediaDir) }),
         allowPrivateWebhookUrls: allowPrivateWebhooks,
+        // Events written by an admin command on this database wake no one: look at the outbox each minute.
+        webhookDelivery: { recheckIntervalMs: 60_000 },
         rateLimit: options.rateLimit === 0 ? false : { limit: options.rateLimit, windowMs: 60_000 },
       },
     });
