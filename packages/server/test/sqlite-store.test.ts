@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
-import type { PostRecord, TargetRecord } from "@socialpub/core";
+import { newId, type PostRecord, type TargetRecord } from "@socialpub/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { migrate, SchemaTooNewError } from "../src/store/migrate.ts";
 import { MIGRATIONS } from "../src/store/migrations/index.ts";
@@ -115,6 +115,31 @@ describe("SQLite store", () => {
     const path = dbFile("notes.txt");
     writeFileSync(path, "these are not the tables you are looking for\n".repeat(100));
     expect(() => openSqliteStore(path)).toThrow(/not a database/);
+  });
+
+  it("the delivery-log migration keeps attempts recorded before it, giving each an id that sorts before newer ones", async () => {
+    const path = dbFile();
+    const db = new DatabaseSync(path);
+    migrate(db, MIGRATIONS.slice(0, 2));
+    db.exec(`INSERT INTO events (id, user_id, type, created, data) VALUES ('evt_1', 'usr_1', 'post.published', ${T0 / 1000}, '{}');
+             INSERT INTO delivery_attempts (delivery_id, attempt, webhook_id, event_id, at, response_status, duration_ms, error)
+             VALUES ('dlv_1', 1, 'wh_1', 'evt_1', ${T0}, 500, 3.5, 'the endpoint answered 500')`);
+    db.close();
+    const store = openSqliteStore(path);
+    const [old] = await store.listDeliveryAttempts("dlv_1");
+    expect(old).toMatchObject({
+      attempt: 1,
+      at: T0,
+      response_status: 500,
+      duration_ms: 3.5,
+      next_attempt_at: null,
+    });
+    expect(old!.id).toMatch(/^att_0/);
+    expect(old!.id < newId("att", T0)).toBe(true);
+    expect(await store.listAttempts("wh_1", { limit: 10 })).toEqual([
+      { ...old, event_type: "post.published" },
+    ]);
+    await store.close();
   });
 
   it("rolls a failed migration back whole, leaving the previous version", () => {
