@@ -19,9 +19,11 @@ if (found) {
   spawnSync("apt-get", ["--version"], { stdio: "ignore" }).status === 0
 ) {
   console.log("chromium: not found; installing Debian's chromium package");
+  // Another install at the same time (another package's prepare step) holds dpkg's lock: wait for it.
+  const wait = ["-o", "DPkg::Lock::Timeout=300"];
   if (
-    !run("apt-get", ["update", "-q"]) ||
-    !run("apt-get", ["install", "-y", "-q", "--no-install-recommends", "chromium"])
+    !run("apt-get", [...wait, "update", "-q"]) ||
+    !run("apt-get", [...wait, "install", "-y", "-q", "--no-install-recommends", "chromium"])
   ) {
     console.error("apt-get could not install chromium.");
     process.exit(1);

@@ -11,8 +11,8 @@ export interface ServerProcess {
   /** Origin, e.g. http://127.0.0.1:41234. */
   readonly url: string;
   readonly child: ChildProcess;
-  /** What the server logged on stderr so far (its JSON log lines). */
-  logs(): string;
+  /** The JSON log lines the server wrote so far (on stdout, among the lines it prints). */
+  logs(): string[];
   /** What the server printed on stdout so far (where it listens, the dev key). */
   output(): string;
   stop(): Promise<void>;
@@ -58,7 +58,7 @@ export function startServerProcess(args: string[], env: NodeJS.ProcessEnv = {}):
       resolve({
         url: match[1]!,
         child,
-        logs: () => stderr,
+        logs: () => stdout.split("\n").filter((line) => line.startsWith("{")),
         output: () => stdout,
         stop: async () => {
           if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
