@@ -45,6 +45,7 @@ describe("webhook delivery: what is sent", () => {
     expect(request!.method).toBe("POST");
     expect(request!.path).toBe("/hooks");
     expect(request!.headers["content-type"]).toBe("application/json");
+    expect(request!.headers["user-agent"]).toBe("socialpub-webhooks/1");
     expect(request!.headers["webhook-id"]).toBe(event!.id);
     expect(request!.headers["webhook-timestamp"]).toBe(String(Math.floor(clock.now() / 1000)));
     expect(request!.headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
