@@ -118754,6 +118754,30 @@ const CreatedWebhookEndpoint = WebhookEndpoint.extend({
 }).meta({ id: "CreatedWebhookEndpoint" });
 const WebhookEndpointList = object({ data: array(WebhookEndpoint) })
     .meta({ id: "WebhookEndpointList" });
+/** One attempt to deliver an event to an endpoint, as the delivery log lists it. */
+const DeliveryAttempt = object({
+    id: schemas_string().describe("att_…"),
+    delivery_id: schemas_string().describe("dlv_…: the event owed to this endpoint; a resend is a new delivery"),
+    event_id: schemas_string().describe("evt_…; the webhook-id header of the attempt"),
+    event_type: EventType,
+    attempt: schemas_number().int().min(1).describe("1 for the delivery's first attempt, then 2, …"),
+    at: schemas_number().int().describe("when the attempt was made, Unix time in milliseconds"),
+    response_status: schemas_number()
+        .int()
+        .nullable()
+        .describe("the endpoint's HTTP status; null when no response came (refused, timed out)"),
+    duration_ms: schemas_number().min(0).describe("how long the attempt took"),
+    error: schemas_string().nullable().describe("what went wrong; null when delivered"),
+    next_attempt_at: schemas_number()
+        .int()
+        .nullable()
+        .describe("when the delivery was due again after this attempt (ms); null once delivered or given up"),
+})
+    .meta({ id: "DeliveryAttempt" });
+const DeliveryAttemptList = object({ data: array(DeliveryAttempt) })
+    .meta({ id: "DeliveryAttemptList" });
+const ResendResult = object({ resent: literal(true), event_id: schemas_string(), delivery_id: schemas_string() })
+    .meta({ id: "ResendResult" });
 
 ;// CONCATENATED MODULE: ../core/src/client/resources/webhooks.ts
 
