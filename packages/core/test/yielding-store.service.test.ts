@@ -27,7 +27,7 @@ describeServiceConformance("memory store behind a network-like delay, in-process
   const memory = new MemoryStore();
   const store = yieldingStore(memory);
   const clock = new FakeClock();
-  const service = createService({ store, clock, logger: silentLogger });
+  const service = createService({ store, clock, logger: silentLogger, allowPrivateWebhookUrls: true });
   await service.start();
   return {
     fetch: (request) => service.fetch(request),
