@@ -1,0 +1,99 @@
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  type ServerProcess,
+  startServerProcess,
+  TEST_KEY,
+} from "../../packages/server/test/support/cli-process.ts";
+import { tempDir } from "../../packages/server/test/support/temp-dir.ts";
+import { halfMadePosts, publishedEvents, readDatabase } from "../support/database.ts";
+import { useFigures } from "../support/figures.ts";
+import { call, listAllPosts } from "../support/http.ts";
+
+const ROUNDS = 3;
+const PLATFORMS = ["x", "bluesky", "linkedin"];
+const figures = useFigures("scheduled posts across kills");
+
+const servers: ServerProcess[] = [];
+const dirs: ReturnType<typeof tempDir>[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.stop("SIGKILL")));
+  for (const dir of dirs.splice(0)) dir.remove();
+});
+
+const sleepUntil = (at: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
+
+describe("scheduled posts and kill -9", () => {
+  it(`posts due while the server is down publish once after it starts, and a kill mid-publication publishes nothing twice (${ROUNDS} rounds)`, async () => {
+    const dir = tempDir("socialpub-reliability-");
+    dirs.push(dir);
+    const db = dir.file("due.db");
+    const args = ["--dev", "--dev-key", TEST_KEY, "--db", db, "--rate-limit", "0", "--log-level", "warn"];
+    /** Every scheduled post, with the earliest time it may publish: its due time, or the restart after it. */
+    const scheduled = new Map<string, { notBefore: number }>();
+
+    const schedule = async (server: ServerProcess, count: number, due: number, label: string) => {
+      const created = await Promise.all(
+        Array.from({ length: count }, (_, i) =>
+          call(figures, server, TEST_KEY, "POST", "/posts", {
+            body: { caption: `${label} ${i}`, platforms: PLATFORMS, schedule_at: due },
+          }),
+        ),
+      );
+      return created.map((res) => {
+        expect(res.status, res.text).toBe(201);
+        return res.body.id as string;
+      });
+    };
+
+    let server = await startServerProcess(args);
+    servers.push(server);
+    for (let round = 0; round < ROUNDS; round++) {
+      const now = Date.now();
+      const whileUp = await schedule(server, 8, now + 900, `round ${round} due while up`);
+      const atKill = now + 1600;
+      const duringKill = await schedule(server, 20, atKill, `round ${round} due at the kill`);
+      const whileDown = await schedule(server, 10, now + 2200, `round ${round} due while down`);
+      for (const id of whileUp) scheduled.set(id, { notBefore: now + 900 });
+      for (const id of duringKill) scheduled.set(id, { notBefore: atKill });
+
+      // The kill lands at, or a few milliseconds after, the instant twenty posts fall due.
+      await sleepUntil(atKill + round * 4);
+      server.child.kill("SIGKILL");
+      expect(await server.stop()).toBe("SIGKILL");
+      figures.faults++;
+
+      await sleepUntil(now + 2400);
+      const startedAt = Date.now();
+      for (const id of whileDown) scheduled.set(id, { notBefore: startedAt });
+      server = await startServerProcess(args);
+      servers.push(server);
+    }
+
+    // Everything due has published once a server is up.
+    const deadline = Date.now() + 30_000;
+    let posts = await listAllPosts(figures, server, TEST_KEY);
+    while (posts.some((p) => p.status !== "published") && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      posts = await listAllPosts(figures, server, TEST_KEY);
+    }
+    for (const [id, { notBefore }] of scheduled) {
+      figures.postsChecked++;
+      const post = (await call(figures, server, TEST_KEY, "GET", `/posts/${id}`)).body;
+      if (post?.status !== "published") {
+        figures.lost++;
+        continue;
+      }
+      expect(post.published_at, id).toBeGreaterThanOrEqual(notBefore);
+    }
+    expect(await server.stop("SIGTERM")).toBe(0);
+
+    readDatabase(db, (database) => {
+      expect(halfMadePosts(database)).toEqual([]);
+      const published = publishedEvents(database);
+      // Once per network for every post: no kill made a post publish twice, none was skipped.
+      for (const id of scheduled.keys()) expect(published.get(id), id).toEqual([...PLATFORMS].sort());
+      expect([...published.keys()].sort()).toEqual([...scheduled.keys()].sort());
+    });
+  });
+});
