@@ -46,7 +46,6 @@ describe("kill -9 during a burst of writes", () => {
     const maybeDeleted = new Set<string>();
     /** Every caption sent: a post with any other caption was invented. */
     const captionsSent = new Set<string>();
-    let sent = 0;
     let answered = 0;
     let seq = 0;
 
@@ -90,7 +89,6 @@ describe("kill -9 during a burst of writes", () => {
             if (n % 4 === 3 && alive.length > 0) {
               const id = alive[(n * 31) % alive.length]!;
               maybeDeleted.add(id);
-              sent++;
               const res = await call(figures, server, TEST_KEY, "DELETE", `/posts/${id}`);
               answered++;
               expect([200, 404]).toContain(res.status);
@@ -107,7 +105,6 @@ describe("kill -9 during a burst of writes", () => {
             if (kind === 3) body.draft = true;
             const idempotencyKey = n % 2 === 0 ? `kill-${n}` : null;
             captionsSent.add(caption);
-            sent++;
             const res = await call(figures, server, TEST_KEY, "POST", "/posts", {
               body,
               ...(idempotencyKey && { headers: { "idempotency-key": idempotencyKey } }),
