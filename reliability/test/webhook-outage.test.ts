@@ -151,8 +151,9 @@ describe("webhook delivery through outages and restarts", () => {
     }
     expect(await running.store.nextDeliveryAt()).toBeNull();
 
-    const late_ = late.received.map((r) => r.headers["webhook-id"] as string);
-    expect([...late_].sort()).toEqual(events.map((e) => e.id).sort());
+    const lateIds = late.received.map((r) => r.headers["webhook-id"] as string);
+    figures.lost += events.filter((e) => !lateIds.includes(e.id)).length;
+    expect([...lateIds].sort()).toEqual(events.map((e) => e.id).sort());
     expectSignedDeliveries(late, lateHook.secret, events);
     const lateAttempts = await attemptsByEvent(running.store, lateHook.id);
     const goneAttempts = await attemptsByEvent(running.store, goneHook.id);
@@ -175,10 +176,9 @@ describe("webhook delivery through outages and restarts", () => {
       expect(resent.status).toBe(202);
     }
     await running.clock.advance(0);
-    const gone_ = gone.received.map((r) => r.headers["webhook-id"] as string);
-    expect([...gone_].sort()).toEqual(events.map((e) => e.id).sort());
+    const goneIds = gone.received.map((r) => r.headers["webhook-id"] as string);
+    figures.lost += events.filter((e) => !goneIds.includes(e.id)).length;
+    expect([...goneIds].sort()).toEqual(events.map((e) => e.id).sort());
     expectSignedDeliveries(gone, goneHook.secret, events);
-    if (late.received.length !== events.length)
-      figures.lost += Math.abs(late.received.length - events.length);
   });
 });
