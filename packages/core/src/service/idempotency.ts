@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Store } from "../store/types.ts";
 import type { Caller } from "./context.ts";
 import { HttpError } from "./http-error.ts";
@@ -29,8 +30,7 @@ export function idempotencyKeyOf(request: Request): string | null {
 /** Method, path with query, and a SHA-256 of the raw body: two requests alike in these are the same. */
 export async function requestFingerprint(request: Request, body: Uint8Array<ArrayBuffer>): Promise<string> {
   const url = new URL(request.url);
-  const digest = await crypto.subtle.digest("SHA-256", body);
-  const hash = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  const hash = createHash("sha256").update(body).digest("hex");
   return `${request.method} ${url.pathname}${url.search} ${hash}`;
 }
 

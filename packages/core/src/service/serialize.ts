@@ -1,6 +1,6 @@
 import { PLANS } from "../contract/plans.ts";
 import type { Account, CurrentUser, Post, Target } from "../contract/resources.ts";
-import type { AccountRecord, PostRecord, TargetRecord, UserRecord } from "../store/types.ts";
+import type { AccountRecord, PostRecord, TargetMetrics, TargetRecord, UserRecord } from "../store/types.ts";
 
 /**
  * Engagement rate as a percentage with two decimals: (likes + comments + shares) / reach × 100, and 0
@@ -15,8 +15,20 @@ export const interactionsOf = (t: Pick<TargetRecord, "likes" | "comments" | "sha
   t.likes + t.comments + t.shares;
 
 export function toPost(post: PostRecord, targets: TargetRecord[]): Post {
-  const reach = targets.reduce((sum, t) => sum + t.reach, 0);
-  const interactions = targets.reduce((sum, t) => sum + interactionsOf(t), 0);
+  const totals = { reach: 0, likes: 0, comments: 0, shares: 0 };
+  for (const t of targets) {
+    totals.reach += t.reach;
+    totals.likes += t.likes;
+    totals.comments += t.comments;
+    totals.shares += t.shares;
+  }
+  return toPostWithTotals(post, totals);
+}
+
+/** A post from its metrics already summed over its targets (store.sumTargetMetrics). */
+export function toPostWithTotals(post: PostRecord, totals: TargetMetrics): Post {
+  const reach = totals.reach;
+  const interactions = interactionsOf(totals);
   return {
     id: post.id,
     caption: post.caption,

@@ -178,6 +178,23 @@ export class MemoryStore implements Store {
     return copy(this.targets.get(postId) ?? []);
   }
 
+  async sumTargetMetrics(postIds: readonly string[]): Promise<Map<string, TargetMetrics>> {
+    const sums = new Map<string, TargetMetrics>();
+    for (const postId of postIds) {
+      const targets = this.targets.get(postId);
+      if (!targets || targets.length === 0) continue;
+      const sum = { reach: 0, likes: 0, comments: 0, shares: 0 };
+      for (const t of targets) {
+        sum.reach += t.reach;
+        sum.likes += t.likes;
+        sum.comments += t.comments;
+        sum.shares += t.shares;
+      }
+      sums.set(postId, sum);
+    }
+    return sums;
+  }
+
   async deletePost(
     userId: string,
     id: string,

@@ -248,6 +248,11 @@ export interface Store {
   countPostsCreatedSince(userId: string, since: number): Promise<number>;
   getTargets(postId: string): Promise<TargetRecord[]>;
   /**
+   * Each post's metrics summed over its targets, by post id (a post without targets is absent): what a
+   * list of posts shows, read in one step instead of one getTargets per post.
+   */
+  sumTargetMetrics(postIds: readonly string[]): Promise<Map<string, TargetMetrics>>;
+  /**
    * Removes the post and its targets if it belongs to the user. `effectsFor` is called with the record
    * as it was inside the transaction, so the event names the status the post really had.
    */

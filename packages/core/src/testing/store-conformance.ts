@@ -442,6 +442,22 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
         ).toBeNull();
       });
 
+      it("sumTargetMetrics sums each post's targets by post id; posts without targets are absent", async () => {
+        const u = await user();
+        const two = post(u.id, { status: "published", platforms: ["x", "bluesky"] });
+        const one = post(u.id, { status: "published" });
+        await store.insertPost(two, [
+          target(two.id, "x", { status: "published", reach: 100, likes: 5, comments: 2, shares: 1 }),
+          target(two.id, "bluesky", { status: "published", reach: 20, likes: 1, comments: 0, shares: 3 }),
+        ]);
+        await store.insertPost(one, [target(one.id, "x", { status: "published", reach: 7, likes: 1 })]);
+        const sums = await store.sumTargetMetrics([two.id, one.id, "post_missing"]);
+        expect(sums.get(two.id)).toEqual({ reach: 120, likes: 6, comments: 2, shares: 4 });
+        expect(sums.get(one.id)).toEqual({ reach: 7, likes: 1, comments: 0, shares: 0 });
+        expect(sums.has("post_missing")).toBe(false);
+        expect((await store.sumTargetMetrics([])).size).toBe(0);
+      });
+
       it("listPublishedTargets and countPublishedPosts cover the user's published posts only", async () => {
         const a = await user();
         const b = await user();

@@ -405,6 +405,27 @@ export class SqliteStore implements Store {
     return this.all("SELECT * FROM targets WHERE post_id = ? ORDER BY position", postId).map(toTarget);
   }
 
+  async sumTargetMetrics(postIds: readonly string[]): Promise<Map<string, TargetMetrics>> {
+    // One statement for any number of ids: they travel as a JSON array.
+    const rows = this.all(
+      `SELECT post_id, sum(reach) AS reach, sum(likes) AS likes, sum(comments) AS comments,
+              sum(shares) AS shares
+       FROM targets WHERE post_id IN (SELECT value FROM json_each(?)) GROUP BY post_id`,
+      JSON.stringify(postIds),
+    );
+    return new Map(
+      rows.map((row) => [
+        row.post_id as string,
+        {
+          reach: row.reach as number,
+          likes: row.likes as number,
+          comments: row.comments as number,
+          shares: row.shares as number,
+        },
+      ]),
+    );
+  }
+
   async deletePost(
     userId: string,
     id: string,

@@ -3,10 +3,12 @@ import { POST_STATUSES, type PostStatus } from "../../contract/resources.ts";
 import type { RequestContext } from "../context.ts";
 import { badRequest, HttpError } from "../http-error.ts";
 import { json } from "../responses.ts";
-import { toPost, toTarget } from "../serialize.ts";
+import { toPost, toPostWithTotals, toTarget } from "../serialize.ts";
 
 export const DEFAULT_LIST_LIMIT = 20;
 export const MAX_LIST_LIMIT = 100;
+
+const NO_METRICS = { reach: 0, likes: 0, comments: 0, shares: 0 };
 
 const postNotFound = () => new HttpError(404, CONTRACT_MESSAGES.postNotFound);
 
@@ -46,8 +48,8 @@ export async function listPosts({
   const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const page = await deps.store.listPosts(caller.user.id, { statuses, limit: limit + 1, beforeId });
   const posts = page.slice(0, limit);
-  const data = [];
-  for (const post of posts) data.push(toPost(post, await deps.store.getTargets(post.id)));
+  const totals = await deps.store.sumTargetMetrics(posts.map((post) => post.id));
+  const data = posts.map((post) => toPostWithTotals(post, totals.get(post.id) ?? NO_METRICS));
   const headers: Record<string, string> = {};
   const last = posts.at(-1);
   if (page.length > limit && last) {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { NetworkId } from "../../contract/networks.ts";
 
 /**
@@ -5,9 +6,8 @@ import type { NetworkId } from "../../contract/networks.ts";
  * id, the network and the account handle, so the same post always gets the same link.
  */
 export async function sandboxPermalink(postId: string, platform: NetworkId, handle: string): Promise<string> {
-  const seed = new Uint8Array(
-    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${postId}:${platform}`)),
-  );
+  // Hashed in place: Web Crypto's digest goes through the thread pool, slow for a few bytes.
+  const seed: Uint8Array = createHash("sha256").update(`${postId}:${platform}`).digest();
   const digits = (n: number, from = 0) => decimal(seed, from, n);
   const code = (n: number, from = 0) => alphabetCode(seed, from, n, SHORTCODE);
   const h = encodeURIComponent(handle.replace(/^@/, ""));
