@@ -20,8 +20,15 @@ const server = createServer((req, res) => {
 });
 server.listen(0, "127.0.0.1", () => {
   const { port } = server.address() as AddressInfo;
-  serveParent(`http://127.0.0.1:${port}`, async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
+  serveParent(
+    `http://127.0.0.1:${port}`,
+    async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+    () => {
+      const { user, system } = process.cpuUsage();
+      return { cpu_us: user + system };
+    },
+  );
 });

@@ -17,7 +17,15 @@ const server = await startServer({
   logger: createLogger(),
   service: { rateLimit: false, allowPrivateWebhookUrls: true },
 });
-serveParent(server.url, async () => {
-  await server.close();
-  await store.close();
-});
+serveParent(
+  server.url,
+  async () => {
+    await server.close();
+    await store.close();
+  },
+  // CPU time spent so far, in µs: per request, it is a figure the machine's other load barely moves.
+  () => {
+    const { user, system } = process.cpuUsage();
+    return { cpu_us: user + system };
+  },
+);
