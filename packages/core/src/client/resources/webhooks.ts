@@ -1,17 +1,28 @@
 import type { z } from "zod";
 import {
   CreatedWebhookEndpoint,
+  type DeliveryAttempt,
+  DeliveryAttemptList,
+  ResendResult,
   WebhookEndpoint,
   WebhookEndpointList,
   WebhookEvent,
 } from "../../contract/events.ts";
 import type { CreateWebhookBody, TestWebhookBody } from "../../contract/requests.ts";
 import { DeleteResult } from "../../contract/resources.ts";
+import { cursorOf, nextPageUrl, type Page } from "../pagination.ts";
 import type { Requester, RequestOptions } from "../requester.ts";
 import { resourcePath } from "./resource-path.ts";
 
 export type CreateWebhookInput = z.input<typeof CreateWebhookBody>;
 export type TestWebhookInput = z.input<typeof TestWebhookBody>;
+
+export interface ListAttemptsParams {
+  /** Attempts per page: 1–100, default 20. */
+  limit?: number;
+  /** The `nextCursor` of the previous page. */
+  cursor?: string;
+}
 
 const path = (id: string) => resourcePath("/webhooks", id);
 
@@ -56,6 +67,37 @@ export class WebhooksResource {
         path: `${path(id)}/test`,
         json: body,
         schema: WebhookEvent,
+        options,
+      })
+    ).data;
+  }
+
+  /** One page of the endpoint's delivery log, newest attempt first. */
+  async attempts(
+    id: string,
+    params: ListAttemptsParams = {},
+    options?: RequestOptions,
+  ): Promise<Page<DeliveryAttempt>> {
+    const response = await this.#send({
+      method: "GET",
+      path: `${path(id)}/attempts`,
+      query: { limit: params.limit, cursor: params.cursor },
+      schema: DeliveryAttemptList,
+      options,
+    });
+    return { data: response.data.data, nextCursor: cursorOf(nextPageUrl(response.headers, response.url)) };
+  }
+
+  /**
+   * Delivers one of the user's events to the endpoint again, now, with the same `webhook-id`: receivers
+   * that deduplicate on it treat it as the event they already have.
+   */
+  async resend(id: string, eventId: string, options?: RequestOptions): Promise<ResendResult> {
+    return (
+      await this.#send({
+        method: "POST",
+        path: `${resourcePath(`${path(id)}/events`, eventId)}/resend`,
+        schema: ResendResult,
         options,
       })
     ).data;

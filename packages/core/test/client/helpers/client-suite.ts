@@ -14,6 +14,7 @@ import { type ProvisionedUser, provisionUser } from "../../../src/provision.ts";
 import type { Store } from "../../../src/store/types.ts";
 import type { FakeClock } from "../../../src/testing/fake-clock.ts";
 import { SAMPLE_PNG } from "../../../src/testing/media-samples.ts";
+import { WebhookReceiver } from "../../../src/testing/webhook-receiver.ts";
 
 /** The reference service, reachable by a client, with the store and clock behind it. */
 export interface ClientTarget {
@@ -285,6 +286,43 @@ export function describeClientAgainstService(name: string, makeTarget: () => Pro
       expect(event.type).toBe("post.published");
       expect(await api.webhooks.delete(created.id)).toEqual({ deleted: true, id: created.id });
       await expect(api.webhooks.get(created.id)).rejects.toBeInstanceOf(NotFoundError);
+    });
+
+    it("reads an endpoint's delivery log page by page and resends an event with the same webhook-id", async () => {
+      const receiver = await WebhookReceiver.start((_, index) => ({ status: index === 0 ? 500 : 200 }));
+      try {
+        const endpoint = await api.webhooks.create({ url: receiver.url, events: ["post.published"] });
+        await api.posts.create({ caption: "Logged", platforms: ["x"] });
+        await target.clock.advance(0);
+        await target.clock.advance(5_500);
+        expect(receiver.received.map((r) => r.headers["webhook-id"])).toHaveLength(2);
+        const eventId = receiver.received[0]!.headers["webhook-id"] as string;
+
+        const newest = await api.webhooks.attempts(endpoint.id, { limit: 1 });
+        expect(newest.data).toEqual([
+          expect.objectContaining({ event_id: eventId, attempt: 2, response_status: 200, error: null }),
+        ]);
+        expect(newest.nextCursor).not.toBeNull();
+        const older = await api.webhooks.attempts(endpoint.id, { limit: 1, cursor: newest.nextCursor! });
+        expect(older.data).toEqual([
+          expect.objectContaining({ event_id: eventId, attempt: 1, response_status: 500 }),
+        ]);
+        expect(older.nextCursor).toBeNull();
+
+        const resent = await api.webhooks.resend(endpoint.id, eventId);
+        expect(resent).toMatchObject({ resent: true, event_id: eventId });
+        await target.clock.advance(0);
+        expect(receiver.received.map((r) => r.headers["webhook-id"])).toEqual([eventId, eventId, eventId]);
+        const log = await api.webhooks.attempts(endpoint.id);
+        expect(log.data[0]).toMatchObject({
+          delivery_id: resent.delivery_id,
+          attempt: 1,
+          response_status: 200,
+        });
+        await expect(api.webhooks.resend(endpoint.id, "evt_unknown")).rejects.toBeInstanceOf(NotFoundError);
+      } finally {
+        await receiver.close();
+      }
     });
 
     it("uploads media as bytes and by URL, and publishes a post with the med_ id", async () => {
