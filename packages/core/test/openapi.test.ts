@@ -59,6 +59,29 @@ describe("OpenAPI document", () => {
     expect(listed.sort()).toEqual(routes.sort());
   });
 
+  it("documents Idempotency-Key, with its 409 and 422, on every POST and DELETE that takes a key", () => {
+    const paths = doc().paths as Record<
+      string,
+      Record<string, { responses: Record<string, unknown>; security?: unknown[]; parameters?: unknown[] }>
+    >;
+    const writes = ROUTES.filter((r) => r.auth && (r.method === "POST" || r.method === "DELETE"));
+    expect(writes.length).toBeGreaterThanOrEqual(10);
+    for (const route of writes) {
+      const op = paths[route.path]![route.method.toLowerCase()]!;
+      const name = `${route.method} ${route.path}`;
+      const header = (op.parameters as { in: string; name: string; required?: boolean }[] | undefined)?.find(
+        (p) => p.in === "header" && p.name === "Idempotency-Key",
+      );
+      expect(header, name).toBeDefined();
+      expect(header!.required ?? false, name).toBe(false);
+      for (const status of ["400", "401", "409", "422", "429"])
+        expect(Object.keys(op.responses), name).toContain(status);
+    }
+    expect(paths["/posts"]!.get!.parameters ?? []).not.toContainEqual(
+      expect.objectContaining({ name: "Idempotency-Key" }),
+    );
+  });
+
   it("names the contract's resources as components generated from the zod schemas", () => {
     const schemas = doc().components.schemas;
     for (const name of [
