@@ -139,6 +139,8 @@ export class SqliteStore implements Store {
 
   /** Writes events to the outbox, with one pending delivery per endpoint that should receive each. */
   private writeEvents(events: readonly NewEvent[] | undefined): void {
+    // A post's events (one per network) share their user: its endpoints are read once per call.
+    const endpointsOf = new Map<string, WebhookRecord[]>();
     for (const event of events ?? []) {
       this.run(
         "INSERT INTO events (id, user_id, type, created, data, webhook_id) VALUES (?, ?, ?, ?, ?, ?)",
@@ -149,16 +151,18 @@ export class SqliteStore implements Store {
         JSON.stringify(event.data ?? null),
         event.webhook_id ?? null,
       );
+      let endpoints = endpointsOf.get(event.user_id);
+      if (event.webhook_id === undefined && endpoints === undefined) {
+        endpoints = this.all(
+          "SELECT * FROM webhooks WHERE user_id = ? AND status = 'enabled' ORDER BY created_at, id",
+          event.user_id,
+        ).map(toWebhook);
+        endpointsOf.set(event.user_id, endpoints);
+      }
       const receivers =
         event.webhook_id !== undefined
           ? [event.webhook_id]
-          : this.all(
-              "SELECT * FROM webhooks WHERE user_id = ? AND status = 'enabled' ORDER BY created_at, id",
-              event.user_id,
-            )
-              .map(toWebhook)
-              .filter((webhook) => webhook.events.includes(event.type))
-              .map((webhook) => webhook.id);
+          : endpoints!.filter((webhook) => webhook.events.includes(event.type)).map((webhook) => webhook.id);
       const due = event.created * 1000;
       for (const webhookId of receivers) {
         this.insertDelivery({
