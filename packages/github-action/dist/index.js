@@ -118783,6 +118783,7 @@ const ResendResult = object({ resent: literal(true), event_id: schemas_string(),
 
 
 
+
 const webhooks_path = (id) => resourcePath("/webhooks", id);
 class WebhooksResource {
     #send;
@@ -118816,6 +118817,29 @@ class WebhooksResource {
             path: `${webhooks_path(id)}/test`,
             json: body,
             schema: WebhookEvent,
+            options,
+        })).data;
+    }
+    /** One page of the endpoint's delivery log, newest attempt first. */
+    async attempts(id, params = {}, options) {
+        const response = await this.#send({
+            method: "GET",
+            path: `${webhooks_path(id)}/attempts`,
+            query: { limit: params.limit, cursor: params.cursor },
+            schema: DeliveryAttemptList,
+            options,
+        });
+        return { data: response.data.data, nextCursor: cursorOf(nextPageUrl(response.headers, response.url)) };
+    }
+    /**
+     * Delivers one of the user's events to the endpoint again, now, with the same `webhook-id`: receivers
+     * that deduplicate on it treat it as the event they already have.
+     */
+    async resend(id, eventId, options) {
+        return (await this.#send({
+            method: "POST",
+            path: `${resourcePath(`${webhooks_path(id)}/events`, eventId)}/resend`,
+            schema: ResendResult,
             options,
         })).data;
     }
