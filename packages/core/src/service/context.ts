@@ -1,5 +1,5 @@
 import type { Scheduler } from "../scheduler/scheduler.ts";
-import type { ApiKeyRecord, Store, UserRecord } from "../store/types.ts";
+import type { ApiKeyRecord, IdempotencyAnswer, Store, UserRecord } from "../store/types.ts";
 import type { Clock } from "../time/clock.ts";
 import type { Logger } from "./logger.ts";
 import type { MediaStorage } from "./media-storage.ts";
@@ -23,6 +23,13 @@ export interface Caller {
   key: ApiKeyRecord;
 }
 
+/**
+ * For a request made with an Idempotency-Key: the record that keeps `status` and `body` as its answer,
+ * to pass as `Effects.idempotency` to the write that makes the request's change, so the change and the
+ * answer a retry replays are stored together. Undefined for a request without a key.
+ */
+export type KeepAnswer = (status: number, body: unknown) => IdempotencyAnswer | undefined;
+
 /** One request as a handler sees it: validated input and the authenticated caller. */
 export interface RequestContext<Body = unknown, Query = unknown> {
   deps: ServiceDeps;
@@ -34,6 +41,8 @@ export interface RequestContext<Body = unknown, Query = unknown> {
   body: Body;
   /** Present on every route that requires a key. */
   caller: Caller;
+  /** Every write that makes the request's change stores this answer with it (Effects.idempotency). */
+  keptAnswer: KeepAnswer;
   /** Raw bytes sent to a route that takes uploads, with their media type. */
   upload?: { bytes: Uint8Array<ArrayBuffer>; type: string };
 }

@@ -44,8 +44,8 @@ export interface Service {
   /** Serves one request: the whole API under /api/v1, plus /healthz. Never throws. */
   fetch(request: Request): Promise<Response>;
   /**
-   * Arms the scheduler (releasing posts a crash left in `publishing`), the daily analytics event and
-   * the webhook delivery worker.
+   * Frees the Idempotency-Keys a crash left claimed, and arms the scheduler (releasing posts a crash
+   * left in `publishing`), the daily analytics event and the webhook delivery worker.
    */
   start(): Promise<void>;
   /**
@@ -150,6 +150,10 @@ export function createService(options: ServiceOptions): Service {
   return {
     fetch,
     start: async () => {
+      // Requests cut off by a crash changed nothing (a change is stored with its answer): free their keys.
+      const freed = await store.releaseInterruptedIdempotentRequests();
+      if (freed > 0)
+        logger.info({ freed }, "freed Idempotency-Keys of requests interrupted before any change");
       await scheduler.start();
       daily.start();
       await deliveries.start();

@@ -1,13 +1,14 @@
 import { createHash } from "node:crypto";
 import type { Store } from "../store/types.ts";
-import type { Caller } from "./context.ts";
+import type { Caller, KeepAnswer } from "./context.ts";
 import { HttpError } from "./http-error.ts";
 
 /** How long a response is kept for replay (decisions: 24 hours). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /**
- * How long a key stays claimed by a request that has not answered: a process that died mid-request
- * frees its keys after this rather than holding them for a day.
+ * How long a key stays claimed by a request that has not answered. A restart frees the keys of requests
+ * it cut off at once (they changed nothing: a change is stored with its answer); this lease frees a
+ * key whose request never answers while the process lives on.
  */
 export const IN_FLIGHT_TTL_MS = 5 * 60 * 1000;
 
@@ -38,6 +39,10 @@ export async function requestFingerprint(request: Request, body: Uint8Array<Arra
  * Runs `handle` at most once per (user, key): a retry of the same request gets the stored status and
  * body with `Idempotent-Replayed: true`. While the first request with the key is still running, the
  * key answers 409; once it has answered, the same key on a different request answers 422.
+ *
+ * `handle` gets `keep`, with which each write stores the answer in the same transaction as its change:
+ * should the process die after the change and before the answer below is stored, the retry still
+ * replays instead of making the change again. The answer actually sent is then stored over it.
  */
 export async function withIdempotency(
   store: Store,
@@ -45,9 +50,18 @@ export async function withIdempotency(
   key: string,
   fingerprint: string,
   now: number,
-  handle: () => Promise<Response>,
+  handle: (keep: KeepAnswer) => Promise<Response>,
 ): Promise<Response> {
   const userId = caller.user.id;
+  const keep: KeepAnswer = (status, body) => ({
+    user_id: userId,
+    key,
+    fingerprint,
+    created_at: now,
+    status,
+    body: JSON.stringify(body),
+    expires_at: now + IDEMPOTENCY_TTL_MS,
+  });
   const existing = await store.beginIdempotentRequest({
     user_id: userId,
     key,
@@ -75,8 +89,9 @@ export async function withIdempotency(
 
   let response: Response;
   try {
-    response = await handle();
+    response = await handle(keep);
   } catch (err) {
+    // Frees the key unless the change was written (with its answer) before the failure.
     await store.releaseIdempotentRequest(userId, key);
     throw err;
   }

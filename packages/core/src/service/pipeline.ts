@@ -1,6 +1,6 @@
 import { authenticate } from "./auth.ts";
 import { decodeBody, isJsonContentType, mediaTypeOf, parseJsonText, readBodyBytes } from "./body.ts";
-import type { RequestContext, ServiceDeps } from "./context.ts";
+import type { KeepAnswer, RequestContext, ServiceDeps } from "./context.ts";
 import { badRequest, HttpError } from "./http-error.ts";
 import { idempotencyKeyOf, requestFingerprint, withIdempotency } from "./idempotency.ts";
 import { countApiCall, type RateLimiter } from "./limits.ts";
@@ -26,7 +26,16 @@ export async function runRoute(
   options: PipelineOptions,
 ): Promise<Response> {
   const url = new URL(request.url);
-  const ctx = { deps, request, url, requestId, params, query: {}, body: undefined } as RequestContext;
+  const ctx = {
+    deps,
+    request,
+    url,
+    requestId,
+    params,
+    query: {},
+    body: undefined,
+    keptAnswer: noAnswer,
+  } as RequestContext;
   let rateHeaders: Record<string, string> = {};
   if (route.auth) {
     ctx.caller = await authenticate(request, deps.store);
@@ -52,7 +61,8 @@ export async function runRoute(
     const key =
       route.auth && (route.method === "POST" || route.method === "DELETE") ? idempotencyKeyOf(request) : null;
 
-    const handle = async () => {
+    const handle = async (keep: KeepAnswer = noAnswer) => {
+      ctx.keptAnswer = keep;
       try {
         if (route.query) ctx.query = parseQuery(route, url);
         if (isUpload) ctx.upload = { bytes: rawBody, type: type! };
@@ -82,6 +92,9 @@ export async function runRoute(
     throw err;
   }
 }
+
+/** A request without an Idempotency-Key has no answer to keep. */
+const noAnswer: KeepAnswer = () => undefined;
 
 function parseQuery(route: AnyRoute, url: URL): unknown {
   const parsed = route.query!.safeParse(Object.fromEntries(url.searchParams));

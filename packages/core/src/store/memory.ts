@@ -214,7 +214,7 @@ export class MemoryStore implements Store {
     from: PostStatus[],
     patch: Partial<Pick<PostRecord, "status" | "scheduled_at" | "published_at">>,
     targets?: TargetRecord[],
-    effects?: Effects,
+    effects?: Effects | ((post: PostRecord) => Effects),
   ): Promise<PostRecord | null> {
     const post = this.posts.get(id);
     if (!post || !from.includes(post.status)) return null;
@@ -222,7 +222,7 @@ export class MemoryStore implements Store {
     if (patch.scheduled_at !== undefined) post.scheduled_at = patch.scheduled_at;
     if (patch.published_at !== undefined) post.published_at = patch.published_at;
     if (targets) this.targets.set(id, copy(targets));
-    this.writeEffects(effects);
+    this.writeEffects(typeof effects === "function" ? effects(copy(post)) : effects);
     return copy(post);
   }
 
@@ -260,6 +260,7 @@ export class MemoryStore implements Store {
     postId: string,
     platform: NetworkId,
     metrics: TargetMetrics,
+    effectsFor?: (target: TargetRecord) => Effects,
   ): Promise<TargetRecord | null> {
     const target = this.targets.get(postId)?.find((t) => t.platform === platform);
     if (!target) return null;
@@ -267,6 +268,7 @@ export class MemoryStore implements Store {
     target.likes = Math.max(target.likes, metrics.likes);
     target.comments = Math.max(target.comments, metrics.comments);
     target.shares = Math.max(target.shares, metrics.shares);
+    this.writeEffects(effectsFor?.(copy(target)));
     return copy(target);
   }
 
@@ -285,9 +287,10 @@ export class MemoryStore implements Store {
 
   // Webhooks and the outbox
 
-  async createWebhook(webhook: WebhookRecord): Promise<void> {
+  async createWebhook(webhook: WebhookRecord, effects?: Effects): Promise<void> {
     if (this.webhooks.has(webhook.id)) throw new Error(`Webhook ${webhook.id} already exists.`);
     this.webhooks.set(webhook.id, copy(webhook));
+    this.writeEffects(effects);
   }
 
   async listWebhooks(userId: string): Promise<WebhookRecord[]> {
@@ -302,7 +305,7 @@ export class MemoryStore implements Store {
     return webhook && webhook.user_id === userId ? copy(webhook) : null;
   }
 
-  async deleteWebhook(userId: string, id: string): Promise<boolean> {
+  async deleteWebhook(userId: string, id: string, effects?: Effects): Promise<boolean> {
     const webhook = this.webhooks.get(id);
     if (!webhook || webhook.user_id !== userId) return false;
     this.webhooks.delete(id);
@@ -310,6 +313,7 @@ export class MemoryStore implements Store {
     for (const [deliveryId, d] of this.deliveries)
       if (d.webhook_id === id) this.deliveries.delete(deliveryId);
     this.attempts = this.attempts.filter((a) => a.webhook_id !== id);
+    this.writeEffects(effects);
     return true;
   }
 
@@ -322,8 +326,9 @@ export class MemoryStore implements Store {
     }
   }
 
-  async appendEvents(events: NewEvent[]): Promise<void> {
+  async appendEvents(events: NewEvent[], effects?: Effects): Promise<void> {
     this.writeEffects({ events });
+    this.writeEffects(effects);
   }
 
   async claimDueDeliveries(
@@ -395,7 +400,12 @@ export class MemoryStore implements Store {
       });
   }
 
-  async resendEvent(webhookId: string, eventId: string, now: number): Promise<DeliveryRecord | null> {
+  async resendEvent(
+    webhookId: string,
+    eventId: string,
+    now: number,
+    effectsFor?: (delivery: DeliveryRecord) => Effects,
+  ): Promise<DeliveryRecord | null> {
     const webhook = this.webhooks.get(webhookId);
     const event = this.eventsById.get(eventId);
     if (!webhook || !event || event.user_id !== webhook.user_id) return null;
@@ -409,6 +419,7 @@ export class MemoryStore implements Store {
       created_at: now,
     };
     this.deliveries.set(delivery.id, delivery);
+    this.writeEffects(effectsFor?.(copy(delivery)));
     return copy(delivery);
   }
 
@@ -443,7 +454,18 @@ export class MemoryStore implements Store {
   }
 
   async releaseIdempotentRequest(userId: string, key: string): Promise<void> {
-    this.idempotency.delete(`${userId}|${key}`);
+    const k = `${userId}|${key}`;
+    if (this.idempotency.get(k)?.status === null) this.idempotency.delete(k);
+  }
+
+  async releaseInterruptedIdempotentRequests(): Promise<number> {
+    let released = 0;
+    for (const [k, record] of this.idempotency) {
+      if (record.status !== null) continue;
+      this.idempotency.delete(k);
+      released++;
+    }
+    return released;
   }
 
   // Media
@@ -466,8 +488,10 @@ export class MemoryStore implements Store {
     delivery.next_attempt_at = null;
   }
 
-  /** The outbox: events, and one delivery per endpoint that should receive each. */
+  /** The outbox (events, and one delivery per endpoint that should receive each) and a keyed answer. */
   private writeEffects(effects: Effects | undefined): void {
+    const answer = effects?.idempotency;
+    if (answer) this.idempotency.set(`${answer.user_id}|${answer.key}`, copy(answer));
     for (const event of effects?.events ?? []) {
       const stored = copy(event);
       this.events.push(stored);

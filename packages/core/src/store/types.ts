@@ -10,7 +10,9 @@ import type { AccountHealth, PostStatus, TargetStatus } from "../contract/resour
  *
  * Atomicity: each method is one transaction. Methods that change state take `Effects`, whose events are
  * written in that same transaction (the webhook outbox), so a crash can neither lose an event nor
- * invent one for a change that did not happen.
+ * invent one for a change that did not happen. The same holds for the answer of a request made with an
+ * Idempotency-Key: it is stored with the change it answers, so a retry after a crash replays the
+ * change rather than making it twice.
  *
  * Times are Unix milliseconds unless a field says otherwise.
  */
@@ -196,9 +198,18 @@ export interface IdempotencyRecord {
   expires_at: number;
 }
 
+/** An IdempotencyRecord that holds its answer: the status and body a retry replays. */
+export type IdempotencyAnswer = IdempotencyRecord & { status: number; body: string };
+
 /** Side effects written in the same transaction as the change. */
 export interface Effects {
   events?: NewEvent[];
+  /**
+   * The answer of the request made with an Idempotency-Key that makes this change. It replaces the
+   * request's in-flight record for (user_id, key) (or is inserted when that record is gone), so the
+   * change and the answer a retry replays are written together or not at all.
+   */
+  idempotency?: IdempotencyAnswer;
 }
 
 export interface ListPostsOptions {
@@ -265,13 +276,15 @@ export interface Store {
    * Compare-and-set: applies `patch` (and replaces the targets when given) only when the post exists and
    * its status is one of `from`. Returns the updated record, or null when the condition failed.
    * Publishing completes through this (`from: ["publishing"]`), so a post deleted meanwhile stays deleted.
+   * `effects` may be a function of the updated record (to answer with the post as it was written); it
+   * is called, and its effects written, only when the transition is applied.
    */
   transitionPost(
     id: string,
     from: PostStatus[],
     patch: Partial<Pick<PostRecord, "status" | "scheduled_at" | "published_at">>,
     targets?: TargetRecord[],
-    effects?: Effects,
+    effects?: Effects | ((post: PostRecord) => Effects),
   ): Promise<PostRecord | null>;
   /** Atomically moves up to `limit` scheduled posts due at or before `now` to publishing, oldest due first. */
   claimDuePosts(now: number, limit: number): Promise<PostRecord[]>;
@@ -283,24 +296,36 @@ export interface Store {
    * publishes right away. Returns how many posts were released.
    */
   releaseInterruptedPublishing(): Promise<number>;
-  /** Records metrics a network reported; each figure only grows. Null when the target does not exist. */
-  reportMetrics(postId: string, platform: NetworkId, metrics: TargetMetrics): Promise<TargetRecord | null>;
+  /**
+   * Records metrics a network reported; each figure only grows. Null when the target does not exist.
+   * `effectsFor` gets the target as updated and is written with it.
+   */
+  reportMetrics(
+    postId: string,
+    platform: NetworkId,
+    metrics: TargetMetrics,
+    effectsFor?: (target: TargetRecord) => Effects,
+  ): Promise<TargetRecord | null>;
   /** Targets of the user's published posts, for analytics. */
   listPublishedTargets(userId: string): Promise<TargetRecord[]>;
   countPublishedPosts(userId: string): Promise<number>;
 
   // Webhooks and the outbox
-  createWebhook(webhook: WebhookRecord): Promise<void>;
+  createWebhook(webhook: WebhookRecord, effects?: Effects): Promise<void>;
   listWebhooks(userId: string): Promise<WebhookRecord[]>;
   getWebhook(userId: string, id: string): Promise<WebhookRecord | null>;
-  deleteWebhook(userId: string, id: string): Promise<boolean>;
+  /** Removes the user's endpoint and what was owed to it; false (and no effects) when there is none. */
+  deleteWebhook(userId: string, id: string, effects?: Effects): Promise<boolean>;
   /**
    * Enables or disables an endpoint. Disabling also ends what is still owed to it: its pending
    * deliveries become failed, so nothing more is sent there.
    */
   setWebhookStatus(id: string, status: WebhookStatus): Promise<void>;
-  /** Writes events on their own (analytics.daily, test events), with deliveries like any other. */
-  appendEvents(events: NewEvent[]): Promise<void>;
+  /**
+   * Writes events on their own (analytics.daily, test events), with deliveries like any other, and
+   * `effects` (their events too) in the same transaction.
+   */
+  appendEvents(events: NewEvent[], effects?: Effects): Promise<void>;
   /**
    * Claims deliveries due at or before `now` (state pending), oldest due first, pushing their
    * next_attempt_at to `leaseUntil` so a second worker does not take them; at most `limit`, and at most
@@ -328,9 +353,14 @@ export interface Store {
   /**
    * Owes the event to the endpoint once more: a new pending delivery due at `now` (the same event, so
    * the same webhook-id). Null when the endpoint or the event does not exist, or they belong to
-   * different users.
+   * different users. `effectsFor` gets the new delivery and is written with it.
    */
-  resendEvent(webhookId: string, eventId: string, now: number): Promise<DeliveryRecord | null>;
+  resendEvent(
+    webhookId: string,
+    eventId: string,
+    now: number,
+    effectsFor?: (delivery: DeliveryRecord) => Effects,
+  ): Promise<DeliveryRecord | null>;
   /** The user's events, oldest first, as written to the outbox (test events included). */
   listEvents(userId: string): Promise<NewEvent[]>;
 
@@ -341,14 +371,28 @@ export interface Store {
    * record already there and changes nothing. Atomic: of two concurrent claims, one gets null.
    */
   beginIdempotentRequest(record: IdempotencyRecord): Promise<IdempotencyRecord | null>;
-  /** Stores the response of the in-flight request and when the record expires. */
+  /**
+   * Stores the response of the request and when the record expires, over the record there (in
+   * flight, or holding the answer its change wrote through `Effects.idempotency`).
+   */
   completeIdempotentRequest(
     userId: string,
     key: string,
     response: { status: number; body: string; expires_at: number },
   ): Promise<void>;
-  /** Forgets the record (a response that is not kept, or a request that failed), freeing the key. */
+  /**
+   * Forgets the record while it is in flight (a response that is not kept, or a request that failed
+   * before changing anything), freeing the key. A record that holds an answer stays: its change was
+   * written, and a retry must replay it rather than make the change again.
+   */
   releaseIdempotentRequest(userId: string, key: string): Promise<void>;
+  /**
+   * After a crash: forgets every record still in flight and returns how many. A change and its answer
+   * are written together, so a request whose record is still in flight changed nothing, and its key
+   * may be used again at once rather than after the in-flight lease. Only right when no other process
+   * serves requests on this store (one server per database).
+   */
+  releaseInterruptedIdempotentRequests(): Promise<number>;
 
   // Media
   insertMedia(media: MediaRecord, effects?: Effects): Promise<void>;

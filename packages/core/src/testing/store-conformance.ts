@@ -790,6 +790,193 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
         await store.releaseIdempotentRequest(u.id, "k");
         expect(await store.beginIdempotentRequest(claim(u.id, "k", T0 + 1))).toBeNull();
       });
+
+      /** The record a keyed request keeps as its answer, written through Effects.idempotency. */
+      const answer = (userId: string, key: string, status: number, body: unknown) => ({
+        ...claim(userId, key, T0),
+        status,
+        body: JSON.stringify(body),
+        expires_at: T0 + 86_400_000,
+      });
+      /** What a retry of the claimed key finds: the answer (replay), or null when the key is free. */
+      const retry = (userId: string, key: string) => store.beginIdempotentRequest(claim(userId, key, T0 + 1));
+
+      it("every write that takes Effects stores the keyed answer in its own step: a retry finds the answer", async () => {
+        const u = await user();
+        const keys = [
+          "insertPost",
+          "transitionPost",
+          "deletePost",
+          "putAccount",
+          "deleteAccount",
+          "reportMetrics",
+          "insertMedia",
+          "createWebhook",
+          "appendEvents",
+          "resendEvent",
+          "deleteWebhook",
+        ];
+        for (const key of keys) expect(await store.beginIdempotentRequest(claim(u.id, key, T0))).toBeNull();
+        const p = post(u.id, { status: "draft", scheduled_at: null });
+        await store.insertPost(p, [target(p.id)], { idempotency: answer(u.id, "insertPost", 201, p) });
+        const published = target(p.id, "x", { status: "published", published_at: T0 });
+        const seen: PostRecord[] = [];
+        const moved = await store.transitionPost(
+          p.id,
+          ["draft"],
+          { status: "published" },
+          [published],
+          (r) => {
+            seen.push(r);
+            return { events: [event(u.id)], idempotency: answer(u.id, "transitionPost", 200, r) };
+          },
+        );
+        expect(seen).toEqual([moved]);
+        await store.reportMetrics(p.id, "x", { reach: 9, likes: 1, comments: 0, shares: 0 }, (t) => ({
+          idempotency: answer(u.id, "reportMetrics", 200, t),
+        }));
+        await store.deletePost(u.id, p.id, (r) => ({ idempotency: answer(u.id, "deletePost", 200, r.id) }));
+        const account = {
+          user_id: u.id,
+          platform: "x" as const,
+          handle: "@u",
+          followers: 0,
+          health: "healthy" as const,
+          connected_at: T0,
+        };
+        await store.putAccount(account, { idempotency: answer(u.id, "putAccount", 201, account) });
+        await store.deleteAccount(u.id, "x", { idempotency: answer(u.id, "deleteAccount", 200, "x") });
+        const media = {
+          id: newId("med", T0),
+          user_id: u.id,
+          url: "https://example.com/a.png",
+          type: "image/png",
+          size: 0,
+          status: "ready" as const,
+          path: null,
+          created_at: T0,
+        };
+        await store.insertMedia(media, { idempotency: answer(u.id, "insertMedia", 201, media.id) });
+        const w = webhook(u.id);
+        await store.createWebhook(w, { idempotency: answer(u.id, "createWebhook", 201, w.id) });
+        const test = event(u.id, "post.published", { webhook_id: w.id });
+        await store.appendEvents([test], { idempotency: answer(u.id, "appendEvents", 202, test.id) });
+        const resent = await store.resendEvent(w.id, test.id, T0, (d) => ({
+          idempotency: answer(u.id, "resendEvent", 202, d.id),
+        }));
+        await store.deleteWebhook(u.id, w.id, { idempotency: answer(u.id, "deleteWebhook", 200, w.id) });
+
+        const answers: Record<string, [number, unknown]> = {
+          insertPost: [201, p],
+          transitionPost: [200, { ...p, status: "published" }],
+          reportMetrics: [200, { ...published, reach: 9, likes: 1 }],
+          deletePost: [200, p.id],
+          putAccount: [201, account],
+          deleteAccount: [200, "x"],
+          insertMedia: [201, media.id],
+          createWebhook: [201, w.id],
+          appendEvents: [202, test.id],
+          resendEvent: [202, resent!.id],
+          deleteWebhook: [200, w.id],
+        };
+        for (const key of keys) {
+          const found = await retry(u.id, key);
+          const [status, body] = answers[key]!;
+          expect({ ...found, body: JSON.parse(found?.body ?? "null") }, key).toEqual({
+            ...answer(u.id, key, status, null),
+            body,
+          });
+        }
+      });
+
+      it("a write that makes no change stores no answer: its key stays in flight", async () => {
+        const u = await user();
+        const keys = ["refused transition", "missing post", "missing account", "missing webhook", "failed"];
+        for (const key of keys) expect(await store.beginIdempotentRequest(claim(u.id, key, T0))).toBeNull();
+        const p = post(u.id);
+        await store.insertPost(p, [target(p.id)]);
+        let called = false;
+        const refused = await store.transitionPost(
+          p.id,
+          ["draft"],
+          { status: "publishing" },
+          undefined,
+          () => {
+            called = true;
+            return { idempotency: answer(u.id, "refused transition", 200, "moved") };
+          },
+        );
+        expect(refused).toBeNull();
+        expect(called).toBe(false);
+        await store.deletePost(u.id, "post_missing", () => ({
+          idempotency: answer(u.id, "missing post", 200, "deleted"),
+        }));
+        await store.deleteAccount(u.id, "tiktok", {
+          idempotency: answer(u.id, "missing account", 200, "deleted"),
+        });
+        await store.deleteWebhook(u.id, "wh_missing", {
+          idempotency: answer(u.id, "missing webhook", 200, "deleted"),
+        });
+        // The insert fails (the id is taken): the whole step is undone, the answer with it.
+        await expect(
+          store.insertPost(p, [target(p.id)], { idempotency: answer(u.id, "failed", 201, p) }),
+        ).rejects.toThrow();
+        for (const key of keys) expect(await retry(u.id, key), key).toEqual(claim(u.id, key, T0));
+      });
+
+      it("an answer is stored even when its in-flight claim is gone", async () => {
+        const u = await user();
+        const p = post(u.id);
+        await store.insertPost(p, [target(p.id)], { idempotency: answer(u.id, "lost claim", 201, p) });
+        expect(await retry(u.id, "lost claim")).toEqual(answer(u.id, "lost claim", 201, p));
+      });
+
+      it("completeIdempotentRequest stores the answer sent over the one the change wrote", async () => {
+        const u = await user();
+        await store.beginIdempotentRequest(claim(u.id, "k", T0));
+        const p = post(u.id);
+        await store.insertPost(p, [target(p.id)], { idempotency: answer(u.id, "k", 201, p) });
+        await store.completeIdempotentRequest(u.id, "k", {
+          status: 201,
+          body: '{"sent":true}',
+          expires_at: T0 + 86_400_000,
+        });
+        expect(await retry(u.id, "k")).toEqual({ ...answer(u.id, "k", 201, null), body: '{"sent":true}' });
+      });
+
+      it("releaseIdempotentRequest leaves a key whose change was written: it keeps its answer", async () => {
+        const u = await user();
+        await store.beginIdempotentRequest(claim(u.id, "k", T0));
+        const p = post(u.id);
+        await store.insertPost(p, [target(p.id)], { idempotency: answer(u.id, "k", 201, p) });
+        await store.releaseIdempotentRequest(u.id, "k");
+        expect(await retry(u.id, "k")).toEqual(answer(u.id, "k", 201, p));
+      });
+
+      it("releaseInterruptedIdempotentRequests frees every key still in flight and keeps the answered ones", async () => {
+        const a = await user();
+        const b = await user();
+        for (const [userId, key] of [
+          [a.id, "cut"],
+          [b.id, "cut"],
+          [a.id, "answered"],
+          [a.id, "written"],
+        ] as const) {
+          expect(await store.beginIdempotentRequest(claim(userId, key, T0))).toBeNull();
+        }
+        await store.completeIdempotentRequest(a.id, "answered", {
+          status: 400,
+          body: '{"error":"no"}',
+          expires_at: T0 + 86_400_000,
+        });
+        const p = post(a.id);
+        await store.insertPost(p, [target(p.id)], { idempotency: answer(a.id, "written", 201, p) });
+        expect(await store.releaseInterruptedIdempotentRequests()).toBe(2);
+        expect(await retry(a.id, "cut")).toBeNull();
+        expect(await retry(b.id, "cut")).toBeNull();
+        expect((await retry(a.id, "answered"))!.status).toBe(400);
+        expect(await retry(a.id, "written")).toEqual(answer(a.id, "written", 201, p));
+      });
     });
 
     describe("media and health", () => {

@@ -12,6 +12,7 @@ import type {
   DeliveryRecord,
   DeliveryState,
   Effects,
+  IdempotencyAnswer,
   IdempotencyRecord,
   ListAttemptsOptions,
   ListPostsOptions,
@@ -178,6 +179,31 @@ export class SqliteStore implements Store {
     }
   }
 
+  /** Writes a change's effects: its events (the outbox) and the answer of the keyed request making it. */
+  private writeEffects(effects: Effects | undefined): void {
+    if (!effects) return;
+    this.writeEvents(effects.events);
+    if (effects.idempotency) this.writeIdempotencyAnswer(effects.idempotency);
+  }
+
+  /** Replaces the request's in-flight record with its answer (or inserts it, should the claim be gone). */
+  private writeIdempotencyAnswer(answer: IdempotencyAnswer): void {
+    this.run(
+      `INSERT INTO idempotency_keys (user_id, key, fingerprint, status, body, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (user_id, key) DO UPDATE SET
+         fingerprint = excluded.fingerprint, status = excluded.status, body = excluded.body,
+         created_at = excluded.created_at, expires_at = excluded.expires_at`,
+      answer.user_id,
+      answer.key,
+      answer.fingerprint,
+      answer.status,
+      answer.body,
+      answer.created_at,
+      answer.expires_at,
+    );
+  }
+
   private insertDelivery(d: DeliveryRecord): void {
     this.run(
       `INSERT INTO deliveries (id, event_id, webhook_id, state, attempts, next_attempt_at, created_at)
@@ -332,7 +358,7 @@ export class SqliteStore implements Store {
         account.health,
         account.connected_at,
       );
-      this.writeEvents(effects?.events);
+      this.writeEffects(effects);
     });
   }
 
@@ -340,7 +366,7 @@ export class SqliteStore implements Store {
     return this.tx(() => {
       const removed =
         this.run("DELETE FROM accounts WHERE user_id = ? AND platform = ?", userId, platform) > 0;
-      if (removed) this.writeEvents(effects?.events);
+      if (removed) this.writeEffects(effects);
       return removed;
     });
   }
@@ -369,7 +395,7 @@ export class SqliteStore implements Store {
         post.created_at,
       );
       this.writeTargets(post.id, targets);
-      this.writeEvents(effects?.events);
+      this.writeEffects(effects);
     });
   }
 
@@ -441,7 +467,7 @@ export class SqliteStore implements Store {
       const post = toPost(row);
       this.run("DELETE FROM targets WHERE post_id = ?", id);
       this.run("DELETE FROM posts WHERE id = ?", id);
-      this.writeEvents(effectsFor?.(post).events);
+      this.writeEffects(effectsFor?.(post));
       return post;
     });
   }
@@ -451,7 +477,7 @@ export class SqliteStore implements Store {
     from: PostStatus[],
     patch: Partial<Pick<PostRecord, "status" | "scheduled_at" | "published_at">>,
     targets?: TargetRecord[],
-    effects?: Effects,
+    effects?: Effects | ((post: PostRecord) => Effects),
   ): Promise<PostRecord | null> {
     return this.tx(() => {
       const row = this.get("SELECT * FROM posts WHERE id = ?", id);
@@ -475,7 +501,7 @@ export class SqliteStore implements Store {
         this.run("DELETE FROM targets WHERE post_id = ?", id);
         this.writeTargets(id, targets);
       }
-      this.writeEvents(effects?.events);
+      this.writeEffects(typeof effects === "function" ? effects(next) : effects);
       return next;
     });
   }
@@ -512,6 +538,7 @@ export class SqliteStore implements Store {
     postId: string,
     platform: NetworkId,
     metrics: TargetMetrics,
+    effectsFor?: (target: TargetRecord) => Effects,
   ): Promise<TargetRecord | null> {
     return this.tx(() => {
       const row = this.get(
@@ -526,7 +553,10 @@ export class SqliteStore implements Store {
         postId,
         platform,
       );
-      return row ? toTarget(row) : null;
+      if (!row) return null;
+      const target = toTarget(row);
+      this.writeEffects(effectsFor?.(target));
+      return target;
     });
   }
 
@@ -549,8 +579,8 @@ export class SqliteStore implements Store {
 
   // ── webhooks and the outbox ─────────────────────────────────────────────────────────────────────
 
-  async createWebhook(webhook: WebhookRecord): Promise<void> {
-    this.tx(() =>
+  async createWebhook(webhook: WebhookRecord, effects?: Effects): Promise<void> {
+    this.tx(() => {
       this.run(
         "INSERT INTO webhooks (id, user_id, url, events, secret, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
         webhook.id,
@@ -560,8 +590,9 @@ export class SqliteStore implements Store {
         webhook.secret,
         webhook.status,
         webhook.created_at,
-      ),
-    );
+      );
+      this.writeEffects(effects);
+    });
   }
 
   async listWebhooks(userId: string): Promise<WebhookRecord[]> {
@@ -573,13 +604,14 @@ export class SqliteStore implements Store {
     return row ? toWebhook(row) : null;
   }
 
-  async deleteWebhook(userId: string, id: string): Promise<boolean> {
+  async deleteWebhook(userId: string, id: string, effects?: Effects): Promise<boolean> {
     return this.tx(() => {
       const removed = this.run("DELETE FROM webhooks WHERE id = ? AND user_id = ?", id, userId) > 0;
       // Deliveries still owed to a removed endpoint can never be made; their history goes with it.
       if (removed) {
         this.run("DELETE FROM delivery_attempts WHERE webhook_id = ?", id);
         this.run("DELETE FROM deliveries WHERE webhook_id = ?", id);
+        this.writeEffects(effects);
       }
       return removed;
     });
@@ -598,8 +630,11 @@ export class SqliteStore implements Store {
     });
   }
 
-  async appendEvents(events: NewEvent[]): Promise<void> {
-    this.tx(() => this.writeEvents(events));
+  async appendEvents(events: NewEvent[], effects?: Effects): Promise<void> {
+    this.tx(() => {
+      this.writeEvents(events);
+      this.writeEffects(effects);
+    });
   }
 
   async claimDueDeliveries(
@@ -705,7 +740,12 @@ export class SqliteStore implements Store {
     ).map(toAttemptLogEntry);
   }
 
-  async resendEvent(webhookId: string, eventId: string, now: number): Promise<DeliveryRecord | null> {
+  async resendEvent(
+    webhookId: string,
+    eventId: string,
+    now: number,
+    effectsFor?: (delivery: DeliveryRecord) => Effects,
+  ): Promise<DeliveryRecord | null> {
     return this.tx(() => {
       const found = this.get(
         `SELECT 1 FROM webhooks w JOIN events e ON e.user_id = w.user_id WHERE w.id = ? AND e.id = ?`,
@@ -723,6 +763,7 @@ export class SqliteStore implements Store {
         created_at: now,
       };
       this.insertDelivery(delivery);
+      this.writeEffects(effectsFor?.(delivery));
       return delivery;
     });
   }
@@ -777,7 +818,13 @@ export class SqliteStore implements Store {
   }
 
   async releaseIdempotentRequest(userId: string, key: string): Promise<void> {
-    this.tx(() => this.run("DELETE FROM idempotency_keys WHERE user_id = ? AND key = ?", userId, key));
+    this.tx(() =>
+      this.run("DELETE FROM idempotency_keys WHERE user_id = ? AND key = ? AND status IS NULL", userId, key),
+    );
+  }
+
+  async releaseInterruptedIdempotentRequests(): Promise<number> {
+    return this.tx(() => this.run("DELETE FROM idempotency_keys WHERE status IS NULL"));
   }
 
   // ── media ───────────────────────────────────────────────────────────────────────────────────────
@@ -795,7 +842,7 @@ export class SqliteStore implements Store {
         media.path,
         media.created_at,
       );
-      this.writeEvents(effects?.events);
+      this.writeEffects(effects);
     });
   }
 

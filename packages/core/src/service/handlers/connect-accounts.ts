@@ -6,7 +6,7 @@ import type { ConnectAccountBody, SandboxAccountBody } from "../../contract/requ
 import { newId } from "../../ids.ts";
 import { defaultHandle } from "../../provision.ts";
 import type { AccountRecord, NewEvent } from "../../store/types.ts";
-import type { RequestContext } from "../context.ts";
+import type { KeepAnswer, RequestContext } from "../context.ts";
 import { badRequest, HttpError } from "../http-error.ts";
 import { json } from "../responses.ts";
 import { toAccount } from "../serialize.ts";
@@ -30,11 +30,14 @@ export async function connectAccount({
   deps,
   caller,
   body,
+  keptAnswer,
 }: RequestContext<z.output<typeof ConnectAccountBody>>): Promise<Response> {
   const now = deps.clock.now();
   const { user } = caller;
   // Count and write as one step of the user's queue: concurrent connects cannot pass the limit together.
-  const { account, existing } = await deps.perUser.run(user.id, () => putConnected(deps, caller, body, now));
+  const { account, existing } = await deps.perUser.run(user.id, () =>
+    putConnected(deps, caller, body, now, keptAnswer),
+  );
   return json(existing ? 200 : 201, toAccount(account));
 }
 
@@ -43,6 +46,7 @@ async function putConnected(
   { user }: RequestContext["caller"],
   body: z.output<typeof ConnectAccountBody>,
   now: number,
+  keptAnswer: KeepAnswer,
 ): Promise<{ account: AccountRecord; existing: AccountRecord | null }> {
   const existing = await deps.store.getAccount(user.id, body.platform);
   if (!existing) {
@@ -62,21 +66,31 @@ async function putConnected(
     health: "healthy",
     connected_at: existing?.connected_at ?? now,
   };
-  await deps.store.putAccount(account, { events: [accountEvent("account.connected", account, now)] });
+  await deps.store.putAccount(account, {
+    events: [accountEvent("account.connected", account, now)],
+    idempotency: keptAnswer(existing ? 200 : 201, toAccount(account)),
+  });
   return { account, existing };
 }
 
 /** DELETE /accounts/{platform}: disconnects; posts already scheduled to it fail that network. */
-export async function disconnectAccount({ deps, caller, params }: RequestContext): Promise<Response> {
+export async function disconnectAccount({
+  deps,
+  caller,
+  params,
+  keptAnswer,
+}: RequestContext): Promise<Response> {
   const platform = params.platform!;
   const account = isNetworkId(platform) ? await deps.store.getAccount(caller.user.id, platform) : null;
   if (!account)
     throw new HttpError(404, `No ${isNetworkId(platform) ? platform : "such"} account is connected.`);
   const now = deps.clock.now();
+  const answer = { deleted: true, id: account.platform };
   await deps.store.deleteAccount(caller.user.id, account.platform, {
     events: [accountEvent("account.disconnected", account, now)],
+    idempotency: keptAnswer(200, answer),
   });
-  return json(200, { deleted: true, id: account.platform });
+  return json(200, answer);
 }
 
 /**
@@ -89,6 +103,7 @@ export async function setSandboxAccountHealth({
   caller,
   params,
   body,
+  keptAnswer,
 }: RequestContext<z.output<typeof SandboxAccountBody>>): Promise<Response> {
   if (caller.key.mode !== "test") {
     throw new HttpError(403, "Sandbox accounts take a test key (sp_test_…).");
@@ -105,6 +120,6 @@ export async function setSandboxAccountHealth({
   } else if (body.health !== "reauth_required" && account.health === "reauth_required") {
     events.push(accountEvent("account.connected", updated, now));
   }
-  await deps.store.putAccount(updated, { events });
+  await deps.store.putAccount(updated, { events, idempotency: keptAnswer(200, toAccount(updated)) });
   return json(200, toAccount(updated));
 }

@@ -9,7 +9,7 @@ import { json } from "../responses.ts";
  * one (it stays on the networks). Atomic against the scheduler: whichever of the two reaches the store
  * first wins, and the post.deleted event names the status the post really had.
  */
-export async function deletePost({ deps, caller, params }: RequestContext): Promise<Response> {
+export async function deletePost({ deps, caller, params, keptAnswer }: RequestContext): Promise<Response> {
   const now = deps.clock.now();
   const removed = await deps.store.deletePost(caller.user.id, params.id!, (post) => ({
     events: [
@@ -21,7 +21,10 @@ export async function deletePost({ deps, caller, params }: RequestContext): Prom
         data: { post_id: post.id, previous_status: post.status },
       },
     ],
+    idempotency: keptAnswer(200, deleted(post.id)),
   }));
   if (!removed) throw new HttpError(404, CONTRACT_MESSAGES.postNotFound);
-  return json(200, { deleted: true, id: removed.id });
+  return json(200, deleted(removed.id));
 }
+
+const deleted = (id: string) => ({ deleted: true, id });

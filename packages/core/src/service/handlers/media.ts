@@ -41,6 +41,7 @@ export async function createMedia({
   body,
   upload,
   url: requestUrl,
+  keptAnswer,
 }: RequestContext<z.output<typeof MediaUrlBody>>): Promise<Response> {
   const now = deps.clock.now();
   const id = newId("med", now);
@@ -81,6 +82,7 @@ export async function createMedia({
         data: { media_id: record.id, url: record.url, type: record.type, size: record.size },
       },
     ],
+    idempotency: keptAnswer(201, toMedia(record)),
   });
   return json(201, toMedia(record));
 }

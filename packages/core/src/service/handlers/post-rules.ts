@@ -7,7 +7,7 @@ import { adaptText } from "../../text/adapt.ts";
 import { startOfMonth } from "../../time/month.ts";
 import type { Caller, ServiceDeps } from "../context.ts";
 import { badRequest } from "../http-error.ts";
-import { publishClaimedPost } from "../publish.ts";
+import { type PostAnswer, publishClaimedPost } from "../publish.ts";
 
 /** What a new post says and where it goes, after the platform, empty-post and media rules. */
 export interface PostContent {
@@ -41,6 +41,9 @@ export type PostMode = { kind: "draft" } | { kind: "now" } | { kind: "scheduled"
  * `mode` may be a function that works out the mode from what is stored (the next free slot): it runs
  * with the plan limit check and the insert as one step of the user's queue, so concurrent requests
  * can neither pass the limit together nor take the same slot.
+ *
+ * Each write stores `answer` for the post as it writes it (Idempotency-Key): the insert keeps the post
+ * as created, so a retry after a crash replays it; publish-now then keeps the published post.
  */
 export async function savePost(
   deps: ServiceDeps,
@@ -48,14 +51,15 @@ export async function savePost(
   content: PostContent,
   mode: PostMode | (() => Promise<PostMode>),
   now: number,
+  answer: PostAnswer,
 ): Promise<{ post: PostRecord; targets: TargetRecord[] }> {
   const { post, targets, kind } = await deps.perUser.run(caller.user.id, async () => {
     const resolved = typeof mode === "function" ? await mode() : mode;
     await checkMonthlyPosts(deps, caller, now);
-    return { ...(await insertNewPost(deps, caller, content, resolved, now)), kind: resolved.kind };
+    return { ...(await insertNewPost(deps, caller, content, resolved, now, answer)), kind: resolved.kind };
   });
   if (kind !== "now") return { post, targets };
-  return publishNow(deps, post, now);
+  return publishNow(deps, post, now, answer);
 }
 
 async function insertNewPost(
@@ -64,6 +68,7 @@ async function insertNewPost(
   content: PostContent,
   mode: PostMode,
   now: number,
+  answer: PostAnswer,
 ): Promise<{ post: PostRecord; targets: TargetRecord[] }> {
   const status = mode.kind === "draft" ? "draft" : mode.kind === "scheduled" ? "scheduled" : "publishing";
   const scheduledAt = mode.kind === "scheduled" ? mode.at : null;
@@ -87,7 +92,7 @@ async function insertNewPost(
       data: { post_id: post.id, platforms: post.platforms, scheduled_at: scheduledAt },
     });
   }
-  await deps.store.insertPost(post, targets, { events });
+  await deps.store.insertPost(post, targets, { events, idempotency: answer(post, targets) });
   if (scheduledAt !== null) deps.scheduler.notify(scheduledAt);
   return { post, targets };
 }
@@ -97,13 +102,14 @@ async function publishNow(
   deps: ServiceDeps,
   post: PostRecord,
   now: number,
+  answer: PostAnswer,
 ): Promise<{ post: PostRecord; targets: TargetRecord[] }> {
   let done: Awaited<ReturnType<typeof publishClaimedPost>>;
   try {
-    done = await publishClaimedPost(deps.store, post, now);
+    done = await publishClaimedPost(deps.store, post, now, answer);
   } catch (err) {
     // Not left in `publishing` (nothing would pick it up before a restart): the scheduler retries it.
-    await handOverToScheduler(deps, post.id, now).catch(() => {});
+    await handOverToScheduler(deps, post.id, now, answer).catch(() => {});
     throw err;
   }
   // A DELETE that won the race removed the record; the answer still says what the networks did.
@@ -119,12 +125,22 @@ async function publishNow(
 /** Delay before the scheduler retries a publish-now that failed inside the request. */
 export const PUBLISH_RETRY_DELAY_MS = 5_000;
 
-async function handOverToScheduler(deps: ServiceDeps, postId: string, now: number): Promise<void> {
+/** The key of the request keeps the post as handed over: a retry replays it, scheduled, not a new one. */
+async function handOverToScheduler(
+  deps: ServiceDeps,
+  postId: string,
+  now: number,
+  answer: PostAnswer,
+): Promise<void> {
   const at = now + PUBLISH_RETRY_DELAY_MS;
-  const moved = await deps.store.transitionPost(postId, ["publishing"], {
-    status: "scheduled",
-    scheduled_at: at,
-  });
+  const targets = await deps.store.getTargets(postId);
+  const moved = await deps.store.transitionPost(
+    postId,
+    ["publishing"],
+    { status: "scheduled", scheduled_at: at },
+    undefined,
+    (post) => ({ idempotency: answer(post, targets) }),
+  );
   if (moved) deps.scheduler.notify(at);
 }
 

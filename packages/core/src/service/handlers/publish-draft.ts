@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { CONTRACT_MESSAGES } from "../../contract/errors.ts";
 import type { PublishDraftBody } from "../../contract/requests.ts";
 import { newId } from "../../ids.ts";
+import type { PostRecord, TargetRecord } from "../../store/types.ts";
 import { parseScheduleAt } from "../../time/schedule-at.ts";
 import type { RequestContext } from "../context.ts";
 import { badRequest, HttpError } from "../http-error.ts";
@@ -20,6 +21,7 @@ export async function publishDraft({
   caller,
   params,
   body,
+  keptAnswer,
 }: RequestContext<z.output<typeof PublishDraftBody>>): Promise<Response> {
   const now = deps.clock.now();
   const post = await deps.store.getPost(caller.user.id, params.id!);
@@ -34,13 +36,16 @@ export async function publishDraft({
     scheduledAt = parsed.at;
   }
   const targets = pendingTargets(post);
+  // Each write keeps the answer for the post as it writes it (Idempotency-Key).
+  const answer = (written: PostRecord, writtenTargets: TargetRecord[]) =>
+    keptAnswer(200, toPost(written, writtenTargets));
   if (scheduledAt !== null) {
     const scheduled = await deps.store.transitionPost(
       post.id,
       ["draft"],
       { status: "scheduled", scheduled_at: scheduledAt, published_at: null },
       targets,
-      {
+      (written) => ({
         events: [
           {
             id: newId("evt", now),
@@ -50,7 +55,8 @@ export async function publishDraft({
             data: { post_id: post.id, platforms: post.platforms, scheduled_at: scheduledAt },
           },
         ],
-      },
+        idempotency: answer(written, targets),
+      }),
     );
     if (!scheduled) throw changedMeanwhile();
     deps.scheduler.notify(scheduledAt);
@@ -61,9 +67,10 @@ export async function publishDraft({
     ["draft"],
     { status: "publishing", scheduled_at: null, published_at: null },
     targets,
+    (written) => ({ idempotency: answer(written, targets) }),
   );
   if (!claimed) throw changedMeanwhile();
-  const done = await publishClaimedPost(deps.store, claimed, now);
+  const done = await publishClaimedPost(deps.store, claimed, now, answer);
   if (!done.post) throw new HttpError(404, CONTRACT_MESSAGES.postNotFound);
   return json(200, toPost(done.post, done.targets));
 }

@@ -15,6 +15,7 @@ export async function reportSandboxMetrics({
   deps,
   caller,
   body,
+  keptAnswer,
 }: RequestContext<z.output<typeof SandboxMetricsBody>>): Promise<Response> {
   if (caller.key.mode !== "test") {
     throw new HttpError(403, "Sandbox metrics take a test key (sp_test_…); live networks report their own.");
@@ -32,12 +33,12 @@ export async function reportSandboxMetrics({
       `${name} has not published this post (its status there is ${target.status}), so it has no metrics.`,
     );
   }
-  const updated = await deps.store.reportMetrics(post.id, body.platform, {
-    reach: body.reach,
-    likes: body.likes,
-    comments: body.comments,
-    shares: body.shares,
-  });
+  const updated = await deps.store.reportMetrics(
+    post.id,
+    body.platform,
+    { reach: body.reach, likes: body.likes, comments: body.comments, shares: body.shares },
+    (target) => ({ idempotency: keptAnswer(200, toTarget(target)) }),
+  );
   if (!updated) throw new HttpError(404, CONTRACT_MESSAGES.postNotFound);
   return json(200, toTarget(updated));
 }

@@ -1,7 +1,7 @@
 import type { NetworkId } from "../../contract/networks.ts";
 import type { ScheduleBody } from "../../contract/requests.ts";
 import { nextSlot, slotOf } from "../../scheduler/next-slot.ts";
-import type { PostRecord } from "../../store/types.ts";
+import type { PostRecord, TargetRecord } from "../../store/types.ts";
 import { parseScheduleAt } from "../../time/schedule-at.ts";
 import type { Caller, RequestContext, ServiceDeps } from "../context.ts";
 import { badRequest } from "../http-error.ts";
@@ -13,7 +13,12 @@ import { checkPostContent, type PostMode, savePost } from "./post-rules.ts";
  * POST /schedule: queues a post for an exact time (`at`, with the rules of schedule_at) or for the next
  * optimal slot (`at: "next"`). Same checks, in the same order, as POST /posts. 201 with the post.
  */
-export async function schedulePost({ deps, caller, body }: RequestContext<ScheduleBody>): Promise<Response> {
+export async function schedulePost({
+  deps,
+  caller,
+  body,
+  keptAnswer,
+}: RequestContext<ScheduleBody>): Promise<Response> {
   const now = deps.clock.now();
   const content = await checkPostContent(deps, caller, body);
   let mode: PostMode | (() => Promise<PostMode>);
@@ -28,7 +33,8 @@ export async function schedulePost({ deps, caller, body }: RequestContext<Schedu
     if (!parsed.ok) throw badRequest(parsed.message);
     mode = { kind: "scheduled", at: parsed.at };
   }
-  const { post, targets } = await savePost(deps, caller, content, mode, now);
+  const answer = (post: PostRecord, targets: TargetRecord[]) => keptAnswer(201, toPost(post, targets));
+  const { post, targets } = await savePost(deps, caller, content, mode, now, answer);
   return json(201, toPost(post, targets));
 }
 

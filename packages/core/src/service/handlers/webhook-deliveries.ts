@@ -1,5 +1,5 @@
 import type { DeliveryAttempt } from "../../contract/events.ts";
-import type { AttemptLogEntry } from "../../store/types.ts";
+import type { AttemptLogEntry, DeliveryRecord } from "../../store/types.ts";
 import type { RequestContext } from "../context.ts";
 import { HttpError } from "../http-error.ts";
 import { json } from "../responses.ts";
@@ -59,7 +59,12 @@ export async function listWebhookAttempts({
  * as a new delivery due now (the same event, so the same webhook-id) — 202. A disabled endpoint gets
  * nothing: 409.
  */
-export async function resendWebhookEvent({ deps, caller, params }: RequestContext): Promise<Response> {
+export async function resendWebhookEvent({
+  deps,
+  caller,
+  params,
+  keptAnswer,
+}: RequestContext): Promise<Response> {
   const webhook = await deps.store.getWebhook(caller.user.id, params.id!);
   if (!webhook) throw webhookNotFound();
   if (webhook.status === "disabled") {
@@ -68,7 +73,14 @@ export async function resendWebhookEvent({ deps, caller, params }: RequestContex
       "This webhook endpoint is disabled (it answered 410 Gone); register its URL again to receive events.",
     );
   }
-  const delivery = await deps.store.resendEvent(webhook.id, params.event_id!, deps.clock.now());
+  const answerFor = (delivery: DeliveryRecord) => ({
+    resent: true,
+    event_id: delivery.event_id,
+    delivery_id: delivery.id,
+  });
+  const delivery = await deps.store.resendEvent(webhook.id, params.event_id!, deps.clock.now(), (d) => ({
+    idempotency: keptAnswer(202, answerFor(d)),
+  }));
   if (!delivery) throw new HttpError(404, "Event not found.");
-  return json(202, { resent: true, event_id: delivery.event_id, delivery_id: delivery.id });
+  return json(202, answerFor(delivery));
 }

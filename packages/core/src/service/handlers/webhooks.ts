@@ -24,6 +24,7 @@ export async function createWebhook({
   deps,
   caller,
   body,
+  keptAnswer,
 }: RequestContext<z.output<typeof CreateWebhookBody>>): Promise<Response> {
   const url = await checkWebhookUrl(body.url, deps.webhooks.allowPrivateUrls, deps.webhooks.lookupHost);
   const existing = await deps.store.listWebhooks(caller.user.id);
@@ -42,8 +43,9 @@ export async function createWebhook({
     status: "enabled",
     created_at: now,
   };
-  await deps.store.createWebhook(webhook);
-  return json(201, { ...toEndpoint(webhook), secret: webhook.secret });
+  const answer = { ...toEndpoint(webhook), secret: webhook.secret };
+  await deps.store.createWebhook(webhook, { idempotency: keptAnswer(201, answer) });
+  return json(201, answer);
 }
 
 export async function listWebhooks({ deps, caller }: RequestContext): Promise<Response> {
@@ -56,9 +58,13 @@ export async function getWebhook({ deps, caller, params }: RequestContext): Prom
   return json(200, toEndpoint(webhook));
 }
 
-export async function deleteWebhook({ deps, caller, params }: RequestContext): Promise<Response> {
-  if (!(await deps.store.deleteWebhook(caller.user.id, params.id!))) throw notFound();
-  return json(200, { deleted: true, id: params.id! });
+export async function deleteWebhook({ deps, caller, params, keptAnswer }: RequestContext): Promise<Response> {
+  const answer = { deleted: true, id: params.id! };
+  const removed = await deps.store.deleteWebhook(caller.user.id, params.id!, {
+    idempotency: keptAnswer(200, answer),
+  });
+  if (!removed) throw notFound();
+  return json(200, answer);
 }
 
 /**
@@ -70,6 +76,7 @@ export async function testWebhook({
   caller,
   params,
   body,
+  keptAnswer,
 }: RequestContext<z.output<typeof TestWebhookBody>>): Promise<Response> {
   const webhook = await deps.store.getWebhook(caller.user.id, params.id!);
   if (!webhook) throw notFound();
@@ -83,6 +90,7 @@ export async function testWebhook({
     data: sampleEventData(type, now),
     webhook_id: webhook.id,
   };
-  await deps.store.appendEvents([event]);
-  return json(202, { id: event.id, type: event.type, created: event.created, data: event.data });
+  const answer = { id: event.id, type: event.type, created: event.created, data: event.data };
+  await deps.store.appendEvents([event], { idempotency: keptAnswer(202, answer) });
+  return json(202, answer);
 }
