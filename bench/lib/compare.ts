@@ -22,11 +22,17 @@ export interface CompareOptions {
   beforeRound?: () => Promise<void> | void;
 }
 
+/** A measured round, with the server's CPU time per answered request when the server reports it. */
+export interface Round extends LoadResult {
+  /** CPU time the server process spent per answered request (µs); null when it does not report it. */
+  server_cpu_us_per_request: number | null;
+}
+
 export interface Compared {
   /** Every round, by contender name. */
-  rounds: Record<string, LoadResult[]>;
+  rounds: Record<string, Round[]>;
   /** The round with the median throughput, by contender name. */
-  median: Record<string, LoadResult>;
+  median: Record<string, Round>;
 }
 
 /**
@@ -45,20 +51,28 @@ export async function compare(options: CompareOptions): Promise<Compared> {
       request: requestOf(contender),
     });
   }
-  const rounds: Record<string, LoadResult[]> = Object.fromEntries(contenders.map((c) => [c.name, []]));
+  const rounds: Record<string, Round[]> = Object.fromEntries(contenders.map((c) => [c.name, []]));
   for (let r = 0; r < options.rounds; r++) {
     const order = r % 2 === 0 ? contenders : [...contenders].reverse();
     for (const contender of order) {
       await options.beforeRound?.();
-      const result = await load({
+      const cpuBefore = (await contender.server.stats()).counters.cpu_us;
+      const loaded = await load({
         url: contender.server.url,
         connections,
         seconds: options.seconds,
         request: requestOf(contender),
       });
+      const cpuAfter = (await contender.server.stats()).counters.cpu_us;
+      const cpu =
+        cpuBefore === undefined || cpuAfter === undefined
+          ? null
+          : Math.round((cpuAfter - cpuBefore) / loaded.requests);
+      const result: Round = { ...loaded, server_cpu_us_per_request: cpu };
       rounds[contender.name]!.push(result);
       console.log(
-        `    ${contender.name}: ${result.requests_per_s.toLocaleString("en-US")} req/s, p99 ${result.latency_ms.p99} ms`,
+        `    ${contender.name}: ${result.requests_per_s.toLocaleString("en-US")} req/s, p99 ${result.latency_ms.p99} ms` +
+          (cpu === null ? "" : `, ${cpu} µs server CPU per request`),
       );
     }
   }
@@ -68,7 +82,7 @@ export async function compare(options: CompareOptions): Promise<Compared> {
   return { rounds, median };
 }
 
-export function medianByThroughput(results: LoadResult[]): LoadResult {
+export function medianByThroughput<T extends LoadResult>(results: T[]): T {
   const sorted = [...results].sort((a, b) => a.requests_per_s - b.requests_per_s);
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }

@@ -26,6 +26,13 @@ serveParent(
   // CPU time spent so far, in µs: per request, it is a figure the machine's other load barely moves.
   () => {
     const { user, system } = process.cpuUsage();
-    return { cpu_us: user + system };
+    const { heapTotal, heapUsed, external, arrayBuffers } = process.memoryUsage();
+    return {
+      cpu_us: user + system,
+      heap_total: heapTotal,
+      heap_used: heapUsed,
+      external,
+      array_buffers: arrayBuffers,
+    };
   },
 );
