@@ -4,7 +4,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createLogger } from "../src/logging.ts";
 import { startServer } from "../src/server.ts";
 import { openSqliteStore } from "../src/store/sqlite-store.ts";
-import { api, type ServerProcess, startServerProcess, TEST_KEY } from "./support/cli-process.ts";
+import {
+  api,
+  type ServerProcess,
+  startCrashingServer,
+  startServerProcess,
+  TEST_KEY,
+} from "./support/cli-process.ts";
 import { tempDir } from "./support/temp-dir.ts";
 
 const DAY = 86_400_000;
@@ -91,3 +97,151 @@ describe("Idempotency-Key is durable", () => {
     await store.close();
   });
 });
+
+describe("a crash between a keyed write and the answer", () => {
+  /** A database with the test key's user (studio plan, x and bluesky connected); its user id. */
+  async function database(dir: ReturnType<typeof tempDir>): Promise<{ db: string; userId: string }> {
+    const db = dir.file("crash.db");
+    const store = openSqliteStore(db);
+    const { user } = await provisionUser(store, {
+      key: TEST_KEY,
+      plan: "studio",
+      accounts: ["x", "bluesky"],
+    });
+    await store.close();
+    return { db, userId: user.id };
+  }
+
+  /** Sends the keyed POST /posts to a server that dies by SIGKILL right after that store call commits. */
+  async function crashAfter(db: string, method: string, key: string, body: unknown): Promise<void> {
+    const crashing = await startCrashingServer(db, method);
+    servers.push(crashing);
+    await expect(keyedPost(crashing.url, TEST_KEY, key, body)).rejects.toThrow();
+    expect(await crashing.stop()).toBe("SIGKILL");
+  }
+
+  async function restart(db: string): Promise<ServerProcess> {
+    const server = await startServerProcess(["--db", db, "--log-level", "warn"]);
+    servers.push(server);
+    return server;
+  }
+
+  /** The types of the user's events in the outbox, read from the database file. */
+  async function eventTypes(db: string, userId: string): Promise<string[]> {
+    const store = openSqliteStore(db);
+    try {
+      return (await store.listEvents(userId)).map((e) => e.type);
+    } finally {
+      await store.close();
+    }
+  }
+
+  async function postIds(server: ServerProcess): Promise<string[]> {
+    return (await api(server, TEST_KEY, "GET", "/posts")).body.data.map((p: { id: string }) => p.id);
+  }
+
+  it("the post is written and the process dies before answering: the retry after the restart replays that post, and there is one", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const { db, userId } = await database(dir);
+    const at = Date.now() + 3_600_000;
+    const body = { caption: "Release 4.0 tomorrow", platforms: ["x", "bluesky"], schedule_at: at };
+    await crashAfter(db, "insertPost", "release-4.0", body);
+
+    const server = await restart(db);
+    const retry = await keyedPost(server.url, TEST_KEY, "release-4.0", body);
+    expect(retry).toMatchObject({
+      status: 201,
+      replayed: "true",
+      body: {
+        caption: "Release 4.0 tomorrow",
+        platforms: ["x", "bluesky"],
+        status: "scheduled",
+        scheduled_at: at,
+      },
+    });
+    expect(await api(server, TEST_KEY, "GET", `/posts/${retry.body.id}`)).toEqual({
+      status: 200,
+      body: retry.body,
+    });
+    expect(await postIds(server)).toEqual([retry.body.id]);
+    expect((await keyedPost(server.url, TEST_KEY, "release-4.0", { ...body, caption: "Other" })).status).toBe(
+      422,
+    );
+    expect(await eventTypes(db, userId)).toEqual(["post.scheduled"]);
+  });
+
+  it("publish now, cut during the fan-out: the retry replays the post as written (publishing), and it publishes once after the restart", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const { db, userId } = await database(dir);
+    const body = { caption: "Live now", platforms: ["x", "bluesky"] };
+    await crashAfter(db, "insertPost", "live-now", body);
+
+    const server = await restart(db);
+    const retry = await keyedPost(server.url, TEST_KEY, "live-now", body);
+    expect(retry).toMatchObject({
+      status: 201,
+      replayed: "true",
+      body: { caption: "Live now", status: "publishing", scheduled_at: null, published_at: null },
+    });
+    // The restart hands the cut-off post to the scheduler, which publishes it at once.
+    const published = await waitForStatus(server, retry.body.id, "published");
+    expect(published.published_at).toEqual(expect.any(Number));
+    expect(await postIds(server)).toEqual([retry.body.id]);
+    // The replay is the answer stored with the post; the post itself is read with GET.
+    expect(await keyedPost(server.url, TEST_KEY, "live-now", body)).toEqual(retry);
+    expect(await eventTypes(db, userId)).toEqual(["post.published", "post.published"]);
+  });
+
+  it("publish now, cut after the networks' outcome is written: the retry replays the published post", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const { db, userId } = await database(dir);
+    const body = { caption: "Shipped", platforms: ["x", "bluesky"] };
+    await crashAfter(db, "transitionPost", "shipped", body);
+
+    const server = await restart(db);
+    const retry = await keyedPost(server.url, TEST_KEY, "shipped", body);
+    expect(retry).toMatchObject({
+      status: 201,
+      replayed: "true",
+      body: { caption: "Shipped", status: "published" },
+    });
+    expect(await api(server, TEST_KEY, "GET", `/posts/${retry.body.id}`)).toEqual({
+      status: 200,
+      body: retry.body,
+    });
+    expect(await postIds(server)).toEqual([retry.body.id]);
+    expect(await eventTypes(db, userId)).toEqual(["post.published", "post.published"]);
+  });
+
+  it("the key is claimed and the process dies before writing anything: right after the restart the retry runs the request, once", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const { db } = await database(dir);
+    const body = { caption: "Try again", platforms: ["x"] };
+    await crashAfter(db, "beginIdempotentRequest", "try-again", body);
+
+    const server = await restart(db);
+    const retry = await keyedPost(server.url, TEST_KEY, "try-again", body);
+    expect(retry).toMatchObject({
+      status: 201,
+      replayed: null,
+      body: { caption: "Try again", status: "published" },
+    });
+    expect(await postIds(server)).toEqual([retry.body.id]);
+    expect(await keyedPost(server.url, TEST_KEY, "try-again", body)).toEqual({ ...retry, replayed: "true" });
+  });
+});
+
+/** Reads the post until it has `status` (the scheduler publishes in the background); fails after 10 s. */
+async function waitForStatus(server: ServerProcess, id: string, status: string) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { body } = await api(server, TEST_KEY, "GET", `/posts/${id}`);
+    if (body.status === status) return body;
+    if (Date.now() > deadline) throw new Error(`post ${id} is still ${body.status}, not ${status}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -2,6 +2,7 @@ import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 export const CLI = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
+const CRASH_AFTER_COMMIT = fileURLToPath(new URL("./crash-after-commit.ts", import.meta.url));
 
 /** A key in the shape the service accepts, fixed so a test can use it across restarts. */
 export const TEST_KEY = "sp_test_RestartAndKillTestsKey0123456789abcdef";
@@ -41,7 +42,20 @@ export interface ServerProcess {
 
 /** Starts `socialpub-server start` as a child process and waits until it prints where it listens. */
 export function startServerProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [CLI, "start", "--port", "0", ...args], {
+  return startListeningProcess([CLI, "start", "--port", "0", ...args], env);
+}
+
+/**
+ * A server on `database` that kills itself with SIGKILL right after the `which`-th call of the store
+ * method `method` has committed (see crash-after-commit.ts).
+ */
+export function startCrashingServer(database: string, method: string, which = 1): Promise<ServerProcess> {
+  return startListeningProcess([CRASH_AFTER_COMMIT, database, method, String(which)]);
+}
+
+/** Runs `node <args>` and waits until the process prints `listening on <url>`, as the server does. */
+export function startListeningProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, args, {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
