@@ -31,6 +31,13 @@ interface Acknowledged {
   body: Record<string, unknown>;
 }
 
+/** A keyed create the kill cut off: no answer came, so the client retries it with its key. */
+interface CutOff {
+  caption: string;
+  idempotencyKey: string;
+  body: Record<string, unknown>;
+}
+
 const NETWORK_SETS = [["x"], ["x", "bluesky"], ["linkedin", "threads", "bluesky"]];
 
 describe("kill -9 during a burst of writes", () => {
@@ -46,6 +53,7 @@ describe("kill -9 during a burst of writes", () => {
     const maybeDeleted = new Set<string>();
     /** Every caption sent: a post with any other caption was invented. */
     const captionsSent = new Set<string>();
+    const cutOff: CutOff[] = [];
     let answered = 0;
     let seq = 0;
 
@@ -85,6 +93,7 @@ describe("kill -9 during a burst of writes", () => {
           const caption = `round ${round} write ${n}`;
           const platforms = NETWORK_SETS[n % NETWORK_SETS.length]!;
           const alive = [...acknowledged.keys()].filter((id) => !deleted.has(id) && !maybeDeleted.has(id));
+          let keyedCreate: CutOff | null = null;
           try {
             if (n % 4 === 3 && alive.length > 0) {
               const id = alive[(n * 31) % alive.length]!;
@@ -105,6 +114,7 @@ describe("kill -9 during a burst of writes", () => {
             if (kind === 3) body.draft = true;
             const idempotencyKey = n % 2 === 0 ? `kill-${n}` : null;
             captionsSent.add(caption);
+            if (idempotencyKey) keyedCreate = { caption, idempotencyKey, body };
             const res = await call(figures, server, TEST_KEY, "POST", "/posts", {
               body,
               ...(idempotencyKey && { headers: { "idempotency-key": idempotencyKey } }),
@@ -123,6 +133,7 @@ describe("kill -9 during a burst of writes", () => {
           } catch (error) {
             // No answer: the request was in flight when the process died, so nothing is owed.
             if (!killed) throw error;
+            if (keyedCreate) cutOff.push(keyedCreate);
           }
           if (acksThisRound >= killAfter && !killed) {
             killed = true;
@@ -161,6 +172,28 @@ describe("kill -9 during a burst of writes", () => {
         "true",
       ]);
     }
+    // A keyed create the kill cut off, retried with its key: the post it wrote (replayed), or, when
+    // the kill came before it wrote anything, a new one — never a second.
+    const before = new Map((await listAllPosts(figures, server, TEST_KEY)).map((p) => [p.caption, p.id]));
+    for (const cut of cutOff) {
+      const retry = await call(figures, server, TEST_KEY, "POST", "/posts", {
+        body: cut.body,
+        headers: { "idempotency-key": cut.idempotencyKey },
+      });
+      expect(retry.status, retry.text).toBe(201);
+      expect(retry.body.caption).toBe(cut.caption);
+      const written = before.get(cut.caption);
+      expect([retry.headers.get("idempotent-replayed"), retry.body.id], cut.caption).toEqual(
+        written ? ["true", written] : [null, retry.body.id],
+      );
+      figures.postsChecked++;
+    }
+    const captions = (await listAllPosts(figures, server, TEST_KEY)).map((p) => p.caption);
+    expect(
+      captions.filter((caption, i) => captions.indexOf(caption) !== i),
+      "posted twice",
+    ).toEqual([]);
+    for (const cut of cutOff) expect(captions, cut.caption).toContain(cut.caption);
     const me = await call(figures, server, TEST_KEY, "GET", "/me");
     const userId = me.body.id as string;
     expect(await server.stop("SIGTERM")).toBe(0);
@@ -180,6 +213,7 @@ describe("kill -9 during a burst of writes", () => {
       expect(counted).toBeLessThanOrEqual(figures.requests);
     });
     expect(figures.faults).toBe(ROUNDS);
+    expect(cutOff.length, "keyed creates cut off by the kills").toBeGreaterThan(0);
     expect(acknowledged.size).toBeGreaterThanOrEqual(ROUNDS * 15);
   });
 });
