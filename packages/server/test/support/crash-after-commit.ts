@@ -18,7 +18,9 @@ const [database, method, which = "1"] = process.argv.slice(2);
 if (!database || !method) throw new Error("usage: crash-after-commit.ts <database> <store method> [<call>]");
 
 const store = openSqliteStore(database);
-lockDatabaseForServer(store.path);
+// Held for the life of the process, as the CLI holds it; the SIGKILL releases it with the process.
+const lock = lockDatabaseForServer(store.path);
+process.on("exit", () => lock.release());
 let calls = 0;
 const crashing = new Proxy(store, {
   get(target, property) {
