@@ -1,17 +1,16 @@
 // GET /posts?limit=100 (a full page: 100 posts with their reach and engagement) over 50 keep-alive
-// connections, with 1 000, then 10 000, then 100 000 posts stored for the user. The reference server
-// (SQLite file, its own process) runs throughout; posts are added between phases straight into the
-// database. At 100 000 posts it is compared with bare node:http answering one post JSON, in the same run.
+// connections, against three reference servers (SQLite files, each in its own process) holding 1 000,
+// 10 000 and 100 000 posts, and bare node:http answering one post JSON. All four are measured in the same
+// run, in alternating rounds, so a change in the machine's load hits every size alike.
 // Goals: at 100 000 posts at least 10 % of the bare server's requests per second, and p99 latency flat
 // from 1 000 to 100 000 posts (p99 at 100 000 at most 1.5× p99 at 1 000).
 //
 //   pnpm bench list-posts [--quick]
 import { join } from "node:path";
-import { compare, medianByThroughput, ratioOf } from "./lib/compare.ts";
-import { type LoadResult, load } from "./lib/load.ts";
+import { type Contender, compare, ratioOf } from "./lib/compare.ts";
 import { benchOptions, count, seconds } from "./lib/options.ts";
 import { report, round } from "./lib/result.ts";
-import { createDatabase, insertPublishedPosts, resetMonthlyCalls } from "./lib/seed.ts";
+import { type BenchUser, createDatabase, insertPublishedPosts, resetMonthlyCalls } from "./lib/seed.ts";
 import { startBareServer, startServiceServer, stopAll } from "./lib/servers.ts";
 import { withTempDir } from "./lib/temp-dir.ts";
 
@@ -20,96 +19,86 @@ const FLAT_GOAL = 1.5;
 const CONNECTIONS = 50;
 const options = benchOptions();
 const SIZES = options.quick ? [100, 1_000, 2_000] : [1_000, 10_000, 100_000];
-const SECONDS = seconds(options, 5);
-const ROUNDS = count(options, 3, 1);
+const BARE = "bare node:http";
+const sizeName = (size: number) => `${size.toLocaleString("en-US")} posts`;
 
 await withTempDir(async (dir) => {
-  const dbPath = join(dir, "bench.db");
-  // One user holds the posts; every connection lists them (its monthly call counter is reset between
-  // rounds, see resetMonthlyCalls).
-  const [user] = await createDatabase(dbPath, 1);
-  const server = await startServiceServer(dbPath);
+  // One database per size, each with one user who holds all its posts; every connection lists them
+  // (the user's monthly call counter is reset between rounds, see resetMonthlyCalls).
+  const databases: { size: number; path: string; user: BenchUser }[] = [];
+  for (const size of SIZES) {
+    const path = join(dir, `${size}.db`);
+    const [user] = await createDatabase(path, 1);
+    const started = performance.now();
+    insertPublishedPosts(path, user!.userId, size);
+    console.log(`${sizeName(size)} stored in ${Math.round(performance.now() - started)} ms`);
+    databases.push({ size, path, user: user! });
+  }
+  const servers: Awaited<ReturnType<typeof startServiceServer>>[] = [];
   let bare: Awaited<ReturnType<typeof startBareServer>> | undefined;
   try {
-    const request = () => ({
-      method: "GET" as const,
-      path: "/api/v1/posts?limit=100",
-      headers: { authorization: `Bearer ${user!.apiKey}` },
-    });
-    const bySize: Record<number, LoadResult> = {};
-    const roundsBySize: Record<number, LoadResult[]> = {};
-    let stored = 0;
-    let baseline: LoadResult | undefined;
-    let compared: Awaited<ReturnType<typeof compare>> | undefined;
-    for (const size of SIZES) {
-      const started = performance.now();
-      insertPublishedPosts(dbPath, user!.userId, size - stored);
-      stored = size;
-      console.log(
-        `GET /posts?limit=100 with ${size.toLocaleString("en-US")} posts stored (added in ${Math.round(performance.now() - started)} ms), ${CONNECTIONS} connections`,
-      );
-      await checkFullPage(server.url, user!.apiKey);
-      if (size === SIZES.at(-1)) {
-        if (!bare) bare = await startBareServer(await onePostJson(server.url, user!.apiKey));
-        compared = await compare({
-          contenders: [
-            { name: "bare node:http", server: bare },
-            { name: "socialpub server", server },
-          ],
-          request,
-          connections: CONNECTIONS,
-          seconds: SECONDS,
-          warmupSeconds: seconds(options, 2),
-          rounds: ROUNDS,
-          beforeRound: () => resetMonthlyCalls(dbPath),
-        });
-        roundsBySize[size] = compared.rounds["socialpub server"]!;
-        bySize[size] = compared.median["socialpub server"]!;
-        baseline = compared.median["bare node:http"]!;
-      } else {
-        resetMonthlyCalls(dbPath);
-        await load({ url: server.url, connections: CONNECTIONS, seconds: seconds(options, 2), request });
-        const rounds: LoadResult[] = [];
-        for (let r = 0; r < ROUNDS; r++) {
-          resetMonthlyCalls(dbPath);
-          const result = await load({ url: server.url, connections: CONNECTIONS, seconds: SECONDS, request });
-          console.log(
-            `    socialpub server: ${result.requests_per_s.toLocaleString("en-US")} req/s, p99 ${result.latency_ms.p99} ms`,
-          );
-          rounds.push(result);
-        }
-        roundsBySize[size] = rounds;
-        bySize[size] = medianByThroughput(rounds);
-      }
+    const contenders: Contender[] = [];
+    for (const db of databases) {
+      const server = await startServiceServer(db.path);
+      servers.push(server);
+      await checkFullPage(server.url, db.user.apiKey);
+      contenders.push({
+        name: sizeName(db.size),
+        server,
+        request: () => ({
+          method: "GET",
+          path: "/api/v1/posts?limit=100",
+          headers: { authorization: `Bearer ${db.user.apiKey}` },
+        }),
+      });
     }
+    const largest = databases.at(-1)!;
+    bare = await startBareServer(await onePostJson(servers.at(-1)!.url, largest.user.apiKey));
+    contenders.unshift({ name: BARE, server: bare });
 
+    console.log(`GET /posts?limit=100, ${CONNECTIONS} connections`);
+    const result = await compare({
+      contenders,
+      // The bare server answers whatever it is asked; it is asked what the largest server is.
+      request: contenders.at(-1)!.request!,
+      connections: CONNECTIONS,
+      seconds: seconds(options, 5),
+      warmupSeconds: seconds(options, 2),
+      rounds: count(options, 3, 1),
+      beforeRound: () => {
+        for (const db of databases) resetMonthlyCalls(db.path);
+      },
+    });
+
+    const bySize = Object.fromEntries(SIZES.map((size) => [size, result.median[sizeName(size)]!]));
     const smallest = bySize[SIZES[0]!]!;
-    const largest = bySize[SIZES.at(-1)!]!;
-    const ratio = ratioOf(largest.requests_per_s, baseline!.requests_per_s);
-    const flat = round(largest.latency_ms.p99 / smallest.latency_ms.p99, 2);
-    const sizes = SIZES.map((s) => s.toLocaleString("en-US"));
-    console.log(
-      `  p99: ${SIZES.map((s, i) => `${sizes[i]} posts ${bySize[s]!.latency_ms.p99} ms`).join(", ")}`,
+    const top = bySize[largest.size]!;
+    const baseline = result.median[BARE]!;
+    const ratio = ratioOf(top.requests_per_s, baseline.requests_per_s);
+    const flat = round(top.latency_ms.p99 / smallest.latency_ms.p99, 2);
+    const p99s = SIZES.map((s) => `${bySize[s]!.latency_ms.p99} ms at ${s.toLocaleString("en-US")}`).join(
+      ", ",
     );
+    console.log(`  p99: ${p99s}`);
     report(
       "list-posts",
       options,
       [
         {
-          what: `GET /posts?limit=100 with ${sizes.at(-1)} posts, ${CONNECTIONS} connections`,
-          figure: largest.requests_per_s,
+          what: `GET /posts?limit=100 with ${sizeName(largest.size)}, ${CONNECTIONS} connections`,
+          figure: top.requests_per_s,
           unit: "req/s",
-          baseline: { what: "bare node:http", figure: baseline!.requests_per_s, unit: "req/s" },
+          baseline: { what: BARE, figure: baseline.requests_per_s, unit: "req/s" },
           ratio,
           ratio_as: "percent",
           goal: "≥ 10 %",
           met: ratio >= THROUGHPUT_GOAL,
         },
         {
-          what: `p99 latency of that list with ${sizes.at(-1)} posts (${SIZES.map((s) => `${bySize[s]!.latency_ms.p99} ms at ${s.toLocaleString("en-US")}`).join(", ")})`,
-          figure: largest.latency_ms.p99,
+          what: `p99 latency of that list (${p99s})`,
+          figure: top.latency_ms.p99,
           unit: "ms",
-          baseline: { what: `p99 with ${sizes[0]} posts`, figure: smallest.latency_ms.p99, unit: "ms" },
+          baseline: { what: `p99 with ${sizeName(SIZES[0]!)}`, figure: smallest.latency_ms.p99, unit: "ms" },
           ratio: flat,
           ratio_as: "times",
           goal: `flat (≤ ${FLAT_GOAL}×)`,
@@ -121,12 +110,14 @@ await withTempDir(async (dir) => {
         sizes: SIZES,
         p99_ms_by_size: Object.fromEntries(SIZES.map((s) => [s, bySize[s]!.latency_ms.p99])),
         requests_per_s_by_size: Object.fromEntries(SIZES.map((s) => [s, bySize[s]!.requests_per_s])),
-        rounds_by_size: roundsBySize,
-        baseline_rounds: compared?.rounds["bare node:http"],
+        server_cpu_us_per_request_by_size: Object.fromEntries(
+          SIZES.map((s) => [s, bySize[s]!.server_cpu_us_per_request]),
+        ),
+        ...result,
       },
     );
   } finally {
-    await stopAll(server, bare);
+    await stopAll(...servers, bare);
   }
 });
 
