@@ -10,7 +10,8 @@ import { serveParent } from "./child.ts";
 const path = process.argv[2];
 if (!path) throw new Error("usage: service-server.ts <database file>");
 
-const store = openSqliteStore(path);
+// As `socialpub-server start` opens it: the WAL checkpointed from a thread of its own.
+const store = openSqliteStore(path, { checkpointInBackground: true });
 const server = await startServer({
   port: 0,
   store,

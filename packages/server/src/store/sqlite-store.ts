@@ -28,6 +28,11 @@ import type {
   WebhookRecord,
   WebhookStatus,
 } from "@socialpub/core";
+import {
+  type BackgroundCheckpoints,
+  FALLBACK_AUTOCHECKPOINT_PAGES,
+  startBackgroundCheckpoints,
+} from "./background-checkpoints.ts";
 import { migrate } from "./migrate.ts";
 import {
   toAccount,
@@ -65,6 +70,12 @@ export interface SqliteStoreOptions {
    * lock before it fails. Default 5 s.
    */
   busyTimeoutMs?: number;
+  /**
+   * Checkpoint the WAL from a thread of its own instead of inside commits (see background-checkpoints.ts):
+   * what the server does, so that writes answer sooner. Off by default: a short-lived store (an admin
+   * command, a test) has no use for the thread. Ignored for ":memory:".
+   */
+  checkpointInBackground?: boolean;
 }
 
 type Row = Record<string, unknown>;
@@ -85,6 +96,7 @@ export class SqliteStore implements Store {
   readonly path: string;
   private readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
+  private readonly checkpoints: BackgroundCheckpoints | null = null;
 
   constructor(options: SqliteStoreOptions) {
     const inMemory = options.path === ":memory:";
@@ -96,6 +108,14 @@ export class SqliteStore implements Store {
       this.db.exec(`PRAGMA synchronous = ${options.synchronous === "full" ? "FULL" : "NORMAL"}`);
       this.db.exec("PRAGMA foreign_keys = ON");
       migrate(this.db);
+      if (options.checkpointInBackground && !inMemory) {
+        this.db.exec(`PRAGMA wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+        this.checkpoints = startBackgroundCheckpoints({
+          path: this.path,
+          synchronous: options.synchronous ?? "normal",
+          busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+        });
+      }
     } catch (error) {
       this.db.close();
       throw error;
@@ -247,6 +267,8 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    if (!this.db.isOpen) return;
+    await this.checkpoints?.stop();
     if (!this.db.isOpen) return;
     this.statements.clear();
     this.db.close();

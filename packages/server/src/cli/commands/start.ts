@@ -117,7 +117,7 @@ async function start(options: StartOptions): Promise<void> {
   if (options.devKey !== undefined && !options.dev) throw new CliError("--dev-key only applies with --dev.");
   const allowPrivateWebhooks = Boolean(options.allowPrivateWebhooks || options.dev);
   const dashboard = options.dashboard ?? Boolean(options.dev);
-  const store = openStore(options.db, options.synchronous);
+  const store = openStore(options.db, options.synchronous, { checkpointInBackground: true });
   let lock: ReturnType<typeof lockDatabaseForServer>;
   try {
     lock = lockDatabaseForServer(store.path);
