@@ -1,4 +1,6 @@
-// The scheduler on the real clock, with the SQLite store on a file, as the server runs it.
+// The scheduler on the real clock, with the SQLite store on a file opened as the server opens it (WAL
+// checkpointed in the background), in this process: the store is watched to see when each post becomes
+// published.
 //
 // 1. One post due at a time: posts are created through POST /posts with schedule_at, each due alone
 //    (25 ms apart). Its lag is the time from its due time to the moment the store holds it as
@@ -57,7 +59,7 @@ const percentile = (sorted: number[], p: number) =>
 async function oneDueAtATime(dir: string) {
   const dbPath = join(dir, "lag.db");
   const [user] = await createDatabase(dbPath, 1);
-  const sqlite = openSqliteStore(dbPath);
+  const sqlite = openSqliteStore(dbPath, { checkpointInBackground: true });
   const { store, publishedAt } = observed(sqlite);
   const service: Service = createService({ store, logger: silentLogger, rateLimit: false });
   await service.start();
@@ -113,7 +115,7 @@ async function manyDueAtOnce(dir: string) {
   const started = performance.now();
   insertScheduledPosts(dbPath, user!.userId, BURST, dueAt);
   const insertMs = performance.now() - started;
-  const sqlite = openSqliteStore(dbPath);
+  const sqlite = openSqliteStore(dbPath, { checkpointInBackground: true });
   const { store, publishedAt } = observed(sqlite);
   const service = createService({ store, logger: silentLogger, rateLimit: false });
   await service.start();
