@@ -1,33 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { api, type ServerProcess, startServerProcess, TEST_KEY } from "./support/cli-process.ts";
-import { tempDir } from "./support/temp-dir.ts";
+import { describe, expect, it } from "vitest";
+import { api, TEST_KEY } from "./support/cli-process.ts";
+import { useDevServers } from "./support/dev-servers.ts";
 
-const dirs: ReturnType<typeof tempDir>[] = [];
-const servers: ServerProcess[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.stop("SIGKILL")));
-  for (const dir of dirs.splice(0)) dir.remove();
-});
-
-async function start(db: string): Promise<ServerProcess> {
-  const server = await startServerProcess([
-    "--dev",
-    "--dev-key",
-    TEST_KEY,
-    "--db",
-    db,
-    "--log-level",
-    "warn",
-  ]);
-  servers.push(server);
-  return server;
-}
+const { start, databaseFile } = useDevServers();
 
 describe("kill -9", () => {
   it("every post answered 201 before the kill is there after a restart", async () => {
-    const dir = tempDir();
-    dirs.push(dir);
-    const db = dir.file("kill.db");
+    const db = databaseFile("kill.db");
     let server = await start(db);
 
     const acknowledged = new Map<string, { caption: string; status: string }>();

@@ -1,28 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openSqliteStore } from "../src/store/sqlite-store.ts";
-import { api, type ServerProcess, startServerProcess, TEST_KEY } from "./support/cli-process.ts";
-import { tempDir } from "./support/temp-dir.ts";
+import { api, type ServerProcess, TEST_KEY } from "./support/cli-process.ts";
+import { useDevServers } from "./support/dev-servers.ts";
 
-const dirs: ReturnType<typeof tempDir>[] = [];
-const servers: ServerProcess[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.stop("SIGKILL")));
-  for (const dir of dirs.splice(0)) dir.remove();
-});
-
-async function start(db: string): Promise<ServerProcess> {
-  const server = await startServerProcess([
-    "--dev",
-    "--dev-key",
-    TEST_KEY,
-    "--db",
-    db,
-    "--log-level",
-    "warn",
-  ]);
-  servers.push(server);
-  return server;
-}
+const { start, databaseFile } = useDevServers();
 
 const sleepUntil = (at: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
@@ -55,9 +36,7 @@ async function publishedEvents(db: string): Promise<Map<string, string[]>> {
 
 describe("restart", () => {
   it("posts that fell due while the server was down publish once, right after it starts", async () => {
-    const dir = tempDir();
-    dirs.push(dir);
-    const db = dir.file("restart.db");
+    const db = databaseFile("restart.db");
 
     let server = await start(db);
     const due = Date.now() + 1500;

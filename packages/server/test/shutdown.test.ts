@@ -1,28 +1,9 @@
 import { request as httpRequest } from "node:http";
-import { afterEach, describe, expect, it } from "vitest";
-import { api, type ServerProcess, startServerProcess, TEST_KEY } from "./support/cli-process.ts";
-import { tempDir } from "./support/temp-dir.ts";
+import { describe, expect, it } from "vitest";
+import { api, TEST_KEY } from "./support/cli-process.ts";
+import { useDevServers } from "./support/dev-servers.ts";
 
-const dirs: ReturnType<typeof tempDir>[] = [];
-const servers: ServerProcess[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.stop("SIGKILL")));
-  for (const dir of dirs.splice(0)) dir.remove();
-});
-
-async function start(db: string): Promise<ServerProcess> {
-  const server = await startServerProcess([
-    "--dev",
-    "--dev-key",
-    TEST_KEY,
-    "--db",
-    db,
-    "--log-level",
-    "warn",
-  ]);
-  servers.push(server);
-  return server;
-}
+const { start, databaseFile } = useDevServers();
 
 /** Resolves once the server refuses new connections. */
 async function refusesConnections(url: string): Promise<void> {
@@ -39,9 +20,7 @@ async function refusesConnections(url: string): Promise<void> {
 describe("graceful shutdown", () => {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     it(`on ${signal}: stops accepting, finishes the request in flight, keeps its post, exits 0`, async () => {
-      const dir = tempDir();
-      dirs.push(dir);
-      const db = dir.file("shutdown.db");
+      const db = databaseFile("shutdown.db");
       let server = await start(db);
 
       const body = JSON.stringify({ caption: `sent across ${signal}`, platforms: ["x"] });
