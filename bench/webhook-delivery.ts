@@ -40,12 +40,16 @@ await withTempDir(async (dir) => {
     );
     server = await startServiceServer(dbPath);
     const rss: number[] = [];
+    // The JavaScript heap in use, beside RSS: growth in RSS alone may be V8 keeping freed space.
+    const heapUsed: number[] = [];
     const deadline = Date.now() + 120_000;
     let received = 0;
     while (received < EVENTS) {
       if (Date.now() > deadline) throw new Error(`only ${received} of ${EVENTS} deliveries within 2 minutes`);
       await new Promise((resolve) => setTimeout(resolve, 250));
-      rss.push(await server.rss());
+      const stats = await server.stats();
+      rss.push(stats.rss);
+      heapUsed.push(stats.counters.heap_used ?? 0);
       received = (await receiver.stats()).counters.valid!;
     }
     const { counters } = await receiver.stats();
@@ -91,6 +95,7 @@ await withTempDir(async (dir) => {
         distinct_events: counters.distinct,
         seconds: round(seconds, 2),
         rss_samples_mb: rss.map((r) => round(r / MB, 1)),
+        heap_used_samples_mb: heapUsed.map((h) => round(h / MB, 1)),
       },
     );
   } finally {

@@ -53,14 +53,26 @@ export async function sendAttempt(job: DeliveryJob, ctx: SendContext): Promise<S
       timestamp: Math.floor(ctx.clock.now() / 1000),
     }),
   };
-  const timeout = AbortSignal.timeout(ctx.timeoutMs);
+  // Made for this attempt and released when it ends. AbortSignal.timeout's timer cannot be cleared, and
+  // AbortSignal.any ties each attempt to the long-lived shutdown signal: at a thousand attempts a second
+  // they kept every attempt's signals, timers and closures alive for the whole timeout.
+  const attempt = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    attempt.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError"));
+  }, ctx.timeoutMs);
+  timer.unref();
+  const onShutdown = () => attempt.abort(ctx.shutdown.reason);
+  if (ctx.shutdown.aborted) onShutdown();
+  else ctx.shutdown.addEventListener("abort", onShutdown, { once: true });
   try {
     const response = await ctx.transport(webhook.url, {
       method: "POST",
       headers,
       body,
       redirect: "manual",
-      signal: AbortSignal.any([timeout, ctx.shutdown]),
+      signal: attempt.signal,
     });
     // The answer's body is not used; dropping it frees the connection.
     await response.body?.cancel().catch(() => {});
@@ -72,10 +84,13 @@ export async function sendAttempt(job: DeliveryJob, ctx: SendContext): Promise<S
     };
   } catch (err) {
     if (ctx.shutdown.aborted) return { kind: "interrupted" };
-    const error = timeout.aborted
+    const error = timedOut
       ? `no response within ${ctx.timeoutMs / 1000} s`
       : `no response: ${describeNetworkError(err)}`;
     return { kind: "no-response", error, durationMs: elapsed() };
+  } finally {
+    clearTimeout(timer);
+    ctx.shutdown.removeEventListener("abort", onShutdown);
   }
 }
 
