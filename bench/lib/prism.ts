@@ -49,7 +49,11 @@ export async function startPrism(documentPath: string, logPath: string): Promise
     url,
     pid: child.pid!,
     rss: async () => rssOfProcess(child.pid!),
-    stats: async () => ({ rss: rssOfProcess(child.pid!), counters: {} }),
+    stats: async () => {
+      const cpu = cpuOfProcess(child.pid!);
+      const counters: Record<string, number> = Number.isNaN(cpu) ? {} : { cpu_us: cpu };
+      return { rss: rssOfProcess(child.pid!), counters };
+    },
     stop,
   };
 }
@@ -101,4 +105,17 @@ export async function prismConformance(
     answers.push({ request: name, status: response.status, body: body.slice(0, 500) });
   }
   return answers;
+}
+
+/** CPU time (user + system) another process has used, in µs, from /proc (Linux); NaN elsewhere. */
+function cpuOfProcess(pid: number): number {
+  try {
+    // Fields after the command name (which may hold spaces) start with the state: utime and stime are
+    // the 12th and 13th of them, in clock ticks (100 a second on Linux).
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) / 100) * 1_000_000;
+  } catch {
+    return Number.NaN;
+  }
 }
