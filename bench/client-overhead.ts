@@ -5,7 +5,7 @@
 // not counted), the client's over the baseline's; wall-clock ratios are in the JSON details.
 // Goal: at most 1.2×.
 //
-//   pnpm bench client-overhead [--quick]    # 5 rounds of 2000 requests per side (--quick: 1 of 200)
+//   pnpm bench client-overhead [--quick]    # 7 rounds of 2000 requests per side (--quick: 1 of 200)
 //
 // Traffic goes only to 127.0.0.1; the run is bounded by the request counts.
 
@@ -18,7 +18,7 @@ import { type ResultRow, report } from "./lib/result.ts";
 
 const GOAL = 1.2;
 const options = benchOptions();
-const ROUNDS = count(options, 5, 1);
+const ROUNDS = count(options, 7, 1);
 const REQUESTS = count(options, 2000, 200);
 const CONCURRENCY = 8;
 const WARMUP = Math.min(500, REQUESTS);
@@ -34,7 +34,7 @@ const user: CurrentUser = {
 };
 const body = JSON.stringify(user);
 
-const server = new Worker(new URL("./client-overhead-server.ts", import.meta.url), { workerData: { body } });
+const server = new Worker(new URL("./lib/client-overhead-server.ts", import.meta.url), { workerData: { body } });
 const [origin] = (await once(server, "message")) as [string];
 const baseUrl = `${origin}/api/v1`;
 
