@@ -34,7 +34,9 @@ const user: CurrentUser = {
 };
 const body = JSON.stringify(user);
 
-const server = new Worker(new URL("./lib/client-overhead-server.ts", import.meta.url), { workerData: { body } });
+const server = new Worker(new URL("./lib/client-overhead-server.ts", import.meta.url), {
+  workerData: { body },
+});
 const [origin] = (await once(server, "message")) as [string];
 const baseUrl = `${origin}/api/v1`;
 
