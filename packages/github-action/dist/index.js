@@ -87963,14 +87963,20 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/idempotency.ts
 
 const MAX_KEY_LENGTH = 255;
+/** The key's last segment when `platforms` is left empty: every network connected at the time. */
+const CONNECTED_NETWORKS = "connected";
 /**
  * The Idempotency-Key a release's announcement is sent with unless the `idempotency-key` input says
- * otherwise. It depends only on the repository, the release and the networks, so re-running a workflow
- * (or running a second one for the same release) replays the first post instead of posting again,
- * while announcing the same release to other networks makes a new post.
+ * otherwise. It depends only on the repository, the release and the networks asked for, so re-running a
+ * workflow (or running a second one for the same release) replays the first post instead of posting
+ * again, while announcing the same release to other networks makes a new post.
+ *
+ * `networks` is "connected" when the workflow asks for every connected network: the key then names no
+ * network, so it stays the same when accounts are connected or disconnected between two runs.
  */
-function defaultIdempotencyKey(repository, releaseId, platforms) {
-    const key = `github-release/${repository}/${releaseId}/${[...platforms].sort().join(",")}`;
+function defaultIdempotencyKey(repository, releaseId, networks) {
+    const segment = networks === CONNECTED_NETWORKS ? networks : [...networks].sort().join(",");
+    const key = `github-release/${repository}/${releaseId}/${segment}`;
     if (key.length <= MAX_KEY_LENGTH && /^[\x20-\x7e]+$/.test(key))
         return key;
     return `github-release/${(0,external_node_crypto_.createHash)("sha256").update(key).digest("hex")}`;
@@ -112832,9 +112838,11 @@ async function announce(deps) {
         log.info("The release notes were shortened so the post fits every network it goes to.");
     for (const warning of caption.warnings)
         log.warning(warning);
-    // Keyed on the networks asked for (not on which of them are connected today), so a re-run after an
-    // account changed still finds the first post instead of posting again.
-    const idempotencyKey = inputs.idempotencyKey ?? defaultIdempotencyKey(context.repository, release.id, choice.platforms);
+    // Keyed on the networks asked for, never on which accounts are connected today, so a re-run after an
+    // account changed finds the first request instead of posting again. With `platforms` empty, what was
+    // asked for is "every connected network", whichever those are.
+    const idempotencyKey = inputs.idempotencyKey ??
+        defaultIdempotencyKey(context.repository, release.id, inputs.platforms.length > 0 ? choice.platforms : CONNECTED_NETWORKS);
     const prepared = {
         repository: context.repository,
         release,

@@ -2,7 +2,7 @@ import type { NetworkId, Post, Target } from "@socialpub/core";
 import { type Caption, composeCaption } from "./caption.ts";
 import { planFromEvent } from "./event.ts";
 import type { FailureContext } from "./explain.ts";
-import { defaultIdempotencyKey } from "./idempotency.ts";
+import { CONNECTED_NETWORKS, defaultIdempotencyKey } from "./idempotency.ts";
 import type { ActionInputs } from "./inputs.ts";
 import { choosePlatforms, describeLeftOut, type LeftOut } from "./platforms.ts";
 import type { Publisher } from "./publisher.ts";
@@ -101,10 +101,16 @@ export async function announce(deps: AnnounceDeps): Promise<Outcome> {
     log.info("The release notes were shortened so the post fits every network it goes to.");
   for (const warning of caption.warnings) log.warning(warning);
 
-  // Keyed on the networks asked for (not on which of them are connected today), so a re-run after an
-  // account changed still finds the first post instead of posting again.
+  // Keyed on the networks asked for, never on which accounts are connected today, so a re-run after an
+  // account changed finds the first request instead of posting again. With `platforms` empty, what was
+  // asked for is "every connected network", whichever those are.
   const idempotencyKey =
-    inputs.idempotencyKey ?? defaultIdempotencyKey(context.repository, release.id, choice.platforms);
+    inputs.idempotencyKey ??
+    defaultIdempotencyKey(
+      context.repository,
+      release.id,
+      inputs.platforms.length > 0 ? choice.platforms : CONNECTED_NETWORKS,
+    );
   const prepared: Prepared = {
     repository: context.repository,
     release,

@@ -299,3 +299,58 @@ describe("node dist/index.js failures explain the fix", () => {
     );
   });
 });
+
+describe("node dist/index.js with `platforms` left empty (every connected network)", () => {
+  // A server of its own: this test connects and disconnects the dev user's accounts.
+  let own: ReferenceServer;
+  let ownClient: SocialPublishClient;
+
+  beforeAll(async () => {
+    own = await startReferenceServer();
+    ownClient = new SocialPublishClient({ apiKey: own.apiKey, baseUrl: own.baseUrl });
+  }, 30_000);
+
+  afterAll(async () => {
+    await ownClient?.close();
+    await own?.stop();
+  });
+
+  const postCount = async () => {
+    let count = 0;
+    for await (const _ of ownClient.posts.listAll()) count++;
+    return count;
+  };
+
+  it("a re-run after accounts were connected or disconnected never posts a second time", async () => {
+    const step = {
+      inputs: { "api-key": own.apiKey, "base-url": own.baseUrl },
+      eventName: "release",
+      payload: releaseEvent("published", { id: 6001, tag: "v6.0.0" }),
+    };
+    const first = await runStep(step);
+    expect(first.code, first.stdout).toBe(0);
+    expect(first.outputs.platforms?.split(",")).toEqual(expect.arrayContaining(["x", "telegram"]));
+    expect(first.summary).toContain("Idempotency key: `github-release/octo/app/6001/connected`");
+    expect(await postCount()).toBe(1);
+
+    await ownClient.accounts.connect({ platform: "reddit" });
+    const afterConnect = await runStep(step);
+    expect(afterConnect.code, afterConnect.stdout).toBe(1);
+    expect(afterConnect.stdout).toMatch(/::error::.*\(422: /);
+    expect(await postCount()).toBe(1);
+
+    await ownClient.accounts.disconnect("reddit");
+    await ownClient.accounts.disconnect("telegram");
+    const afterDisconnect = await runStep(step);
+    expect(afterDisconnect.code, afterDisconnect.stdout).toBe(1);
+    expect(afterDisconnect.stdout).toMatch(/::error::.*\(422: /);
+    expect(await postCount()).toBe(1);
+
+    // Back to the accounts of the first run: the same request, so the first post is replayed.
+    await ownClient.accounts.connect({ platform: "telegram" });
+    const replay = await runStep(step);
+    expect(replay.code, replay.stdout).toBe(0);
+    expect(replay.outputs["post-id"]).toBe(first.outputs["post-id"]);
+    expect(await postCount()).toBe(1);
+  });
+});

@@ -38,6 +38,13 @@ describe("default idempotency key", () => {
     expect(defaultIdempotencyKey("octo/app", 42, ["x"])).not.toBe(key);
   });
 
+  it("with `platforms` left empty, names no network, so it survives accounts being connected or not", () => {
+    expect(defaultIdempotencyKey("octo/app", 42, "connected")).toBe("github-release/octo/app/42/connected");
+    expect(defaultIdempotencyKey("octo/app", 42, "connected")).not.toBe(
+      defaultIdempotencyKey("octo/app", 42, ["x", "bluesky"]),
+    );
+  });
+
   it("stays within the service's 255 printable characters for the longest names", () => {
     const key = defaultIdempotencyKey(`${"o".repeat(39)}/${"r".repeat(100)}`, 123456789012, [...NETWORK_IDS]);
     expect(key).toMatch(/^[\x20-\x7e]{1,255}$/);
