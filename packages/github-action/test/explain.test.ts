@@ -39,11 +39,16 @@ describe("failures explain the fix", () => {
     expect(message).toContain("request id req_123");
   });
 
-  it("400: the service's own message", () => {
+  it("400: the service's own message, and that a re-run after fixing the input needs a new key", () => {
     const message = explainFailure(new BadRequestError("schedule_at is in the past.", details(400)), context);
-    expect(message).toBe(
-      "The service refused the post (400): schedule_at is in the past. (request id req_123)",
+    expect(message).toMatch(
+      /^The service refused the post \(400\): schedule_at is in the past\. Nothing was posted\. /,
     );
+    expect(message).toContain(
+      "keeps this answer under the idempotency key github-release/octo/app/1/x: a re-run with that key gets it again",
+    );
+    expect(message).toMatch(/After fixing the cause, set `idempotency-key` to a new value and re-run\./);
+    expect(message).toMatch(/\(request id req_123\)$/);
   });
 
   it("400 with no connected network names the networks asked for", () => {
@@ -61,14 +66,18 @@ describe("failures explain the fix", () => {
     );
   });
 
-  it("422: already announced with different content; nothing new posted", () => {
+  it("422: the key was used for a different request, maybe a refused one; a new key posts", () => {
     const message = explainFailure(
       new UnprocessableEntityError("Idempotency-Key reused.", details(422)),
       context,
     );
     expect(message).toMatch(
-      /already announced with different content under the idempotency key github-release\/octo\/app\/1\/x/,
+      /^An earlier run used the idempotency key github-release\/octo\/app\/1\/x for a different request \(422: /,
     );
+    expect(message).toContain("maybe one the service refused");
+    expect(message).toContain("set `idempotency-key` to a new value");
+    // The earlier request may have been refused: nothing says the release was announced.
+    expect(message).not.toMatch(/already announced/);
   });
 
   it("409, 429 and 5xx say to re-run later, which the idempotency key makes safe", () => {
