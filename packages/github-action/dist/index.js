@@ -112608,7 +112608,10 @@ function unmention(text) {
  * and "Full Changelog" parts left out.
  */
 function releaseNotesToText(markdown, options = {}) {
-    const tree = unified().use(remarkParse).use(remarkGfm).parse(markdown);
+    // Notes written in a browser on Windows or pasted from a CRLF file end their lines in "\r\n"; remark
+    // keeps the "\r" inside text nodes, where it would reach the post.
+    const lf = markdown.replace(/\r\n?/g, "\n");
+    const tree = unified().use(remarkParse).use(remarkGfm).parse(lf);
     const context = { repo: options.repo, definitions: collectDefinitions(tree) };
     const blocks = renderSequence(withoutGeneratedSections(tree.children), context);
     return joinBlocks(withoutEmptySections(blocks));

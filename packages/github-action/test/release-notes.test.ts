@@ -26,6 +26,27 @@ describe("real release notes read as plain social text", () => {
     });
   }
 
+  // The CRLF variants are made here rather than committed, so that no Git line-ending setting can turn
+  // them back into LF on checkout.
+  for (const { file, repo } of cases) {
+    it(`${file} with CRLF line endings reads exactly as with LF, without a stray carriage return`, () => {
+      const crlf = fixture(file).replace(/\r?\n/g, "\r\n");
+      const text = releaseNotesToText(crlf, { repo });
+      expect(text).not.toContain("\r");
+      expect(text).toBe(releaseNotesToText(fixture(file), { repo }));
+    });
+  }
+
+  it("a CRLF hard-wrapped paragraph reads as one sentence", () => {
+    expect(releaseNotesToText("Buffers are no longer\r\nzero-filled.\r\n\r\n- one\r\n- two\r\n")).toBe(
+      "Buffers are no longer zero-filled.\n\n• one\n• two",
+    );
+  });
+
+  it("old Mac line endings (CR alone) are line endings too", () => {
+    expect(releaseNotesToText("## Fixes\r\r- one\r- two\r")).toBe("Fixes\n• one\n• two");
+  });
+
   it("GitHub's generated notes lose the New Contributors section and the Full Changelog line", () => {
     const text = releaseNotesToText(fixture("tflint-v0.64.0.md"), { repo: "terraform-linters/tflint" });
     expect(text).not.toMatch(/New Contributors|made their first contribution|Full Changelog|compare\/v0\.63/);

@@ -23,7 +23,10 @@ interface Context {
  * and "Full Changelog" parts left out.
  */
 export function releaseNotesToText(markdown: string, options: SocialTextOptions = {}): string {
-  const tree = unified().use(remarkParse).use(remarkGfm).parse(markdown) as Root;
+  // Notes written in a browser on Windows or pasted from a CRLF file end their lines in "\r\n"; remark
+  // keeps the "\r" inside text nodes, where it would reach the post.
+  const lf = markdown.replace(/\r\n?/g, "\n");
+  const tree = unified().use(remarkParse).use(remarkGfm).parse(lf) as Root;
   const context: Context = { repo: options.repo, definitions: collectDefinitions(tree) };
   const blocks = renderSequence(withoutGeneratedSections(tree.children), context);
   return joinBlocks(withoutEmptySections(blocks));
