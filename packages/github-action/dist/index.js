@@ -119082,6 +119082,10 @@ function outputsFor(outcome) {
         skipped,
     };
 }
+/** The step's outputs when the run failed before it had a post to report: status `failed`, the rest empty. */
+function outputsForFailure() {
+    return { "post-id": "", status: "failed", platforms: "", caption: "", skipped: "" };
+}
 /** Networks whose publishing failed, as "Name: error" lines (empty when none failed or none is known). */
 function failedTargets(outcome) {
     if (outcome.kind !== "posted" || outcome.targets === null)
@@ -119270,6 +119274,9 @@ async function run() {
     }
     catch (error) {
         const message = explainFailure(error, failure);
+        // Every output on every run, so a later step's `if:` can read them after a failure too.
+        for (const [name, value] of Object.entries(outputsForFailure()))
+            setOutput(name, value);
         await writeSummary(failureSummary(message));
         setFailed(message);
     }

@@ -4,7 +4,14 @@ import { explainFailure, type FailureContext } from "./explain.ts";
 import { fetchReleaseByTag } from "./github-release.ts";
 import { readInputs } from "./inputs.ts";
 import { createPublisher, type Publisher } from "./publisher.ts";
-import { everyNetworkFailed, failedTargets, failureSummary, outputsFor, summaryFor } from "./report.ts";
+import {
+  everyNetworkFailed,
+  failedTargets,
+  failureSummary,
+  outputsFor,
+  outputsForFailure,
+  summaryFor,
+} from "./report.ts";
 import { readRunContext } from "./run-context.ts";
 
 const log: Log = {
@@ -43,6 +50,8 @@ export async function run(): Promise<void> {
     await writeSummary(summaryFor(outcome));
   } catch (error) {
     const message = explainFailure(error, failure);
+    // Every output on every run, so a later step's `if:` can read them after a failure too.
+    for (const [name, value] of Object.entries(outputsForFailure())) core.setOutput(name, value);
     await writeSummary(failureSummary(message));
     core.setFailed(message);
   } finally {

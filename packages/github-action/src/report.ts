@@ -33,6 +33,11 @@ export function outputsFor(outcome: Outcome): Record<string, string> {
   };
 }
 
+/** The step's outputs when the run failed before it had a post to report: status `failed`, the rest empty. */
+export function outputsForFailure(): Record<string, string> {
+  return { "post-id": "", status: "failed", platforms: "", caption: "", skipped: "" };
+}
+
 /** Networks whose publishing failed, as "Name: error" lines (empty when none failed or none is known). */
 export function failedTargets(outcome: Outcome): string[] {
   if (outcome.kind !== "posted" || outcome.targets === null) return [];

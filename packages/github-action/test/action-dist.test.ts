@@ -277,6 +277,22 @@ describe("node dist/index.js failures explain the fix", () => {
     expectKeyHidden(run, wrongKey);
   });
 
+  it("a failed run still sets every output: status failed, the others empty", async () => {
+    const run = await runStep({
+      inputs: inputs({ "api-key": "sp_test_ThisKeyDoesNotExist0123456789abcdef" }),
+      eventName: "release",
+      payload: releaseEvent("published", { id: 1013, tag: "v4.0.3" }),
+    });
+    expect(run.code).toBe(1);
+    expect(run.outputs).toEqual({
+      "post-id": "",
+      status: "failed",
+      platforms: "",
+      caption: "",
+      skipped: "",
+    });
+  });
+
   it("a 400 carries the service's message", async () => {
     const run = await runStep({
       inputs: inputs({ "schedule-at": "2001-01-01T00:00:00Z", platforms: "x" }),

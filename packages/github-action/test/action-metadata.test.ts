@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { readInputs } from "../src/inputs.ts";
-import { outputsFor } from "../src/report.ts";
+import { outputsFor, outputsForFailure } from "../src/report.ts";
 import { DEFAULT_TEMPLATE } from "../src/template.ts";
 
 interface Metadata {
@@ -53,6 +53,7 @@ describe("action.yml", () => {
   it("declares exactly the outputs the action sets, each described", () => {
     const set = Object.keys(outputsFor({ kind: "ignored", reason: "" }));
     expect(Object.keys(metadata.outputs).sort()).toEqual(set.sort());
+    expect(Object.keys(outputsForFailure()).sort()).toEqual(set.sort());
     for (const [name, output] of Object.entries(metadata.outputs)) {
       expect(output.description.trim(), name).not.toBe("");
     }
