@@ -74969,7 +74969,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2219);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(637);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -74978,7 +74978,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2219:
+/***/ 637:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -75002,8 +75002,8 @@ __nccwpck_require__.d(constructs_namespaceObject, {
   text: () => (constructs_text)
 });
 
-;// CONCATENATED MODULE: external "os"
-const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
+// EXTERNAL MODULE: external "os"
+var external_os_ = __nccwpck_require__(857);
 ;// CONCATENATED MODULE: ../../node_modules/.pnpm/@actions+core@3.0.1/node_modules/@actions/core/lib/utils.js
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -75078,7 +75078,7 @@ function toCommandProperties(annotationProperties) {
  */
 function command_issueCommand(command, properties, message) {
     const cmd = new Command(command, properties, message);
-    process.stdout.write(cmd.toString() + external_os_namespaceObject.EOL);
+    process.stdout.write(cmd.toString() + external_os_.EOL);
 }
 function command_issue(name, message = '') {
     command_issueCommand(name, {}, message);
@@ -75134,8 +75134,8 @@ function escapeProperty(s) {
 //# sourceMappingURL=command.js.map
 ;// CONCATENATED MODULE: external "crypto"
 const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
-;// CONCATENATED MODULE: external "fs"
-const external_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
+// EXTERNAL MODULE: external "fs"
+var external_fs_ = __nccwpck_require__(9896);
 ;// CONCATENATED MODULE: ../../node_modules/.pnpm/@actions+core@3.0.1/node_modules/@actions/core/lib/file-command.js
 // For internal use, subject to change.
 // We use any as a valid input type
@@ -75149,10 +75149,10 @@ function file_command_issueFileCommand(command, message) {
     if (!filePath) {
         throw new Error(`Unable to find environment variable for file command ${command}`);
     }
-    if (!external_fs_namespaceObject.existsSync(filePath)) {
+    if (!external_fs_.existsSync(filePath)) {
         throw new Error(`Missing file at path: ${filePath}`);
     }
-    external_fs_namespaceObject.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_namespaceObject.EOL}`, {
+    external_fs_.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_.EOL}`, {
         encoding: 'utf8'
     });
 }
@@ -75168,7 +75168,7 @@ function file_command_prepareKeyValueMessage(key, value) {
     if (convertedValue.includes(delimiter)) {
         throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
     }
-    return `${key}<<${delimiter}${external_os_namespaceObject.EOL}${convertedValue}${external_os_namespaceObject.EOL}${delimiter}`;
+    return `${key}<<${delimiter}${external_os_.EOL}${convertedValue}${external_os_.EOL}${delimiter}`;
 }
 //# sourceMappingURL=file-command.js.map
 ;// CONCATENATED MODULE: external "path"
@@ -76131,7 +76131,7 @@ var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { access, appendFile, writeFile } = external_fs_namespaceObject.promises;
+const { access, appendFile, writeFile } = external_fs_.promises;
 const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
 const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
 class Summary {
@@ -76154,7 +76154,7 @@ class Summary {
                 throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
             }
             try {
-                yield access(pathFromEnv, external_fs_namespaceObject.constants.R_OK | external_fs_namespaceObject.constants.W_OK);
+                yield access(pathFromEnv, external_fs_.constants.R_OK | external_fs_.constants.W_OK);
             }
             catch (_a) {
                 throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
@@ -76250,7 +76250,7 @@ class Summary {
      * @returns {Summary} summary instance
      */
     addEOL() {
-        return this.addRaw(external_os_namespaceObject.EOL);
+        return this.addRaw(external_os_.EOL);
     }
     /**
      * Adds an HTML codeblock to the summary buffer
@@ -76454,7 +76454,7 @@ var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_namespaceObject.promises;
+const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_.promises;
 // export const {open} = 'fs'
 const IS_WINDOWS = process.platform === 'win32';
 /**
@@ -76481,7 +76481,7 @@ function readlink(fsPath) {
 }
 // See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
 const UV_FS_O_EXLOCK = 0x10000000;
-const READONLY = external_fs_namespaceObject.constants.O_RDONLY;
+const READONLY = external_fs_.constants.O_RDONLY;
 function exists(fsPath) {
     return io_util_awaiter(this, void 0, void 0, function* () {
         try {
@@ -76974,13 +76974,13 @@ class ToolRunner extends external_events_.EventEmitter {
     _processLineBuffer(data, strBuffer, onLine) {
         try {
             let s = strBuffer + data.toString();
-            let n = s.indexOf(external_os_namespaceObject.EOL);
+            let n = s.indexOf(external_os_.EOL);
             while (n > -1) {
                 const line = s.substring(0, n);
                 onLine(line);
                 // the rest of the string ...
-                s = s.substring(n + external_os_namespaceObject.EOL.length);
-                n = s.indexOf(external_os_namespaceObject.EOL);
+                s = s.substring(n + external_os_.EOL.length);
+                n = s.indexOf(external_os_.EOL);
             }
             return s;
         }
@@ -77271,7 +77271,7 @@ class ToolRunner extends external_events_.EventEmitter {
                 }
                 const optionsNonNull = this._cloneExecOptions(this.options);
                 if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_namespaceObject.EOL);
+                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_.EOL);
                 }
                 const state = new ExecState(optionsNonNull, this.toolPath);
                 state.on('debug', (message) => {
@@ -77610,8 +77610,8 @@ const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* ()
         version
     };
 });
-const platform = external_os_namespaceObject.platform();
-const arch = external_os_namespaceObject.arch();
+const platform = external_os_.platform();
+const arch = external_os_.arch();
 const isWindows = platform === 'win32';
 const isMacOS = platform === 'darwin';
 const isLinux = platform === 'linux';
@@ -77792,7 +77792,7 @@ function setOutput(name, value) {
     if (filePath) {
         return file_command_issueFileCommand('OUTPUT', file_command_prepareKeyValueMessage(name, value));
     }
-    process.stdout.write(external_os_namespaceObject.EOL);
+    process.stdout.write(external_os_.EOL);
     command_issueCommand('set-output', { name }, utils_toCommandValue(value));
 }
 /**
@@ -77860,7 +77860,7 @@ function notice(message, properties = {}) {
  * @param message info message
  */
 function info(message) {
-    process.stdout.write(message + external_os_namespaceObject.EOL);
+    process.stdout.write(message + external_os_.EOL);
 }
 /**
  * Begin an output group.
@@ -113120,6 +113120,1480 @@ function storedNote(context) {
     return ` The service keeps this answer under the idempotency key ${context.idempotencyKey}: a re-run with that key gets it again, or a 422 once the input changed. After fixing the cause, set \`idempotency-key\` to a new value and re-run.`;
 }
 
+;// CONCATENATED MODULE: ./src/github-release.ts
+
+/** The published release of a tag, through GitHub's REST API. Errors say what to fix. */
+async function fetchReleaseByTag({ token, apiUrl, repository, tag }) {
+    if (!token) {
+        throw new Error(`Announcing the release of tag ${tag} means looking it up on GitHub, which needs the \`github-token\` input (by default the workflow's GITHUB_TOKEN, \`\${{ github.token }}\`).`);
+    }
+    const [owner, repo] = repository.split("/");
+    if (!owner || !repo)
+        throw new Error("GITHUB_REPOSITORY is not set to owner/name; is this running on a GitHub runner?");
+    // Loaded here rather than at start: @actions/github parses GITHUB_EVENT_PATH as it loads, so a broken
+    // event file would crash the step with a stack trace before run() could explain it. By now the event
+    // has been read (readRunContext), and any error here still reaches setFailed. "eager" keeps the module
+    // in dist/index.js: a chunk of its own would be one more file, and ncc's licenses.txt would then list
+    // only that chunk's packages.
+    const { getOctokit } = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 8258));
+    const octokit = getOctokit(token, { baseUrl: apiUrl });
+    try {
+        const { data } = await octokit.rest.repos.getReleaseByTag({ owner, repo, tag });
+        return releaseFromGitHub(data);
+    }
+    catch (error) {
+        throw new Error(explainLookupFailure(error, repository, tag), { cause: error });
+    }
+}
+function explainLookupFailure(error, repository, tag) {
+    const status = error.status;
+    switch (status) {
+        case 404:
+            return `${repository} has no published release for the tag ${tag}. Publish the release first (drafts are not announced), or check the \`tag\` input.`;
+        case 401:
+            return "GitHub refused the `github-token` (401). Leave the input at its default, the workflow's GITHUB_TOKEN, or pass a valid token.";
+        case 403:
+            return `The \`github-token\` may not read the releases of ${repository} (403). Give the job \`permissions: contents: read\`.`;
+        default:
+            return `Could not read the release of tag ${tag} from GitHub: ${error.message}`;
+    }
+}
+
+;// CONCATENATED MODULE: ../core/src/contract/plans.ts
+
+const PLAN_NAMES = ["free", "creator", "studio"];
+const PlanName = schemas_enum(PLAN_NAMES).meta({ id: "PlanName" });
+const PLANS = {
+    free: { profiles: 3, posts_per_month: 30, api_calls_per_month: 1000 },
+    creator: { profiles: 12, posts_per_month: 300, api_calls_per_month: 10000 },
+    studio: { profiles: 50, posts_per_month: null, api_calls_per_month: 100000 },
+};
+
+;// CONCATENATED MODULE: ../core/src/contract/resources.ts
+
+
+
+const unixMs = schemas_number().int().describe("Unix time in milliseconds");
+const count = schemas_number().int().min(0);
+const POST_STATUSES = ["draft", "scheduled", "publishing", "published"];
+const PostStatus = schemas_enum(POST_STATUSES).meta({ id: "PostStatus" });
+const ACCOUNT_HEALTH = ["healthy", "expiring", "reauth_required"];
+const AccountHealth = schemas_enum(ACCOUNT_HEALTH).meta({ id: "AccountHealth" });
+const CurrentUser = object({
+    id: schemas_string(),
+    email: schemas_string(),
+    name: schemas_string(),
+    studio: schemas_string(),
+    plan: PlanName,
+    limits: object({
+        profiles: count,
+        posts_per_month: count.nullable().describe("null means unlimited"),
+        api_calls_per_month: count,
+    }),
+    usage: object({ api_calls_this_month: count }),
+})
+    .meta({ id: "CurrentUser" });
+const Post = object({
+    id: schemas_string(),
+    caption: schemas_string(),
+    platforms: array(NetworkId),
+    status: PostStatus,
+    has_media: schemas_boolean(),
+    scheduled_at: unixMs.nullable(),
+    published_at: unixMs.nullable(),
+    reach: count,
+    engagement_rate: schemas_number().min(0).describe("percentage, two decimals"),
+})
+    .meta({ id: "Post" });
+const TARGET_STATUSES = ["pending", "published", "failed"];
+const TargetStatus = schemas_enum(TARGET_STATUSES).meta({ id: "TargetStatus" });
+/** One network's result for a post (extension: GET /posts/{id}/targets). */
+const Target = object({
+    platform: NetworkId,
+    status: TargetStatus,
+    text: schemas_string().describe("the text as adapted for this network"),
+    permalink: schemas_string().nullable(),
+    error: schemas_string().nullable(),
+    published_at: unixMs.nullable(),
+    reach: count,
+    likes: count,
+    comments: count,
+    shares: count,
+})
+    .meta({ id: "Target" });
+const Account = object({
+    platform: NetworkId,
+    handle: schemas_string(),
+    followers: count,
+    health: AccountHealth,
+})
+    .meta({ id: "Account" });
+const PlatformAnalytics = object({ platform: NetworkId, reach: count, engagementRate: schemas_number().min(0) })
+    .meta({ id: "PlatformAnalytics" });
+const Analytics = object({
+    totalReach: count,
+    engagementRate: schemas_number().min(0),
+    postsPublished: count,
+    followers: count,
+    perPlatform: array(PlatformAnalytics),
+})
+    .meta({ id: "Analytics" });
+const DeleteResult = object({ deleted: literal(true), id: schemas_string() })
+    .meta({ id: "DeleteResult" });
+const MEDIA_STATUSES = ["processing", "ready"];
+const Media = object({
+    id: schemas_string(),
+    url: schemas_string(),
+    type: schemas_string().describe("MIME type, e.g. image/png"),
+    size: count.describe("bytes; 0 when the media is a remote URL of unknown size"),
+    status: schemas_enum(MEDIA_STATUSES),
+})
+    .meta({ id: "Media" });
+/** `{ data: [...] }`, the shape of every list. */
+function listOf(item) {
+    return object({ data: array(item) });
+}
+const PostList = listOf(Post).meta({ id: "PostList" });
+const TargetList = listOf(Target).meta({ id: "TargetList" });
+const AccountList = listOf(Account).meta({ id: "AccountList" });
+
+;// CONCATENATED MODULE: ../core/src/client/fetch-transport.ts
+/**
+ * Sends requests through a web-standard fetch. With `createService(…).fetch` the client runs
+ * in-process, with no network at all.
+ */
+function createFetchTransport(fetch) {
+    return async ({ method, url, headers, body, signal }) => {
+        const response = await fetch(new Request(url, { method, headers, body, signal }));
+        return { status: response.status, headers: response.headers, body: await response.text() };
+    };
+}
+
+;// CONCATENATED MODULE: ../core/src/client/attempt.ts
+class AttemptTimedOut extends Error {
+}
+/**
+ * Sends one request, bounded by `timeoutMs` even when the transport ignores its signal (an in-process
+ * handler does). When the caller's signal aborts, rejects with its reason; every other failure is
+ * returned as data so the caller can decide whether to retry.
+ */
+async function sendAttempt(transport, request, timeoutMs, callerSignal) {
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new AttemptTimedOut()), timeoutMs);
+    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout.signal]) : timeout.signal;
+    try {
+        const pending = transport({ ...request, signal });
+        return { kind: "response", response: await Promise.race([pending, rejectOnAbort(signal, pending)]) };
+    }
+    catch (error) {
+        if (callerSignal?.aborted)
+            throw callerSignal.reason;
+        if (timeout.signal.aborted || isUndiciTimeout(error))
+            return { kind: "timeout", cause: error };
+        return { kind: "connection", cause: error, reason: describeCause(error) };
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+function rejectOnAbort(signal, pending) {
+    return new Promise((_, reject) => {
+        const onAbort = () => reject(signal.reason);
+        if (signal.aborted)
+            return onAbort();
+        signal.addEventListener("abort", onAbort, { once: true });
+        // Drop the listener once the attempt settles, so a long-lived caller signal does not collect them.
+        const done = () => signal.removeEventListener("abort", onAbort);
+        pending.then(done, done);
+    });
+}
+// undici's own limits on waiting for headers or body are timeouts too, not connection failures.
+function isUndiciTimeout(error) {
+    const code = error?.code;
+    return code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT";
+}
+/** "ECONNREFUSED connect ECONNREFUSED 127.0.0.1:1" → the code and message of the innermost cause. */
+function describeCause(error) {
+    const inner = error?.cause ?? error;
+    const code = inner?.code;
+    const message = inner instanceof Error ? inner.message : String(inner);
+    return typeof code === "string" && !message.includes(code) ? `${code} ${message}` : message;
+}
+
+;// CONCATENATED MODULE: ../core/src/client/parse-response.ts
+
+
+/**
+ * A successful body as the contract's schema reads it. A body that is not JSON or does not match is a
+ * ResponseValidationError naming the schema and each wrong field, never a silently wrong value.
+ */
+function parseResponseBody(schema, details) {
+    const where = `${details.method} ${details.path} answered ${details.status}`;
+    let json;
+    try {
+        json = JSON.parse(details.body);
+    }
+    catch {
+        throw new ResponseValidationError(`${where} with a body that is not JSON.`, details);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+        throw new ResponseValidationError(`${where} with a body that does not match ${schemaName(schema)}:\n${prettifyError(parsed.error)}`, details);
+    }
+    return parsed.data;
+}
+function schemaName(schema) {
+    const id = globalRegistry.get(schema)?.id;
+    return typeof id === "string" ? `the ${id} schema` : "the expected schema";
+}
+
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ../core/src/client/pause.ts
+
+/** Waits `ms`; when `signal` aborts meanwhile, rejects with the signal's own reason (as fetch does). */
+async function pause(ms, signal) {
+    try {
+        await (0,promises_namespaceObject.setTimeout)(ms, undefined, { signal });
+    }
+    catch (error) {
+        if (signal?.aborted)
+            throw signal.reason;
+        throw error;
+    }
+}
+
+;// CONCATENATED MODULE: ../core/src/client/requester.ts
+
+
+
+
+
+
+const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
+/**
+ * Sends API requests: authentication, Idempotency-Key on writes, a timeout per attempt, retries by the
+ * retry policy, typed errors, and validation of every successful body against its contract schema.
+ */
+function createRequester(config) {
+    const basePath = config.baseUrl.pathname.replace(/\/+$/, "");
+    return async function send(request) {
+        const options = request.options ?? {};
+        const url = resolveUrl(config.baseUrl, basePath, request.path, request.query);
+        const path = url.pathname.slice(basePath.length) + url.search;
+        const outgoing = {
+            method: request.method,
+            url: url.href,
+            headers: requestHeaders(config, request, options),
+            body: request.bytes?.data ?? (request.json === undefined ? undefined : JSON.stringify(request.json)),
+        };
+        const policy = { ...config.retry, maxRetries: options.maxRetries ?? config.retry.maxRetries };
+        const timeoutMs = options.timeoutMs ?? config.timeoutMs;
+        const details = (extra = {}) => ({
+            status: null,
+            requestId: null,
+            headers: new Headers(),
+            body: null,
+            method: request.method,
+            path,
+            ...extra,
+        });
+        for (let retries = 0;; retries++) {
+            options.signal?.throwIfAborted();
+            const result = await sendAttempt(config.transport, outgoing, timeoutMs, options.signal);
+            if (result.kind === "timeout") {
+                // Not retried: the attempt already used its whole allowance, and the caller chose that allowance.
+                throw new TimeoutError(`${request.method} ${path} got no answer within ${timeoutMs} ms.`, details({ cause: result.cause }));
+            }
+            let failure;
+            let decision;
+            if (result.kind === "connection") {
+                failure = new ConnectionError(`Could not reach ${url.origin}: ${result.reason}`, details({ cause: result.cause }));
+                decision = decideRetry({ kind: "connection-error" }, retries, policy, Date.now());
+            }
+            else {
+                const { status, headers, body } = result.response;
+                const answered = { ...details(), status, headers, body, requestId: headers.get("x-request-id") };
+                if (status >= 200 && status < 300) {
+                    const data = parseResponseBody(request.schema, answered);
+                    return { data, url: url.href, status, headers, requestId: answered.requestId };
+                }
+                failure = errorFromResponse(answered);
+                const retryAfter = headers.get("retry-after");
+                decision = decideRetry({ kind: "response", status, retryAfter }, retries, policy, Date.now());
+            }
+            if (!decision.retry)
+                throw failure;
+            await pause(decision.delayMs, options.signal);
+        }
+    };
+}
+function resolveUrl(base, basePath, path, query) {
+    const url = /^https?:\/\//i.test(path) ? new URL(path) : new URL(`${base.origin}${basePath}${path}`);
+    // A next-page URL comes from a response header: never send the API key anywhere but the base URL.
+    if (url.origin !== base.origin || !url.pathname.startsWith(`${basePath}/`)) {
+        throw new SocialPublishError(`Refusing to follow ${url.origin}${url.pathname}: it is outside the base URL.`, {
+            status: null,
+            requestId: null,
+            headers: new Headers(),
+            body: null,
+            method: "GET",
+            path: url.pathname,
+        });
+    }
+    for (const [name, value] of Object.entries(query ?? {})) {
+        if (value !== undefined)
+            url.searchParams.set(name, String(value));
+    }
+    return url;
+}
+function requestHeaders(config, request, options) {
+    const headers = {
+        authorization: `Bearer ${config.apiKey}`,
+        accept: "application/json",
+        "user-agent": config.userAgent,
+    };
+    if (request.bytes)
+        headers["content-type"] = request.bytes.contentType;
+    else if (request.json !== undefined)
+        headers["content-type"] = "application/json";
+    if (request.method === "POST" || request.method === "DELETE") {
+        const key = options.idempotencyKey ?? (0,external_node_crypto_.randomUUID)();
+        if (!IDEMPOTENCY_KEY.test(key)) {
+            throw new TypeError("idempotencyKey must be 1 to 255 printable ASCII characters.");
+        }
+        headers["idempotency-key"] = key;
+    }
+    return headers;
+}
+
+;// CONCATENATED MODULE: ../core/src/client/resources/resource-path.ts
+/** `/collection/<id>`, with the id encoded; an empty id would address the collection instead. */
+function resourcePath(collection, id) {
+    if (typeof id !== "string" || id === "") {
+        throw new TypeError(`An id is required for ${collection}.`);
+    }
+    return `${collection}/${encodeURIComponent(id)}`;
+}
+
+;// CONCATENATED MODULE: ../core/src/client/resources/accounts.ts
+
+
+class AccountsResource {
+    #send;
+    constructor(send) {
+        this.#send = send;
+    }
+    /** The connected profiles, in the contract's network order: exactly the networks a post can target. */
+    async list(options) {
+        return (await this.#send({ method: "GET", path: "/accounts", schema: AccountList, options })).data;
+    }
+    /** Connects a network (in sandbox at once). Over the plan's profile limit: BadRequestError. */
+    async connect(body, options) {
+        return (await this.#send({
+            method: "POST",
+            path: "/accounts/connect",
+            json: body,
+            schema: Account,
+            options,
+        })).data;
+    }
+    async disconnect(platform, options) {
+        return (await this.#send({
+            method: "DELETE",
+            path: resourcePath("/accounts", platform),
+            schema: DeleteResult,
+            options,
+        })).data;
+    }
+}
+
+;// CONCATENATED MODULE: ../core/src/client/resources/media.ts
+
+class MediaResource {
+    #send;
+    constructor(send) {
+        this.#send = send;
+    }
+    /**
+     * Uploads bytes, or registers a URL. The answer's `id` (med_…) can be used as `media` when creating
+     * posts; a media.processed event follows.
+     */
+    async upload(input, options) {
+        if ("url" in input) {
+            const json = input.type === undefined ? { url: input.url } : { url: input.url, type: input.type };
+            return (await this.#send({ method: "POST", path: "/media", json, schema: Media, options })).data;
+        }
+        if (!input.contentType)
+            throw new TypeError("contentType is required when uploading bytes, e.g. image/png.");
+        // A copy the client owns: it is sent again unchanged on every retry.
+        const data = new Uint8Array(input.data instanceof Blob ? await input.data.arrayBuffer() : input.data);
+        return (await this.#send({
+            method: "POST",
+            path: "/media",
+            bytes: { data, contentType: input.contentType },
+            schema: Media,
+            options,
+        })).data;
+    }
+}
+
+// EXTERNAL MODULE: ../../node_modules/.pnpm/http-link-header@1.1.4/node_modules/http-link-header/lib/link.js
+var lib_link = __nccwpck_require__(7087);
+var link_default = /*#__PURE__*/__nccwpck_require__.n(lib_link);
+;// CONCATENATED MODULE: ../core/src/client/pagination.ts
+
+/** The `rel="next"` target of a Link header, resolved against the URL that answered; null when absent. */
+function nextPageUrl(headers, answeredUrl) {
+    const value = headers.get("link");
+    if (!value)
+        return null;
+    const next = link_default().parse(value).rel("next")[0];
+    return next ? new URL(next.uri, answeredUrl).href : null;
+}
+/** The opaque `cursor` query parameter of a next-page URL. */
+function cursorOf(url) {
+    return url === null ? null : new URL(url).searchParams.get("cursor");
+}
+
+;// CONCATENATED MODULE: ../core/src/client/resources/wait-for-status.ts
+
+
+const DEFAULT_WAIT_TIMEOUT_MS = 60_000;
+const DEFAULT_WAIT_INTERVAL_MS = 1_000;
+/**
+ * Polls a post until its status is one of `wanted`. A scheduled post is not polled before its due
+ * time (every poll counts against the plan's API calls). Gives up early when the post can no longer
+ * get there by itself: it is published (final), or it is a draft because publishing failed on every
+ * network (it stays a draft until someone publishes it again).
+ */
+async function waitForStatus(reader, id, wanted, options = {}) {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
+    const intervalMs = options.intervalMs ?? DEFAULT_WAIT_INTERVAL_MS;
+    const deadline = Date.now() + timeoutMs;
+    const goal = wanted.join(" or ");
+    for (;;) {
+        const post = await reader.get(id, { signal: options.signal });
+        if (wanted.includes(post.status))
+            return post;
+        if (post.status === "published") {
+            throw giveUp(id, post.status, `Post ${id} is published, so it will not become ${goal}.`);
+        }
+        if (post.status === "draft" && (await everyNetworkFailed(reader, id, options.signal))) {
+            throw giveUp(id, post.status, `Post ${id} went back to draft: publishing failed on every network. posts.targets("${id}") shows each network's error.`);
+        }
+        const now = Date.now();
+        if (now >= deadline) {
+            throw giveUp(id, post.status, `Post ${id} is still ${post.status} after ${timeoutMs} ms; it did not become ${goal}.`);
+        }
+        const untilDue = post.status === "scheduled" && post.scheduled_at !== null ? post.scheduled_at - now : 0;
+        await pause(Math.min(Math.max(intervalMs, untilDue), deadline - now), options.signal);
+    }
+}
+async function everyNetworkFailed(reader, id, signal) {
+    const { data } = await reader.targets(id, { signal });
+    return data.length > 0 && data.every((target) => target.status === "failed");
+}
+function giveUp(id, status, message) {
+    return new WaitForStatusError(message, {
+        status: null,
+        requestId: null,
+        headers: new Headers(),
+        body: null,
+        method: "GET",
+        path: `/posts/${encodeURIComponent(id)}`,
+    }, status);
+}
+
+;// CONCATENATED MODULE: ../core/src/client/resources/posts.ts
+
+
+
+
+
+const posts_path = (id) => resourcePath("/posts", id);
+class PostsResource {
+    #send;
+    constructor(send) {
+        this.#send = send;
+    }
+    /** Publishes now, or schedules when `schedule_at` is given. Safe to retry: it carries an Idempotency-Key. */
+    async create(body, options) {
+        return (await this.#send({ method: "POST", path: "/posts", json: body, schema: Post, options })).data;
+    }
+    async get(id, options) {
+        return (await this.#send({ method: "GET", path: posts_path(id), schema: Post, options })).data;
+    }
+    /** One page, most recent first. Pass `nextCursor` back as `cursor` for the next one. */
+    async list(params = {}, options) {
+        const { data, next } = await this.#page(listQuery(params), "/posts", options);
+        return { data, nextCursor: cursorOf(next) };
+    }
+    /** Every post matching `params`, page after page, following the Link header's next page. */
+    async *listAll(params = {}, options) {
+        let page = await this.#page(listQuery(params), "/posts", options);
+        const followed = new Set();
+        for (;;) {
+            yield* page.data;
+            if (page.next === null)
+                return;
+            // A next link seen before would loop forever: stop with an error rather than repeat pages.
+            if (followed.has(page.next))
+                throw repeatedPage(page.next);
+            followed.add(page.next);
+            page = await this.#page(undefined, page.next, options);
+        }
+    }
+    /**
+     * Publishes a draft now, or schedules it with `schedule_at`; also retries a post that went back to
+     * draft because every network failed. A post that is not a draft: ConflictError.
+     */
+    async publish(id, body = {}, options) {
+        return (await this.#send({ method: "POST", path: `${posts_path(id)}/publish`, json: body, schema: Post, options })).data;
+    }
+    /** Deletes a draft, cancels a scheduled post, or removes a published post's record. */
+    async delete(id, options) {
+        return (await this.#send({ method: "DELETE", path: posts_path(id), schema: DeleteResult, options })).data;
+    }
+    /** Each network's result for the post: status, adapted text, permalink, error, metrics. */
+    async targets(id, options) {
+        return (await this.#send({ method: "GET", path: `${posts_path(id)}/targets`, schema: TargetList, options }))
+            .data;
+    }
+    /**
+     * Resolves with the post once its status is `status` (or one of several). Throws WaitForStatusError
+     * after `timeoutMs`, or as soon as the post can no longer get there.
+     */
+    waitFor(id, status, options) {
+        const wanted = typeof status === "string" ? [status] : status;
+        return waitForStatus(this, id, wanted, options);
+    }
+    async #page(query, at, options) {
+        const response = await this.#send({ method: "GET", path: at, query, schema: PostList, options });
+        return { data: response.data.data, next: nextPageUrl(response.headers, response.url) };
+    }
+}
+function repeatedPage(url) {
+    const { pathname, search } = new URL(url);
+    return new SocialPublishError("The service linked the same next page twice; stopping instead of looping.", {
+        status: null,
+        requestId: null,
+        headers: new Headers(),
+        body: null,
+        method: "GET",
+        path: pathname + search,
+    });
+}
+function listQuery(params) {
+    const status = typeof params.status === "string" || params.status === undefined
+        ? params.status
+        : params.status.join(",");
+    return { status, limit: params.limit, cursor: params.cursor };
+}
+
+;// CONCATENATED MODULE: ../core/src/contract/events.ts
+
+
+
+const EVENT_TYPES = [
+    "post.published",
+    "post.scheduled",
+    "post.failed",
+    "post.deleted",
+    "account.connected",
+    "account.disconnected",
+    "media.processed",
+    "analytics.daily",
+];
+const EventType = schemas_enum(EVENT_TYPES).meta({ id: "EventType" });
+const events_count = schemas_number().int().min(0);
+const PostPublishedData = object({
+    post_id: schemas_string(),
+    platform: NetworkId,
+    status: literal("published"),
+    permalink: schemas_string(),
+    metrics: object({ reach: events_count, likes: events_count }),
+});
+const PostFailedData = object({
+    post_id: schemas_string(),
+    platform: NetworkId,
+    status: literal("failed"),
+    error: schemas_string(),
+});
+const PostScheduledData = object({
+    post_id: schemas_string(),
+    platforms: array(NetworkId),
+    scheduled_at: schemas_number().int().describe("Unix time in milliseconds"),
+});
+const PostDeletedData = object({ post_id: schemas_string(), previous_status: PostStatus });
+const AccountEventData = object({ platform: NetworkId, handle: schemas_string(), health: AccountHealth });
+const MediaProcessedData = object({
+    media_id: schemas_string(),
+    url: schemas_string(),
+    type: schemas_string(),
+    size: events_count,
+});
+const AnalyticsDailyData = Analytics.extend({
+    date: schemas_string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/)
+        .describe("the UTC day the figures cover"),
+});
+/** Data schema of each event type. */
+const EVENT_DATA = {
+    "post.published": PostPublishedData,
+    "post.scheduled": PostScheduledData,
+    "post.failed": PostFailedData,
+    "post.deleted": PostDeletedData,
+    "account.connected": AccountEventData,
+    "account.disconnected": AccountEventData,
+    "media.processed": MediaProcessedData,
+    "analytics.daily": AnalyticsDailyData,
+};
+const envelope = (type) => object({
+    id: schemas_string().describe("event id, evt_…; the webhook-id header carries the same value"),
+    type: literal(type),
+    created: schemas_number().int().describe("Unix time in seconds"),
+    data: EVENT_DATA[type],
+});
+/** A webhook event: the envelope, discriminated on `type`. */
+const WebhookEvent = discriminatedUnion("type", [
+    envelope("post.published"),
+    envelope("post.scheduled"),
+    envelope("post.failed"),
+    envelope("post.deleted"),
+    envelope("account.connected"),
+    envelope("account.disconnected"),
+    envelope("media.processed"),
+    envelope("analytics.daily"),
+])
+    .meta({ id: "WebhookEvent" });
+const WEBHOOK_STATUSES = ["enabled", "disabled"];
+/** A webhook endpoint as listed (never with its secret). */
+const WebhookEndpoint = object({
+    id: schemas_string(),
+    url: schemas_string(),
+    events: array(EventType),
+    status: schemas_enum(WEBHOOK_STATUSES),
+    created_at: schemas_number().int().describe("Unix time in milliseconds"),
+})
+    .meta({ id: "WebhookEndpoint" });
+/** The endpoint as answered by POST /webhooks: the only time the secret is shown. */
+const CreatedWebhookEndpoint = WebhookEndpoint.extend({
+    secret: schemas_string().describe("whsec_ + base64 of 32 random bytes; shown only once"),
+}).meta({ id: "CreatedWebhookEndpoint" });
+const WebhookEndpointList = object({ data: array(WebhookEndpoint) })
+    .meta({ id: "WebhookEndpointList" });
+/** One attempt to deliver an event to an endpoint, as the delivery log lists it. */
+const DeliveryAttempt = object({
+    id: schemas_string().describe("att_…"),
+    delivery_id: schemas_string().describe("dlv_…: the event owed to this endpoint; a resend is a new delivery"),
+    event_id: schemas_string().describe("evt_…; the webhook-id header of the attempt"),
+    event_type: EventType,
+    attempt: schemas_number().int().min(1).describe("1 for the delivery's first attempt, then 2, …"),
+    at: schemas_number().int().describe("when the attempt was made, Unix time in milliseconds"),
+    response_status: schemas_number()
+        .int()
+        .nullable()
+        .describe("the endpoint's HTTP status; null when no response came (refused, timed out)"),
+    duration_ms: schemas_number().min(0).describe("how long the attempt took"),
+    error: schemas_string().nullable().describe("what went wrong; null when delivered"),
+    next_attempt_at: schemas_number()
+        .int()
+        .nullable()
+        .describe("when the delivery was due again after this attempt (ms); null once delivered or given up"),
+})
+    .meta({ id: "DeliveryAttempt" });
+const DeliveryAttemptList = object({ data: array(DeliveryAttempt) })
+    .meta({ id: "DeliveryAttemptList" });
+const ResendResult = object({ resent: literal(true), event_id: schemas_string(), delivery_id: schemas_string() })
+    .meta({ id: "ResendResult" });
+
+;// CONCATENATED MODULE: ../core/src/client/resources/webhooks.ts
+
+
+
+
+const webhooks_path = (id) => resourcePath("/webhooks", id);
+class WebhooksResource {
+    #send;
+    constructor(send) {
+        this.#send = send;
+    }
+    /** Subscribes a URL. The answer holds the signing `secret`: keep it, it is never shown again. */
+    async create(body, options) {
+        return (await this.#send({
+            method: "POST",
+            path: "/webhooks",
+            json: body,
+            schema: CreatedWebhookEndpoint,
+            options,
+        })).data;
+    }
+    async list(options) {
+        return (await this.#send({ method: "GET", path: "/webhooks", schema: WebhookEndpointList, options }))
+            .data;
+    }
+    async get(id, options) {
+        return (await this.#send({ method: "GET", path: webhooks_path(id), schema: WebhookEndpoint, options })).data;
+    }
+    async delete(id, options) {
+        return (await this.#send({ method: "DELETE", path: webhooks_path(id), schema: DeleteResult, options })).data;
+    }
+    /** Sends a test event to the endpoint and returns the event that was queued. */
+    async test(id, body = {}, options) {
+        return (await this.#send({
+            method: "POST",
+            path: `${webhooks_path(id)}/test`,
+            json: body,
+            schema: WebhookEvent,
+            options,
+        })).data;
+    }
+    /** One page of the endpoint's delivery log, newest attempt first. */
+    async attempts(id, params = {}, options) {
+        const response = await this.#send({
+            method: "GET",
+            path: `${webhooks_path(id)}/attempts`,
+            query: { limit: params.limit, cursor: params.cursor },
+            schema: DeliveryAttemptList,
+            options,
+        });
+        return { data: response.data.data, nextCursor: cursorOf(nextPageUrl(response.headers, response.url)) };
+    }
+    /**
+     * Delivers one of the user's events to the endpoint again, now, with the same `webhook-id`: receivers
+     * that deduplicate on it treat it as the event they already have.
+     */
+    async resend(id, eventId, options) {
+        return (await this.#send({
+            method: "POST",
+            path: `${resourcePath(`${webhooks_path(id)}/events`, eventId)}/resend`,
+            schema: ResendResult,
+            options,
+        })).data;
+    }
+}
+
+// EXTERNAL MODULE: ../../node_modules/.pnpm/undici@8.12.4/node_modules/undici/index.js
+var node_modules_undici = __nccwpck_require__(8762);
+;// CONCATENATED MODULE: ../core/src/client/undici-transport.ts
+
+/**
+ * The default dispatcher: keeps connections alive between requests. Idle sockets do not hold the
+ * process open (undici unrefs them), so a script that forgets `client.close()` still exits.
+ */
+function createKeepAliveAgent() {
+    return new node_modules_undici/* Agent */.g6({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
+}
+/** Sends requests with undici's `request`, which is leaner than fetch for a JSON API. */
+function createUndiciTransport(dispatcher) {
+    return async ({ method, url, headers, body, signal }) => {
+        const response = await (0,node_modules_undici/* request */.Em)(url, {
+            method: method,
+            headers,
+            body,
+            signal,
+            dispatcher,
+        });
+        const text = await response.body.text();
+        return { status: response.statusCode, headers: toHeaders(response.headers), body: text };
+    };
+}
+function toHeaders(raw) {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(raw)) {
+        if (value === undefined)
+            continue;
+        for (const one of Array.isArray(value) ? value : [value])
+            headers.append(name, one);
+    }
+    return headers;
+}
+
+;// CONCATENATED MODULE: ../core/src/client/version.ts
+/** This package's version, sent in User-Agent. A test keeps it equal to package.json's. */
+const CLIENT_VERSION = "0.1.0";
+
+;// CONCATENATED MODULE: ../core/src/client/client.ts
+
+
+
+
+
+
+
+
+
+
+/** The reference server's address when started with its defaults. */
+const DEFAULT_BASE_URL = "http://127.0.0.1:8787/api/v1";
+const DEFAULT_TIMEOUT_MS = 30_000;
+/** The typed client: one method per endpoint, responses validated against the contract's schemas. */
+class SocialPublishClient {
+    posts;
+    accounts;
+    webhooks;
+    media;
+    analytics;
+    baseUrl;
+    #send;
+    #ownedAgent;
+    constructor(options) {
+        const apiKey = checkApiKey(options?.apiKey);
+        const baseUrl = checkBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
+        const maxRetries = checkCount("maxRetries", options.maxRetries, DEFAULT_RETRY_POLICY.maxRetries, 0);
+        const timeoutMs = checkCount("timeoutMs", options.timeoutMs, DEFAULT_TIMEOUT_MS, 1);
+        let transport;
+        if (options.fetch) {
+            transport = createFetchTransport(options.fetch);
+            this.#ownedAgent = null;
+        }
+        else if (options.dispatcher) {
+            transport = createUndiciTransport(options.dispatcher);
+            this.#ownedAgent = null;
+        }
+        else {
+            const agent = createKeepAliveAgent();
+            transport = createUndiciTransport(agent);
+            this.#ownedAgent = agent;
+        }
+        this.baseUrl = baseUrl.href;
+        this.#send = createRequester({
+            apiKey,
+            baseUrl,
+            transport,
+            userAgent: `socialpub-client/${CLIENT_VERSION}`,
+            timeoutMs,
+            retry: { ...DEFAULT_RETRY_POLICY, ...options.retry, maxRetries },
+        });
+        this.posts = new PostsResource(this.#send);
+        this.accounts = new AccountsResource(this.#send);
+        this.webhooks = new WebhooksResource(this.#send);
+        this.media = new MediaResource(this.#send);
+        this.analytics = {
+            get: async (requestOptions) => (await this.#send({ method: "GET", path: "/analytics", schema: Analytics, options: requestOptions }))
+                .data,
+        };
+    }
+    /** The key's user, plan limits and this month's usage: the simplest check that a key works. */
+    async me(options) {
+        return (await this.#send({ method: "GET", path: "/me", schema: CurrentUser, options })).data;
+    }
+    /** Queues a post for a time, or for the next optimal slot with `at: "next"`. */
+    async schedule(body, options) {
+        return (await this.#send({ method: "POST", path: "/schedule", json: body, schema: Post, options })).data;
+    }
+    /**
+     * Any endpoint, with the client's authentication, retries and errors, validated against `schema`.
+     * For extensions without a method of their own (for example `POST /sandbox/metrics`).
+     */
+    request(request) {
+        return this.#send(request);
+    }
+    /** Closes the client's own connections. A client given `fetch` or `dispatcher` leaves those alone. */
+    async close() {
+        await this.#ownedAgent?.close();
+    }
+    async [Symbol.asyncDispose]() {
+        await this.close();
+    }
+}
+// Header-safe and non-empty; the key itself is never repeated in a message.
+function checkApiKey(apiKey) {
+    if (typeof apiKey !== "string" || apiKey.trim() === "") {
+        throw new TypeError("apiKey is required: pass the sp_test_… or sp_live_… key of the account.");
+    }
+    if (!/^[\x21-\x7e]+$/.test(apiKey)) {
+        throw new TypeError("apiKey contains spaces or characters that cannot be sent in a header; check how it was copied.");
+    }
+    return apiKey;
+}
+function checkBaseUrl(value) {
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        throw new TypeError(`baseUrl must be an absolute URL such as ${DEFAULT_BASE_URL}.`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+        throw new TypeError(`baseUrl must use http or https, not ${url.protocol}`);
+    }
+    if (url.username || url.password || url.search || url.hash) {
+        throw new TypeError("baseUrl must not contain credentials, a query or a fragment.");
+    }
+    return url;
+}
+function checkCount(name, value, fallback, min) {
+    if (value === undefined)
+        return fallback;
+    if (!Number.isInteger(value) || value < min) {
+        throw new TypeError(`${name} must be an integer of at least ${min}.`);
+    }
+    return value;
+}
+
+;// CONCATENATED MODULE: ./src/publisher.ts
+
+function createPublisher(apiKey, baseUrl) {
+    const client = new SocialPublishClient({ apiKey, baseUrl });
+    return {
+        async connectedPlatforms() {
+            const { data } = await client.accounts.list();
+            return data.map((account) => account.platform);
+        },
+        async createPost(post, idempotencyKey) {
+            // Through `request` rather than `posts.create` to see the Idempotent-Replayed header.
+            const response = await client.request({
+                method: "POST",
+                path: "/posts",
+                json: post,
+                schema: Post,
+                options: { idempotencyKey },
+            });
+            return {
+                post: response.data,
+                replayed: response.headers.get("idempotent-replayed") === "true",
+                requestId: response.requestId,
+            };
+        },
+        async targets(postId) {
+            return (await client.posts.targets(postId)).data;
+        },
+        close: () => client.close(),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/report.ts
+
+/** The step's outputs. Every output is set on every run, empty when it does not apply. */
+function outputsFor(outcome) {
+    if (outcome.kind === "ignored") {
+        return { "post-id": "", status: "skipped", platforms: "", caption: "", skipped: "" };
+    }
+    const skipped = outcome.leftOut.map((item) => item.platform).join(",");
+    if (outcome.kind === "dry-run") {
+        return {
+            "post-id": "",
+            status: "dry-run",
+            platforms: outcome.platforms.join(","),
+            caption: outcome.caption.text,
+            skipped,
+        };
+    }
+    return {
+        "post-id": outcome.post.id,
+        status: outcome.post.status,
+        platforms: outcome.post.platforms.join(","),
+        caption: outcome.caption.text,
+        skipped,
+    };
+}
+/** The step's outputs when the run failed before it had a post to report: status `failed`, the rest empty. */
+function outputsForFailure() {
+    return { "post-id": "", status: "failed", platforms: "", caption: "", skipped: "" };
+}
+/** Networks whose publishing failed, as "Name: error" lines (empty when none failed or none is known). */
+function failedTargets(outcome) {
+    if (outcome.kind !== "posted" || outcome.targets === null)
+        return [];
+    return outcome.targets
+        .filter((t) => t.status === "failed")
+        .map((t) => `${NETWORK_RULES[t.platform].name}: ${t.error ?? "failed without a reason"}`);
+}
+/**
+ * Why the step fails although a post was made: every network failed, so nothing was announced.
+ * Undefined when at least one network published (or is still to, for a scheduled post).
+ */
+function report_everyNetworkFailed(outcome) {
+    if (outcome.kind !== "posted" || outcome.targets === null || outcome.targets.length === 0)
+        return undefined;
+    const failed = failedTargets(outcome);
+    if (failed.length < outcome.targets.length)
+        return undefined;
+    return `The post ${outcome.post.id} failed on every network: ${failed.join("; ")}`;
+}
+/** The job summary, in GitHub-flavoured Markdown. */
+function summaryFor(outcome) {
+    if (outcome.kind === "ignored") {
+        const title = outcome.release ? `${outcome.release.tag} not announced` : "Nothing announced";
+        return `### ${escapeText(title)}\n\n${escapeText(outcome.reason)}\n`;
+    }
+    const { release } = outcome;
+    const lines = [
+        `### Release announcement: ${escapeText(`${outcome.repository} ${release.name}`)}`,
+        "",
+        leadFor(outcome),
+        "",
+    ];
+    lines.push("| Network | Result | Length | Details |", "|---|---|---|---|");
+    for (const row of rowsFor(outcome))
+        lines.push(`| ${row.map(cell).join(" | ")} |`);
+    lines.push("", `Release: ${release.url}  `, `Idempotency key: \`${outcome.idempotencyKey}\``, "");
+    lines.push("<details><summary>Caption</summary>", "", fence(outcome.caption.text), "", "</details>", "");
+    return lines.join("\n");
+}
+/** The summary of a run that failed: the explanation, so nobody has to dig through the log. */
+function failureSummary(message) {
+    return `### Release announcement failed\n\n${escapeText(message)}\n`;
+}
+function leadFor(outcome) {
+    if (outcome.kind === "dry-run")
+        return "**Dry run**: nothing was posted. This is what would be sent.";
+    const post = `\`${outcome.post.id}\``;
+    if (outcome.replayed) {
+        return `An earlier run already announced this release as ${post} (status **${outcome.post.status}**); it was not posted again.`;
+    }
+    return outcome.post.status === "scheduled" && outcome.post.scheduled_at !== null
+        ? `Scheduled ${post} for ${new Date(outcome.post.scheduled_at).toISOString()}.`
+        : `Posted ${post}: status **${outcome.post.status}**.`;
+}
+function rowsFor(outcome) {
+    const rows = [];
+    const targets = outcome.kind === "posted" ? outcome.targets : null;
+    const sentTo = outcome.kind === "posted" ? outcome.post.platforms : outcome.platforms;
+    for (const id of outcome.platforms) {
+        const name = NETWORK_RULES[id].name;
+        if (!sentTo.includes(id)) {
+            rows.push([name, "not connected", "", "the service dropped it: connect it to include it"]);
+            continue;
+        }
+        const target = targets?.find((t) => t.platform === id);
+        const text = target?.text ?? adaptText(outcome.caption.text, id, outcome.hasMedia);
+        rows.push([name, resultFor(outcome, target), lengthOf(text, id, outcome), detailsFor(target)]);
+    }
+    for (const item of outcome.leftOut)
+        rows.push(leftOutRow(item));
+    return rows;
+}
+function resultFor(outcome, target) {
+    if (outcome.kind === "dry-run")
+        return "would post";
+    if (!target)
+        return outcome.post.status;
+    if (target.status === "pending")
+        return outcome.post.status === "scheduled" ? "scheduled" : "pending";
+    return target.status;
+}
+function detailsFor(target) {
+    if (!target)
+        return "";
+    if (target.status === "failed")
+        return target.error ?? "";
+    return target.permalink ?? "";
+}
+function lengthOf(text, id, outcome) {
+    return `${measure(text, NETWORK_RULES[id].lengthUnit)} / ${textLimitFor(id, outcome.hasMedia)}`;
+}
+function leftOutRow(item) {
+    const name = NETWORK_RULES[item.platform].name;
+    return item.reason === "needs-media"
+        ? [name, "left out", "", "needs media: set the `media` input to include it"]
+        : [name, "left out", "", "not connected to the account: connect it in the service to include it"];
+}
+/** A table cell: one line, pipes escaped, HTML shown as text. */
+function cell(text) {
+    return escapeText(text)
+        .replace(/\|/g, "\\|")
+        .replace(/\s*\n\s*/g, " ");
+}
+function escapeText(text) {
+    return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+/** A fenced block longer than any run of backticks inside it, so the caption shows verbatim. */
+function fence(text) {
+    const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+    const marks = "`".repeat(longest + 1);
+    return `${marks}text\n${text}\n${marks}`;
+}
+
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./src/run-context.ts
+
+function readRunContext(env) {
+    const payload = readPayload(env.GITHUB_EVENT_PATH);
+    const fromPayload = payload.repository?.full_name;
+    return {
+        eventName: env.GITHUB_EVENT_NAME ?? "",
+        payload,
+        ref: env.GITHUB_REF ?? "",
+        repository: env.GITHUB_REPOSITORY || (typeof fromPayload === "string" ? fromPayload : ""),
+        apiUrl: (env.GITHUB_API_URL || "https://api.github.com").replace(/\/+$/, ""),
+    };
+}
+function readPayload(path) {
+    if (!path)
+        return {};
+    let text;
+    try {
+        text = (0,external_node_fs_namespaceObject.readFileSync)(path, "utf8");
+    }
+    catch (error) {
+        throw new Error(`Could not read the event payload at GITHUB_EVENT_PATH (${path}): ${error.message}`);
+    }
+    let parsed;
+    try {
+        parsed = JSON.parse(text);
+    }
+    catch (error) {
+        throw new Error(`The event payload at GITHUB_EVENT_PATH (${path}) is not valid JSON (${error.message}). On a runner GitHub writes this file; when running the Action by hand, point GITHUB_EVENT_PATH at a webhook payload such as a release event's.`);
+    }
+    return typeof parsed === "object" && parsed !== null ? parsed : {};
+}
+
+;// CONCATENATED MODULE: ./src/main.ts
+
+
+
+
+
+
+
+
+const log = {
+    info: (message) => info(message),
+    warning: (message) => warning(message),
+};
+/** The action's entry point: announce, then report through outputs and the job summary. */
+async function run() {
+    // Masked before anything else runs, so no later log line, error or output can show them.
+    for (const secret of [getInput("api-key"), getInput("github-token")]) {
+        if (secret)
+            core_setSecret(secret);
+    }
+    const failure = {};
+    let publisher;
+    try {
+        const inputs = readInputs((name) => getInput(name, { trimWhitespace: false }));
+        failure.baseUrl = inputs.baseUrl;
+        const context = readRunContext(process.env);
+        publisher = createPublisher(inputs.apiKey, inputs.baseUrl);
+        const outcome = await announce({
+            inputs,
+            context,
+            publisher,
+            lookupRelease: (tag) => fetchReleaseByTag({
+                token: inputs.githubToken,
+                apiUrl: context.apiUrl,
+                repository: context.repository,
+                tag,
+            }),
+            log,
+            failure,
+        });
+        report(outcome);
+        await writeSummary(summaryFor(outcome));
+    }
+    catch (error) {
+        const message = explainFailure(error, failure);
+        // Every output on every run, so a later step's `if:` can read them after a failure too.
+        for (const [name, value] of Object.entries(outputsForFailure()))
+            setOutput(name, value);
+        await writeSummary(failureSummary(message));
+        setFailed(message);
+    }
+    finally {
+        await publisher?.close();
+    }
+}
+function report(outcome) {
+    for (const [name, value] of Object.entries(outputsFor(outcome)))
+        setOutput(name, value);
+    if (outcome.kind === "ignored") {
+        notice(outcome.reason);
+        return;
+    }
+    if (outcome.kind === "dry-run") {
+        info(`Dry run: nothing was posted. The caption would be:\n${outcome.caption.text}`);
+        return;
+    }
+    const { post } = outcome;
+    info(outcome.replayed
+        ? `An earlier run already announced this release as ${post.id}; it was not posted again.`
+        : `Posted ${post.id} (${post.status}) to ${post.platforms.join(", ")}.`);
+    const failure = report_everyNetworkFailed(outcome);
+    if (failure)
+        setFailed(failure);
+    else
+        for (const line of failedTargets(outcome))
+            warning(`The post ${post.id} failed on ${line}`);
+}
+/** Appends to the job summary; outside a runner (no GITHUB_STEP_SUMMARY) there is none to write. */
+async function writeSummary(markdown) {
+    if (!process.env.GITHUB_STEP_SUMMARY)
+        return;
+    try {
+        await summary.addRaw(markdown, true).write();
+    }
+    catch (error) {
+        warning(`Could not write the job summary: ${error.message}`);
+    }
+}
+
+
+/***/ }),
+
+/***/ 2613:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
+
+/***/ }),
+
+/***/ 4434:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
+
+/***/ }),
+
+/***/ 9896:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
+
+/***/ }),
+
+/***/ 8611:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http");
+
+/***/ }),
+
+/***/ 5692:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("https");
+
+/***/ }),
+
+/***/ 9278:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
+
+/***/ }),
+
+/***/ 4589:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:assert");
+
+/***/ }),
+
+/***/ 6698:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:async_hooks");
+
+/***/ }),
+
+/***/ 4573:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+
+/***/ }),
+
+/***/ 7540:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:console");
+
+/***/ }),
+
+/***/ 7598:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+
+/***/ }),
+
+/***/ 3053:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:diagnostics_channel");
+
+/***/ }),
+
+/***/ 610:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
+
+/***/ }),
+
+/***/ 8474:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
+
+/***/ }),
+
+/***/ 1455:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+
+/***/ }),
+
+/***/ 7067:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+
+/***/ }),
+
+/***/ 2467:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2");
+
+/***/ }),
+
+/***/ 7030:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
+
+/***/ }),
+
+/***/ 6760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
+/***/ 643:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
+
+/***/ }),
+
+/***/ 1792:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:querystring");
+
+/***/ }),
+
+/***/ 99:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:sqlite");
+
+/***/ }),
+
+/***/ 7075:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+
+/***/ }),
+
+/***/ 7830:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/web");
+
+/***/ }),
+
+/***/ 7997:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers");
+
+/***/ }),
+
+/***/ 1692:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:tls");
+
+/***/ }),
+
+/***/ 3136:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+
+/***/ }),
+
+/***/ 7975:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+
+/***/ }),
+
+/***/ 3429:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util/types");
+
+/***/ }),
+
+/***/ 5919:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
+
+/***/ }),
+
+/***/ 8522:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+
+/***/ }),
+
+/***/ 857:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
+
+/***/ }),
+
+/***/ 3193:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decoder");
+
+/***/ }),
+
+/***/ 4756:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
+
+/***/ }),
+
+/***/ 9023:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
+
+/***/ }),
+
+/***/ 8258:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  getOctokit: () => (/* binding */ getOctokit)
+});
+
+// UNUSED EXPORTS: context
+
+// EXTERNAL MODULE: external "fs"
+var external_fs_ = __nccwpck_require__(9896);
+// EXTERNAL MODULE: external "os"
+var external_os_ = __nccwpck_require__(857);
 ;// CONCATENATED MODULE: ../../node_modules/.pnpm/@actions+github@9.1.1/node_modules/@actions/github/lib/context.js
 
 
@@ -113131,12 +114605,12 @@ class Context {
         var _a, _b, _c;
         this.payload = {};
         if (process.env.GITHUB_EVENT_PATH) {
-            if ((0,external_fs_namespaceObject.existsSync)(process.env.GITHUB_EVENT_PATH)) {
-                this.payload = JSON.parse((0,external_fs_namespaceObject.readFileSync)(process.env.GITHUB_EVENT_PATH, { encoding: 'utf8' }));
+            if ((0,external_fs_.existsSync)(process.env.GITHUB_EVENT_PATH)) {
+                this.payload = JSON.parse((0,external_fs_.readFileSync)(process.env.GITHUB_EVENT_PATH, { encoding: 'utf8' }));
             }
             else {
                 const path = process.env.GITHUB_EVENT_PATH;
-                process.stdout.write(`GITHUB_EVENT_PATH ${path} does not exist${external_os_namespaceObject.EOL}`);
+                process.stdout.write(`GITHUB_EVENT_PATH ${path} does not exist${external_os_.EOL}`);
             }
         }
         this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -113175,8 +114649,10 @@ class Context {
 //# sourceMappingURL=context.js.map
 // EXTERNAL MODULE: ../../node_modules/.pnpm/@actions+http-client@3.0.2/node_modules/@actions/http-client/lib/index.js
 var lib = __nccwpck_require__(8612);
+// EXTERNAL MODULE: ../../node_modules/.pnpm/undici@6.29.1/node_modules/undici/index.js
+var undici = __nccwpck_require__(5345);
 ;// CONCATENATED MODULE: ../../node_modules/.pnpm/@actions+github@9.1.1/node_modules/@actions/github/lib/internal/utils.js
-var utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
         function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
@@ -113206,7 +114682,7 @@ function getProxyAgentDispatcher(destinationUrl) {
 }
 function getProxyFetch(destinationUrl) {
     const httpDispatcher = getProxyAgentDispatcher(destinationUrl);
-    const proxyFetch = (url, opts) => utils_awaiter(this, void 0, void 0, function* () {
+    const proxyFetch = (url, opts) => __awaiter(this, void 0, void 0, function* () {
         return (0,undici.fetch)(url, Object.assign(Object.assign({}, opts), { dispatcher: httpDispatcher }));
     });
     return proxyFetch;
@@ -113393,10 +114869,10 @@ function Collection() {
 
 
 // pkg/dist-src/version.js
-var dist_bundle_VERSION = "0.0.0-development";
+var VERSION = "0.0.0-development";
 
 // pkg/dist-src/defaults.js
-var userAgent = `octokit-endpoint.js/${dist_bundle_VERSION} ${getUserAgent()}`;
+var userAgent = `octokit-endpoint.js/${VERSION} ${getUserAgent()}`;
 var DEFAULTS = {
   method: "GET",
   baseUrl: "https://api.github.com",
@@ -113410,7 +114886,7 @@ var DEFAULTS = {
 };
 
 // pkg/dist-src/util/lowercase-keys.js
-function dist_bundle_lowercaseKeys(object) {
+function lowercaseKeys(object) {
   if (!object) {
     return {};
   }
@@ -113421,7 +114897,7 @@ function dist_bundle_lowercaseKeys(object) {
 }
 
 // pkg/dist-src/util/is-plain-object.js
-function dist_bundle_isPlainObject(value) {
+function isPlainObject(value) {
   if (typeof value !== "object" || value === null) return false;
   if (Object.prototype.toString.call(value) !== "[object Object]") return false;
   const proto = Object.getPrototypeOf(value);
@@ -113434,7 +114910,7 @@ function dist_bundle_isPlainObject(value) {
 function mergeDeep(defaults, options) {
   const result = Object.assign({}, defaults);
   Object.keys(options).forEach((key) => {
-    if (dist_bundle_isPlainObject(options[key])) {
+    if (isPlainObject(options[key])) {
       if (!(key in defaults)) Object.assign(result, { [key]: options[key] });
       else result[key] = mergeDeep(defaults[key], options[key]);
     } else {
@@ -113455,14 +114931,14 @@ function removeUndefinedProperties(obj) {
 }
 
 // pkg/dist-src/merge.js
-function dist_bundle_merge(defaults, route, options) {
+function merge(defaults, route, options) {
   if (typeof route === "string") {
     let [method, url] = route.split(" ");
     options = Object.assign(url ? { method, url } : { url: method }, options);
   } else {
     options = Object.assign({}, route);
   }
-  options.headers = dist_bundle_lowercaseKeys(options.headers);
+  options.headers = lowercaseKeys(options.headers);
   removeUndefinedProperties(options);
   removeUndefinedProperties(options.headers);
   const mergedOptions = mergeDeep(defaults || {}, options);
@@ -113506,7 +114982,7 @@ function extractUrlVariableNames(url) {
 }
 
 // pkg/dist-src/util/omit.js
-function dist_bundle_omit(object, keysToOmit) {
+function omit(object, keysToOmit) {
   const result = { __proto__: null };
   for (const key of Object.keys(object)) {
     if (keysToOmit.indexOf(key) === -1) {
@@ -113649,12 +115125,12 @@ function expand(template, context) {
 }
 
 // pkg/dist-src/parse.js
-function dist_bundle_parse(options) {
+function parse(options) {
   let method = options.method.toUpperCase();
   let url = (options.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
   let headers = Object.assign({}, options.headers);
   let body;
-  let parameters = dist_bundle_omit(options, [
+  let parameters = omit(options, [
     "method",
     "baseUrl",
     "url",
@@ -113668,7 +115144,7 @@ function dist_bundle_parse(options) {
     url = options.baseUrl + url;
   }
   const omittedParameters = Object.keys(options).filter((option) => urlVariableNames.includes(option)).concat("baseUrl");
-  const remainingParameters = dist_bundle_omit(parameters, omittedParameters);
+  const remainingParameters = omit(parameters, omittedParameters);
   const isBinaryRequest = /application\/octet-stream/i.test(headers.accept);
   if (!isBinaryRequest) {
     if (options.mediaType.format) {
@@ -113715,18 +115191,18 @@ function dist_bundle_parse(options) {
 
 // pkg/dist-src/endpoint-with-defaults.js
 function endpointWithDefaults(defaults, route, options) {
-  return dist_bundle_parse(dist_bundle_merge(defaults, route, options));
+  return parse(merge(defaults, route, options));
 }
 
 // pkg/dist-src/with-defaults.js
 function withDefaults(oldDefaults, newDefaults) {
-  const DEFAULTS2 = dist_bundle_merge(oldDefaults, newDefaults);
+  const DEFAULTS2 = merge(oldDefaults, newDefaults);
   const endpoint2 = endpointWithDefaults.bind(null, DEFAULTS2);
   return Object.assign(endpoint2, {
     DEFAULTS: DEFAULTS2,
     defaults: withDefaults.bind(null, DEFAULTS2),
-    merge: dist_bundle_merge.bind(null, DEFAULTS2),
-    parse: dist_bundle_parse
+    merge: merge.bind(null, DEFAULTS2),
+    parse
   });
 }
 
@@ -114676,12 +116152,12 @@ class RequestError extends Error {
 
 
 // pkg/dist-src/version.js
-var request_dist_bundle_VERSION = "10.0.16";
+var dist_bundle_VERSION = "10.0.16";
 
 // pkg/dist-src/defaults.js
 var defaults_default = {
   headers: {
-    "user-agent": `octokit-request.js/${request_dist_bundle_VERSION} ${getUserAgent()}`
+    "user-agent": `octokit-request.js/${dist_bundle_VERSION} ${getUserAgent()}`
   }
 };
 
@@ -114690,7 +116166,7 @@ var defaults_default = {
 
 
 // pkg/dist-src/is-plain-object.js
-function request_dist_bundle_isPlainObject(value) {
+function dist_bundle_isPlainObject(value) {
   if (typeof value !== "object" || value === null) return false;
   if (Object.prototype.toString.call(value) !== "[object Object]") return false;
   const proto = Object.getPrototypeOf(value);
@@ -114711,7 +116187,7 @@ async function fetchWrapper(requestOptions) {
   }
   const log = requestOptions.request?.log || console;
   const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
-  const body = request_dist_bundle_isPlainObject(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
+  const body = dist_bundle_isPlainObject(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
   const requestHeaders = Object.fromEntries(
     Object.entries(requestOptions.headers).map(([name, value]) => [
       name,
@@ -118118,1437 +119594,6 @@ function getOctokit(token, options, ...additionalPlugins) {
     return new GitHubWithPlugins(getOctokitOptions(token, options));
 }
 //# sourceMappingURL=github.js.map
-;// CONCATENATED MODULE: ./src/github-release.ts
-
-
-/** The published release of a tag, through GitHub's REST API. Errors say what to fix. */
-async function fetchReleaseByTag({ token, apiUrl, repository, tag }) {
-    if (!token) {
-        throw new Error(`Announcing the release of tag ${tag} means looking it up on GitHub, which needs the \`github-token\` input (by default the workflow's GITHUB_TOKEN, \`\${{ github.token }}\`).`);
-    }
-    const [owner, repo] = repository.split("/");
-    if (!owner || !repo)
-        throw new Error("GITHUB_REPOSITORY is not set to owner/name; is this running on a GitHub runner?");
-    const octokit = getOctokit(token, { baseUrl: apiUrl });
-    try {
-        const { data } = await octokit.rest.repos.getReleaseByTag({ owner, repo, tag });
-        return releaseFromGitHub(data);
-    }
-    catch (error) {
-        throw new Error(explainLookupFailure(error, repository, tag), { cause: error });
-    }
-}
-function explainLookupFailure(error, repository, tag) {
-    const status = error.status;
-    switch (status) {
-        case 404:
-            return `${repository} has no published release for the tag ${tag}. Publish the release first (drafts are not announced), or check the \`tag\` input.`;
-        case 401:
-            return "GitHub refused the `github-token` (401). Leave the input at its default, the workflow's GITHUB_TOKEN, or pass a valid token.";
-        case 403:
-            return `The \`github-token\` may not read the releases of ${repository} (403). Give the job \`permissions: contents: read\`.`;
-        default:
-            return `Could not read the release of tag ${tag} from GitHub: ${error.message}`;
-    }
-}
-
-;// CONCATENATED MODULE: ../core/src/contract/plans.ts
-
-const PLAN_NAMES = ["free", "creator", "studio"];
-const PlanName = schemas_enum(PLAN_NAMES).meta({ id: "PlanName" });
-const PLANS = {
-    free: { profiles: 3, posts_per_month: 30, api_calls_per_month: 1000 },
-    creator: { profiles: 12, posts_per_month: 300, api_calls_per_month: 10000 },
-    studio: { profiles: 50, posts_per_month: null, api_calls_per_month: 100000 },
-};
-
-;// CONCATENATED MODULE: ../core/src/contract/resources.ts
-
-
-
-const unixMs = schemas_number().int().describe("Unix time in milliseconds");
-const count = schemas_number().int().min(0);
-const POST_STATUSES = ["draft", "scheduled", "publishing", "published"];
-const PostStatus = schemas_enum(POST_STATUSES).meta({ id: "PostStatus" });
-const ACCOUNT_HEALTH = ["healthy", "expiring", "reauth_required"];
-const AccountHealth = schemas_enum(ACCOUNT_HEALTH).meta({ id: "AccountHealth" });
-const CurrentUser = object({
-    id: schemas_string(),
-    email: schemas_string(),
-    name: schemas_string(),
-    studio: schemas_string(),
-    plan: PlanName,
-    limits: object({
-        profiles: count,
-        posts_per_month: count.nullable().describe("null means unlimited"),
-        api_calls_per_month: count,
-    }),
-    usage: object({ api_calls_this_month: count }),
-})
-    .meta({ id: "CurrentUser" });
-const Post = object({
-    id: schemas_string(),
-    caption: schemas_string(),
-    platforms: array(NetworkId),
-    status: PostStatus,
-    has_media: schemas_boolean(),
-    scheduled_at: unixMs.nullable(),
-    published_at: unixMs.nullable(),
-    reach: count,
-    engagement_rate: schemas_number().min(0).describe("percentage, two decimals"),
-})
-    .meta({ id: "Post" });
-const TARGET_STATUSES = ["pending", "published", "failed"];
-const TargetStatus = schemas_enum(TARGET_STATUSES).meta({ id: "TargetStatus" });
-/** One network's result for a post (extension: GET /posts/{id}/targets). */
-const Target = object({
-    platform: NetworkId,
-    status: TargetStatus,
-    text: schemas_string().describe("the text as adapted for this network"),
-    permalink: schemas_string().nullable(),
-    error: schemas_string().nullable(),
-    published_at: unixMs.nullable(),
-    reach: count,
-    likes: count,
-    comments: count,
-    shares: count,
-})
-    .meta({ id: "Target" });
-const Account = object({
-    platform: NetworkId,
-    handle: schemas_string(),
-    followers: count,
-    health: AccountHealth,
-})
-    .meta({ id: "Account" });
-const PlatformAnalytics = object({ platform: NetworkId, reach: count, engagementRate: schemas_number().min(0) })
-    .meta({ id: "PlatformAnalytics" });
-const Analytics = object({
-    totalReach: count,
-    engagementRate: schemas_number().min(0),
-    postsPublished: count,
-    followers: count,
-    perPlatform: array(PlatformAnalytics),
-})
-    .meta({ id: "Analytics" });
-const DeleteResult = object({ deleted: literal(true), id: schemas_string() })
-    .meta({ id: "DeleteResult" });
-const MEDIA_STATUSES = ["processing", "ready"];
-const Media = object({
-    id: schemas_string(),
-    url: schemas_string(),
-    type: schemas_string().describe("MIME type, e.g. image/png"),
-    size: count.describe("bytes; 0 when the media is a remote URL of unknown size"),
-    status: schemas_enum(MEDIA_STATUSES),
-})
-    .meta({ id: "Media" });
-/** `{ data: [...] }`, the shape of every list. */
-function listOf(item) {
-    return object({ data: array(item) });
-}
-const PostList = listOf(Post).meta({ id: "PostList" });
-const TargetList = listOf(Target).meta({ id: "TargetList" });
-const AccountList = listOf(Account).meta({ id: "AccountList" });
-
-;// CONCATENATED MODULE: ../core/src/client/fetch-transport.ts
-/**
- * Sends requests through a web-standard fetch. With `createService(…).fetch` the client runs
- * in-process, with no network at all.
- */
-function createFetchTransport(fetch) {
-    return async ({ method, url, headers, body, signal }) => {
-        const response = await fetch(new Request(url, { method, headers, body, signal }));
-        return { status: response.status, headers: response.headers, body: await response.text() };
-    };
-}
-
-;// CONCATENATED MODULE: ../core/src/client/attempt.ts
-class AttemptTimedOut extends Error {
-}
-/**
- * Sends one request, bounded by `timeoutMs` even when the transport ignores its signal (an in-process
- * handler does). When the caller's signal aborts, rejects with its reason; every other failure is
- * returned as data so the caller can decide whether to retry.
- */
-async function sendAttempt(transport, request, timeoutMs, callerSignal) {
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(new AttemptTimedOut()), timeoutMs);
-    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout.signal]) : timeout.signal;
-    try {
-        const pending = transport({ ...request, signal });
-        return { kind: "response", response: await Promise.race([pending, rejectOnAbort(signal, pending)]) };
-    }
-    catch (error) {
-        if (callerSignal?.aborted)
-            throw callerSignal.reason;
-        if (timeout.signal.aborted || isUndiciTimeout(error))
-            return { kind: "timeout", cause: error };
-        return { kind: "connection", cause: error, reason: describeCause(error) };
-    }
-    finally {
-        clearTimeout(timer);
-    }
-}
-function rejectOnAbort(signal, pending) {
-    return new Promise((_, reject) => {
-        const onAbort = () => reject(signal.reason);
-        if (signal.aborted)
-            return onAbort();
-        signal.addEventListener("abort", onAbort, { once: true });
-        // Drop the listener once the attempt settles, so a long-lived caller signal does not collect them.
-        const done = () => signal.removeEventListener("abort", onAbort);
-        pending.then(done, done);
-    });
-}
-// undici's own limits on waiting for headers or body are timeouts too, not connection failures.
-function isUndiciTimeout(error) {
-    const code = error?.code;
-    return code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT";
-}
-/** "ECONNREFUSED connect ECONNREFUSED 127.0.0.1:1" → the code and message of the innermost cause. */
-function describeCause(error) {
-    const inner = error?.cause ?? error;
-    const code = inner?.code;
-    const message = inner instanceof Error ? inner.message : String(inner);
-    return typeof code === "string" && !message.includes(code) ? `${code} ${message}` : message;
-}
-
-;// CONCATENATED MODULE: ../core/src/client/parse-response.ts
-
-
-/**
- * A successful body as the contract's schema reads it. A body that is not JSON or does not match is a
- * ResponseValidationError naming the schema and each wrong field, never a silently wrong value.
- */
-function parseResponseBody(schema, details) {
-    const where = `${details.method} ${details.path} answered ${details.status}`;
-    let json;
-    try {
-        json = JSON.parse(details.body);
-    }
-    catch {
-        throw new ResponseValidationError(`${where} with a body that is not JSON.`, details);
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-        throw new ResponseValidationError(`${where} with a body that does not match ${schemaName(schema)}:\n${prettifyError(parsed.error)}`, details);
-    }
-    return parsed.data;
-}
-function schemaName(schema) {
-    const id = globalRegistry.get(schema)?.id;
-    return typeof id === "string" ? `the ${id} schema` : "the expected schema";
-}
-
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ../core/src/client/pause.ts
-
-/** Waits `ms`; when `signal` aborts meanwhile, rejects with the signal's own reason (as fetch does). */
-async function pause(ms, signal) {
-    try {
-        await (0,promises_namespaceObject.setTimeout)(ms, undefined, { signal });
-    }
-    catch (error) {
-        if (signal?.aborted)
-            throw signal.reason;
-        throw error;
-    }
-}
-
-;// CONCATENATED MODULE: ../core/src/client/requester.ts
-
-
-
-
-
-
-const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
-/**
- * Sends API requests: authentication, Idempotency-Key on writes, a timeout per attempt, retries by the
- * retry policy, typed errors, and validation of every successful body against its contract schema.
- */
-function createRequester(config) {
-    const basePath = config.baseUrl.pathname.replace(/\/+$/, "");
-    return async function send(request) {
-        const options = request.options ?? {};
-        const url = resolveUrl(config.baseUrl, basePath, request.path, request.query);
-        const path = url.pathname.slice(basePath.length) + url.search;
-        const outgoing = {
-            method: request.method,
-            url: url.href,
-            headers: requestHeaders(config, request, options),
-            body: request.bytes?.data ?? (request.json === undefined ? undefined : JSON.stringify(request.json)),
-        };
-        const policy = { ...config.retry, maxRetries: options.maxRetries ?? config.retry.maxRetries };
-        const timeoutMs = options.timeoutMs ?? config.timeoutMs;
-        const details = (extra = {}) => ({
-            status: null,
-            requestId: null,
-            headers: new Headers(),
-            body: null,
-            method: request.method,
-            path,
-            ...extra,
-        });
-        for (let retries = 0;; retries++) {
-            options.signal?.throwIfAborted();
-            const result = await sendAttempt(config.transport, outgoing, timeoutMs, options.signal);
-            if (result.kind === "timeout") {
-                // Not retried: the attempt already used its whole allowance, and the caller chose that allowance.
-                throw new TimeoutError(`${request.method} ${path} got no answer within ${timeoutMs} ms.`, details({ cause: result.cause }));
-            }
-            let failure;
-            let decision;
-            if (result.kind === "connection") {
-                failure = new ConnectionError(`Could not reach ${url.origin}: ${result.reason}`, details({ cause: result.cause }));
-                decision = decideRetry({ kind: "connection-error" }, retries, policy, Date.now());
-            }
-            else {
-                const { status, headers, body } = result.response;
-                const answered = { ...details(), status, headers, body, requestId: headers.get("x-request-id") };
-                if (status >= 200 && status < 300) {
-                    const data = parseResponseBody(request.schema, answered);
-                    return { data, url: url.href, status, headers, requestId: answered.requestId };
-                }
-                failure = errorFromResponse(answered);
-                const retryAfter = headers.get("retry-after");
-                decision = decideRetry({ kind: "response", status, retryAfter }, retries, policy, Date.now());
-            }
-            if (!decision.retry)
-                throw failure;
-            await pause(decision.delayMs, options.signal);
-        }
-    };
-}
-function resolveUrl(base, basePath, path, query) {
-    const url = /^https?:\/\//i.test(path) ? new URL(path) : new URL(`${base.origin}${basePath}${path}`);
-    // A next-page URL comes from a response header: never send the API key anywhere but the base URL.
-    if (url.origin !== base.origin || !url.pathname.startsWith(`${basePath}/`)) {
-        throw new SocialPublishError(`Refusing to follow ${url.origin}${url.pathname}: it is outside the base URL.`, {
-            status: null,
-            requestId: null,
-            headers: new Headers(),
-            body: null,
-            method: "GET",
-            path: url.pathname,
-        });
-    }
-    for (const [name, value] of Object.entries(query ?? {})) {
-        if (value !== undefined)
-            url.searchParams.set(name, String(value));
-    }
-    return url;
-}
-function requestHeaders(config, request, options) {
-    const headers = {
-        authorization: `Bearer ${config.apiKey}`,
-        accept: "application/json",
-        "user-agent": config.userAgent,
-    };
-    if (request.bytes)
-        headers["content-type"] = request.bytes.contentType;
-    else if (request.json !== undefined)
-        headers["content-type"] = "application/json";
-    if (request.method === "POST" || request.method === "DELETE") {
-        const key = options.idempotencyKey ?? (0,external_node_crypto_.randomUUID)();
-        if (!IDEMPOTENCY_KEY.test(key)) {
-            throw new TypeError("idempotencyKey must be 1 to 255 printable ASCII characters.");
-        }
-        headers["idempotency-key"] = key;
-    }
-    return headers;
-}
-
-;// CONCATENATED MODULE: ../core/src/client/resources/resource-path.ts
-/** `/collection/<id>`, with the id encoded; an empty id would address the collection instead. */
-function resourcePath(collection, id) {
-    if (typeof id !== "string" || id === "") {
-        throw new TypeError(`An id is required for ${collection}.`);
-    }
-    return `${collection}/${encodeURIComponent(id)}`;
-}
-
-;// CONCATENATED MODULE: ../core/src/client/resources/accounts.ts
-
-
-class AccountsResource {
-    #send;
-    constructor(send) {
-        this.#send = send;
-    }
-    /** The connected profiles, in the contract's network order: exactly the networks a post can target. */
-    async list(options) {
-        return (await this.#send({ method: "GET", path: "/accounts", schema: AccountList, options })).data;
-    }
-    /** Connects a network (in sandbox at once). Over the plan's profile limit: BadRequestError. */
-    async connect(body, options) {
-        return (await this.#send({
-            method: "POST",
-            path: "/accounts/connect",
-            json: body,
-            schema: Account,
-            options,
-        })).data;
-    }
-    async disconnect(platform, options) {
-        return (await this.#send({
-            method: "DELETE",
-            path: resourcePath("/accounts", platform),
-            schema: DeleteResult,
-            options,
-        })).data;
-    }
-}
-
-;// CONCATENATED MODULE: ../core/src/client/resources/media.ts
-
-class MediaResource {
-    #send;
-    constructor(send) {
-        this.#send = send;
-    }
-    /**
-     * Uploads bytes, or registers a URL. The answer's `id` (med_…) can be used as `media` when creating
-     * posts; a media.processed event follows.
-     */
-    async upload(input, options) {
-        if ("url" in input) {
-            const json = input.type === undefined ? { url: input.url } : { url: input.url, type: input.type };
-            return (await this.#send({ method: "POST", path: "/media", json, schema: Media, options })).data;
-        }
-        if (!input.contentType)
-            throw new TypeError("contentType is required when uploading bytes, e.g. image/png.");
-        // A copy the client owns: it is sent again unchanged on every retry.
-        const data = new Uint8Array(input.data instanceof Blob ? await input.data.arrayBuffer() : input.data);
-        return (await this.#send({
-            method: "POST",
-            path: "/media",
-            bytes: { data, contentType: input.contentType },
-            schema: Media,
-            options,
-        })).data;
-    }
-}
-
-// EXTERNAL MODULE: ../../node_modules/.pnpm/http-link-header@1.1.4/node_modules/http-link-header/lib/link.js
-var lib_link = __nccwpck_require__(7087);
-var link_default = /*#__PURE__*/__nccwpck_require__.n(lib_link);
-;// CONCATENATED MODULE: ../core/src/client/pagination.ts
-
-/** The `rel="next"` target of a Link header, resolved against the URL that answered; null when absent. */
-function nextPageUrl(headers, answeredUrl) {
-    const value = headers.get("link");
-    if (!value)
-        return null;
-    const next = link_default().parse(value).rel("next")[0];
-    return next ? new URL(next.uri, answeredUrl).href : null;
-}
-/** The opaque `cursor` query parameter of a next-page URL. */
-function cursorOf(url) {
-    return url === null ? null : new URL(url).searchParams.get("cursor");
-}
-
-;// CONCATENATED MODULE: ../core/src/client/resources/wait-for-status.ts
-
-
-const DEFAULT_WAIT_TIMEOUT_MS = 60_000;
-const DEFAULT_WAIT_INTERVAL_MS = 1_000;
-/**
- * Polls a post until its status is one of `wanted`. A scheduled post is not polled before its due
- * time (every poll counts against the plan's API calls). Gives up early when the post can no longer
- * get there by itself: it is published (final), or it is a draft because publishing failed on every
- * network (it stays a draft until someone publishes it again).
- */
-async function waitForStatus(reader, id, wanted, options = {}) {
-    const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
-    const intervalMs = options.intervalMs ?? DEFAULT_WAIT_INTERVAL_MS;
-    const deadline = Date.now() + timeoutMs;
-    const goal = wanted.join(" or ");
-    for (;;) {
-        const post = await reader.get(id, { signal: options.signal });
-        if (wanted.includes(post.status))
-            return post;
-        if (post.status === "published") {
-            throw giveUp(id, post.status, `Post ${id} is published, so it will not become ${goal}.`);
-        }
-        if (post.status === "draft" && (await everyNetworkFailed(reader, id, options.signal))) {
-            throw giveUp(id, post.status, `Post ${id} went back to draft: publishing failed on every network. posts.targets("${id}") shows each network's error.`);
-        }
-        const now = Date.now();
-        if (now >= deadline) {
-            throw giveUp(id, post.status, `Post ${id} is still ${post.status} after ${timeoutMs} ms; it did not become ${goal}.`);
-        }
-        const untilDue = post.status === "scheduled" && post.scheduled_at !== null ? post.scheduled_at - now : 0;
-        await pause(Math.min(Math.max(intervalMs, untilDue), deadline - now), options.signal);
-    }
-}
-async function everyNetworkFailed(reader, id, signal) {
-    const { data } = await reader.targets(id, { signal });
-    return data.length > 0 && data.every((target) => target.status === "failed");
-}
-function giveUp(id, status, message) {
-    return new WaitForStatusError(message, {
-        status: null,
-        requestId: null,
-        headers: new Headers(),
-        body: null,
-        method: "GET",
-        path: `/posts/${encodeURIComponent(id)}`,
-    }, status);
-}
-
-;// CONCATENATED MODULE: ../core/src/client/resources/posts.ts
-
-
-
-
-
-const posts_path = (id) => resourcePath("/posts", id);
-class PostsResource {
-    #send;
-    constructor(send) {
-        this.#send = send;
-    }
-    /** Publishes now, or schedules when `schedule_at` is given. Safe to retry: it carries an Idempotency-Key. */
-    async create(body, options) {
-        return (await this.#send({ method: "POST", path: "/posts", json: body, schema: Post, options })).data;
-    }
-    async get(id, options) {
-        return (await this.#send({ method: "GET", path: posts_path(id), schema: Post, options })).data;
-    }
-    /** One page, most recent first. Pass `nextCursor` back as `cursor` for the next one. */
-    async list(params = {}, options) {
-        const { data, next } = await this.#page(listQuery(params), "/posts", options);
-        return { data, nextCursor: cursorOf(next) };
-    }
-    /** Every post matching `params`, page after page, following the Link header's next page. */
-    async *listAll(params = {}, options) {
-        let page = await this.#page(listQuery(params), "/posts", options);
-        const followed = new Set();
-        for (;;) {
-            yield* page.data;
-            if (page.next === null)
-                return;
-            // A next link seen before would loop forever: stop with an error rather than repeat pages.
-            if (followed.has(page.next))
-                throw repeatedPage(page.next);
-            followed.add(page.next);
-            page = await this.#page(undefined, page.next, options);
-        }
-    }
-    /**
-     * Publishes a draft now, or schedules it with `schedule_at`; also retries a post that went back to
-     * draft because every network failed. A post that is not a draft: ConflictError.
-     */
-    async publish(id, body = {}, options) {
-        return (await this.#send({ method: "POST", path: `${posts_path(id)}/publish`, json: body, schema: Post, options })).data;
-    }
-    /** Deletes a draft, cancels a scheduled post, or removes a published post's record. */
-    async delete(id, options) {
-        return (await this.#send({ method: "DELETE", path: posts_path(id), schema: DeleteResult, options })).data;
-    }
-    /** Each network's result for the post: status, adapted text, permalink, error, metrics. */
-    async targets(id, options) {
-        return (await this.#send({ method: "GET", path: `${posts_path(id)}/targets`, schema: TargetList, options }))
-            .data;
-    }
-    /**
-     * Resolves with the post once its status is `status` (or one of several). Throws WaitForStatusError
-     * after `timeoutMs`, or as soon as the post can no longer get there.
-     */
-    waitFor(id, status, options) {
-        const wanted = typeof status === "string" ? [status] : status;
-        return waitForStatus(this, id, wanted, options);
-    }
-    async #page(query, at, options) {
-        const response = await this.#send({ method: "GET", path: at, query, schema: PostList, options });
-        return { data: response.data.data, next: nextPageUrl(response.headers, response.url) };
-    }
-}
-function repeatedPage(url) {
-    const { pathname, search } = new URL(url);
-    return new SocialPublishError("The service linked the same next page twice; stopping instead of looping.", {
-        status: null,
-        requestId: null,
-        headers: new Headers(),
-        body: null,
-        method: "GET",
-        path: pathname + search,
-    });
-}
-function listQuery(params) {
-    const status = typeof params.status === "string" || params.status === undefined
-        ? params.status
-        : params.status.join(",");
-    return { status, limit: params.limit, cursor: params.cursor };
-}
-
-;// CONCATENATED MODULE: ../core/src/contract/events.ts
-
-
-
-const EVENT_TYPES = [
-    "post.published",
-    "post.scheduled",
-    "post.failed",
-    "post.deleted",
-    "account.connected",
-    "account.disconnected",
-    "media.processed",
-    "analytics.daily",
-];
-const EventType = schemas_enum(EVENT_TYPES).meta({ id: "EventType" });
-const events_count = schemas_number().int().min(0);
-const PostPublishedData = object({
-    post_id: schemas_string(),
-    platform: NetworkId,
-    status: literal("published"),
-    permalink: schemas_string(),
-    metrics: object({ reach: events_count, likes: events_count }),
-});
-const PostFailedData = object({
-    post_id: schemas_string(),
-    platform: NetworkId,
-    status: literal("failed"),
-    error: schemas_string(),
-});
-const PostScheduledData = object({
-    post_id: schemas_string(),
-    platforms: array(NetworkId),
-    scheduled_at: schemas_number().int().describe("Unix time in milliseconds"),
-});
-const PostDeletedData = object({ post_id: schemas_string(), previous_status: PostStatus });
-const AccountEventData = object({ platform: NetworkId, handle: schemas_string(), health: AccountHealth });
-const MediaProcessedData = object({
-    media_id: schemas_string(),
-    url: schemas_string(),
-    type: schemas_string(),
-    size: events_count,
-});
-const AnalyticsDailyData = Analytics.extend({
-    date: schemas_string()
-        .regex(/^\d{4}-\d{2}-\d{2}$/)
-        .describe("the UTC day the figures cover"),
-});
-/** Data schema of each event type. */
-const EVENT_DATA = {
-    "post.published": PostPublishedData,
-    "post.scheduled": PostScheduledData,
-    "post.failed": PostFailedData,
-    "post.deleted": PostDeletedData,
-    "account.connected": AccountEventData,
-    "account.disconnected": AccountEventData,
-    "media.processed": MediaProcessedData,
-    "analytics.daily": AnalyticsDailyData,
-};
-const envelope = (type) => object({
-    id: schemas_string().describe("event id, evt_…; the webhook-id header carries the same value"),
-    type: literal(type),
-    created: schemas_number().int().describe("Unix time in seconds"),
-    data: EVENT_DATA[type],
-});
-/** A webhook event: the envelope, discriminated on `type`. */
-const WebhookEvent = discriminatedUnion("type", [
-    envelope("post.published"),
-    envelope("post.scheduled"),
-    envelope("post.failed"),
-    envelope("post.deleted"),
-    envelope("account.connected"),
-    envelope("account.disconnected"),
-    envelope("media.processed"),
-    envelope("analytics.daily"),
-])
-    .meta({ id: "WebhookEvent" });
-const WEBHOOK_STATUSES = ["enabled", "disabled"];
-/** A webhook endpoint as listed (never with its secret). */
-const WebhookEndpoint = object({
-    id: schemas_string(),
-    url: schemas_string(),
-    events: array(EventType),
-    status: schemas_enum(WEBHOOK_STATUSES),
-    created_at: schemas_number().int().describe("Unix time in milliseconds"),
-})
-    .meta({ id: "WebhookEndpoint" });
-/** The endpoint as answered by POST /webhooks: the only time the secret is shown. */
-const CreatedWebhookEndpoint = WebhookEndpoint.extend({
-    secret: schemas_string().describe("whsec_ + base64 of 32 random bytes; shown only once"),
-}).meta({ id: "CreatedWebhookEndpoint" });
-const WebhookEndpointList = object({ data: array(WebhookEndpoint) })
-    .meta({ id: "WebhookEndpointList" });
-/** One attempt to deliver an event to an endpoint, as the delivery log lists it. */
-const DeliveryAttempt = object({
-    id: schemas_string().describe("att_…"),
-    delivery_id: schemas_string().describe("dlv_…: the event owed to this endpoint; a resend is a new delivery"),
-    event_id: schemas_string().describe("evt_…; the webhook-id header of the attempt"),
-    event_type: EventType,
-    attempt: schemas_number().int().min(1).describe("1 for the delivery's first attempt, then 2, …"),
-    at: schemas_number().int().describe("when the attempt was made, Unix time in milliseconds"),
-    response_status: schemas_number()
-        .int()
-        .nullable()
-        .describe("the endpoint's HTTP status; null when no response came (refused, timed out)"),
-    duration_ms: schemas_number().min(0).describe("how long the attempt took"),
-    error: schemas_string().nullable().describe("what went wrong; null when delivered"),
-    next_attempt_at: schemas_number()
-        .int()
-        .nullable()
-        .describe("when the delivery was due again after this attempt (ms); null once delivered or given up"),
-})
-    .meta({ id: "DeliveryAttempt" });
-const DeliveryAttemptList = object({ data: array(DeliveryAttempt) })
-    .meta({ id: "DeliveryAttemptList" });
-const ResendResult = object({ resent: literal(true), event_id: schemas_string(), delivery_id: schemas_string() })
-    .meta({ id: "ResendResult" });
-
-;// CONCATENATED MODULE: ../core/src/client/resources/webhooks.ts
-
-
-
-
-const webhooks_path = (id) => resourcePath("/webhooks", id);
-class WebhooksResource {
-    #send;
-    constructor(send) {
-        this.#send = send;
-    }
-    /** Subscribes a URL. The answer holds the signing `secret`: keep it, it is never shown again. */
-    async create(body, options) {
-        return (await this.#send({
-            method: "POST",
-            path: "/webhooks",
-            json: body,
-            schema: CreatedWebhookEndpoint,
-            options,
-        })).data;
-    }
-    async list(options) {
-        return (await this.#send({ method: "GET", path: "/webhooks", schema: WebhookEndpointList, options }))
-            .data;
-    }
-    async get(id, options) {
-        return (await this.#send({ method: "GET", path: webhooks_path(id), schema: WebhookEndpoint, options })).data;
-    }
-    async delete(id, options) {
-        return (await this.#send({ method: "DELETE", path: webhooks_path(id), schema: DeleteResult, options })).data;
-    }
-    /** Sends a test event to the endpoint and returns the event that was queued. */
-    async test(id, body = {}, options) {
-        return (await this.#send({
-            method: "POST",
-            path: `${webhooks_path(id)}/test`,
-            json: body,
-            schema: WebhookEvent,
-            options,
-        })).data;
-    }
-    /** One page of the endpoint's delivery log, newest attempt first. */
-    async attempts(id, params = {}, options) {
-        const response = await this.#send({
-            method: "GET",
-            path: `${webhooks_path(id)}/attempts`,
-            query: { limit: params.limit, cursor: params.cursor },
-            schema: DeliveryAttemptList,
-            options,
-        });
-        return { data: response.data.data, nextCursor: cursorOf(nextPageUrl(response.headers, response.url)) };
-    }
-    /**
-     * Delivers one of the user's events to the endpoint again, now, with the same `webhook-id`: receivers
-     * that deduplicate on it treat it as the event they already have.
-     */
-    async resend(id, eventId, options) {
-        return (await this.#send({
-            method: "POST",
-            path: `${resourcePath(`${webhooks_path(id)}/events`, eventId)}/resend`,
-            schema: ResendResult,
-            options,
-        })).data;
-    }
-}
-
-// EXTERNAL MODULE: ../../node_modules/.pnpm/undici@8.12.4/node_modules/undici/index.js
-var node_modules_undici = __nccwpck_require__(8762);
-;// CONCATENATED MODULE: ../core/src/client/undici-transport.ts
-
-/**
- * The default dispatcher: keeps connections alive between requests. Idle sockets do not hold the
- * process open (undici unrefs them), so a script that forgets `client.close()` still exits.
- */
-function createKeepAliveAgent() {
-    return new node_modules_undici/* Agent */.g6({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
-}
-/** Sends requests with undici's `request`, which is leaner than fetch for a JSON API. */
-function createUndiciTransport(dispatcher) {
-    return async ({ method, url, headers, body, signal }) => {
-        const response = await (0,node_modules_undici/* request */.Em)(url, {
-            method: method,
-            headers,
-            body,
-            signal,
-            dispatcher,
-        });
-        const text = await response.body.text();
-        return { status: response.statusCode, headers: toHeaders(response.headers), body: text };
-    };
-}
-function toHeaders(raw) {
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(raw)) {
-        if (value === undefined)
-            continue;
-        for (const one of Array.isArray(value) ? value : [value])
-            headers.append(name, one);
-    }
-    return headers;
-}
-
-;// CONCATENATED MODULE: ../core/src/client/version.ts
-/** This package's version, sent in User-Agent. A test keeps it equal to package.json's. */
-const CLIENT_VERSION = "0.1.0";
-
-;// CONCATENATED MODULE: ../core/src/client/client.ts
-
-
-
-
-
-
-
-
-
-
-/** The reference server's address when started with its defaults. */
-const DEFAULT_BASE_URL = "http://127.0.0.1:8787/api/v1";
-const DEFAULT_TIMEOUT_MS = 30_000;
-/** The typed client: one method per endpoint, responses validated against the contract's schemas. */
-class SocialPublishClient {
-    posts;
-    accounts;
-    webhooks;
-    media;
-    analytics;
-    baseUrl;
-    #send;
-    #ownedAgent;
-    constructor(options) {
-        const apiKey = checkApiKey(options?.apiKey);
-        const baseUrl = checkBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
-        const maxRetries = checkCount("maxRetries", options.maxRetries, DEFAULT_RETRY_POLICY.maxRetries, 0);
-        const timeoutMs = checkCount("timeoutMs", options.timeoutMs, DEFAULT_TIMEOUT_MS, 1);
-        let transport;
-        if (options.fetch) {
-            transport = createFetchTransport(options.fetch);
-            this.#ownedAgent = null;
-        }
-        else if (options.dispatcher) {
-            transport = createUndiciTransport(options.dispatcher);
-            this.#ownedAgent = null;
-        }
-        else {
-            const agent = createKeepAliveAgent();
-            transport = createUndiciTransport(agent);
-            this.#ownedAgent = agent;
-        }
-        this.baseUrl = baseUrl.href;
-        this.#send = createRequester({
-            apiKey,
-            baseUrl,
-            transport,
-            userAgent: `socialpub-client/${CLIENT_VERSION}`,
-            timeoutMs,
-            retry: { ...DEFAULT_RETRY_POLICY, ...options.retry, maxRetries },
-        });
-        this.posts = new PostsResource(this.#send);
-        this.accounts = new AccountsResource(this.#send);
-        this.webhooks = new WebhooksResource(this.#send);
-        this.media = new MediaResource(this.#send);
-        this.analytics = {
-            get: async (requestOptions) => (await this.#send({ method: "GET", path: "/analytics", schema: Analytics, options: requestOptions }))
-                .data,
-        };
-    }
-    /** The key's user, plan limits and this month's usage: the simplest check that a key works. */
-    async me(options) {
-        return (await this.#send({ method: "GET", path: "/me", schema: CurrentUser, options })).data;
-    }
-    /** Queues a post for a time, or for the next optimal slot with `at: "next"`. */
-    async schedule(body, options) {
-        return (await this.#send({ method: "POST", path: "/schedule", json: body, schema: Post, options })).data;
-    }
-    /**
-     * Any endpoint, with the client's authentication, retries and errors, validated against `schema`.
-     * For extensions without a method of their own (for example `POST /sandbox/metrics`).
-     */
-    request(request) {
-        return this.#send(request);
-    }
-    /** Closes the client's own connections. A client given `fetch` or `dispatcher` leaves those alone. */
-    async close() {
-        await this.#ownedAgent?.close();
-    }
-    async [Symbol.asyncDispose]() {
-        await this.close();
-    }
-}
-// Header-safe and non-empty; the key itself is never repeated in a message.
-function checkApiKey(apiKey) {
-    if (typeof apiKey !== "string" || apiKey.trim() === "") {
-        throw new TypeError("apiKey is required: pass the sp_test_… or sp_live_… key of the account.");
-    }
-    if (!/^[\x21-\x7e]+$/.test(apiKey)) {
-        throw new TypeError("apiKey contains spaces or characters that cannot be sent in a header; check how it was copied.");
-    }
-    return apiKey;
-}
-function checkBaseUrl(value) {
-    let url;
-    try {
-        url = new URL(value);
-    }
-    catch {
-        throw new TypeError(`baseUrl must be an absolute URL such as ${DEFAULT_BASE_URL}.`);
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
-        throw new TypeError(`baseUrl must use http or https, not ${url.protocol}`);
-    }
-    if (url.username || url.password || url.search || url.hash) {
-        throw new TypeError("baseUrl must not contain credentials, a query or a fragment.");
-    }
-    return url;
-}
-function checkCount(name, value, fallback, min) {
-    if (value === undefined)
-        return fallback;
-    if (!Number.isInteger(value) || value < min) {
-        throw new TypeError(`${name} must be an integer of at least ${min}.`);
-    }
-    return value;
-}
-
-;// CONCATENATED MODULE: ./src/publisher.ts
-
-function createPublisher(apiKey, baseUrl) {
-    const client = new SocialPublishClient({ apiKey, baseUrl });
-    return {
-        async connectedPlatforms() {
-            const { data } = await client.accounts.list();
-            return data.map((account) => account.platform);
-        },
-        async createPost(post, idempotencyKey) {
-            // Through `request` rather than `posts.create` to see the Idempotent-Replayed header.
-            const response = await client.request({
-                method: "POST",
-                path: "/posts",
-                json: post,
-                schema: Post,
-                options: { idempotencyKey },
-            });
-            return {
-                post: response.data,
-                replayed: response.headers.get("idempotent-replayed") === "true",
-                requestId: response.requestId,
-            };
-        },
-        async targets(postId) {
-            return (await client.posts.targets(postId)).data;
-        },
-        close: () => client.close(),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/report.ts
-
-/** The step's outputs. Every output is set on every run, empty when it does not apply. */
-function outputsFor(outcome) {
-    if (outcome.kind === "ignored") {
-        return { "post-id": "", status: "skipped", platforms: "", caption: "", skipped: "" };
-    }
-    const skipped = outcome.leftOut.map((item) => item.platform).join(",");
-    if (outcome.kind === "dry-run") {
-        return {
-            "post-id": "",
-            status: "dry-run",
-            platforms: outcome.platforms.join(","),
-            caption: outcome.caption.text,
-            skipped,
-        };
-    }
-    return {
-        "post-id": outcome.post.id,
-        status: outcome.post.status,
-        platforms: outcome.post.platforms.join(","),
-        caption: outcome.caption.text,
-        skipped,
-    };
-}
-/** The step's outputs when the run failed before it had a post to report: status `failed`, the rest empty. */
-function outputsForFailure() {
-    return { "post-id": "", status: "failed", platforms: "", caption: "", skipped: "" };
-}
-/** Networks whose publishing failed, as "Name: error" lines (empty when none failed or none is known). */
-function failedTargets(outcome) {
-    if (outcome.kind !== "posted" || outcome.targets === null)
-        return [];
-    return outcome.targets
-        .filter((t) => t.status === "failed")
-        .map((t) => `${NETWORK_RULES[t.platform].name}: ${t.error ?? "failed without a reason"}`);
-}
-/**
- * Why the step fails although a post was made: every network failed, so nothing was announced.
- * Undefined when at least one network published (or is still to, for a scheduled post).
- */
-function report_everyNetworkFailed(outcome) {
-    if (outcome.kind !== "posted" || outcome.targets === null || outcome.targets.length === 0)
-        return undefined;
-    const failed = failedTargets(outcome);
-    if (failed.length < outcome.targets.length)
-        return undefined;
-    return `The post ${outcome.post.id} failed on every network: ${failed.join("; ")}`;
-}
-/** The job summary, in GitHub-flavoured Markdown. */
-function summaryFor(outcome) {
-    if (outcome.kind === "ignored") {
-        const title = outcome.release ? `${outcome.release.tag} not announced` : "Nothing announced";
-        return `### ${escapeText(title)}\n\n${escapeText(outcome.reason)}\n`;
-    }
-    const { release } = outcome;
-    const lines = [
-        `### Release announcement: ${escapeText(`${outcome.repository} ${release.name}`)}`,
-        "",
-        leadFor(outcome),
-        "",
-    ];
-    lines.push("| Network | Result | Length | Details |", "|---|---|---|---|");
-    for (const row of rowsFor(outcome))
-        lines.push(`| ${row.map(cell).join(" | ")} |`);
-    lines.push("", `Release: ${release.url}  `, `Idempotency key: \`${outcome.idempotencyKey}\``, "");
-    lines.push("<details><summary>Caption</summary>", "", fence(outcome.caption.text), "", "</details>", "");
-    return lines.join("\n");
-}
-/** The summary of a run that failed: the explanation, so nobody has to dig through the log. */
-function failureSummary(message) {
-    return `### Release announcement failed\n\n${escapeText(message)}\n`;
-}
-function leadFor(outcome) {
-    if (outcome.kind === "dry-run")
-        return "**Dry run**: nothing was posted. This is what would be sent.";
-    const post = `\`${outcome.post.id}\``;
-    if (outcome.replayed) {
-        return `An earlier run already announced this release as ${post} (status **${outcome.post.status}**); it was not posted again.`;
-    }
-    return outcome.post.status === "scheduled" && outcome.post.scheduled_at !== null
-        ? `Scheduled ${post} for ${new Date(outcome.post.scheduled_at).toISOString()}.`
-        : `Posted ${post}: status **${outcome.post.status}**.`;
-}
-function rowsFor(outcome) {
-    const rows = [];
-    const targets = outcome.kind === "posted" ? outcome.targets : null;
-    const sentTo = outcome.kind === "posted" ? outcome.post.platforms : outcome.platforms;
-    for (const id of outcome.platforms) {
-        const name = NETWORK_RULES[id].name;
-        if (!sentTo.includes(id)) {
-            rows.push([name, "not connected", "", "the service dropped it: connect it to include it"]);
-            continue;
-        }
-        const target = targets?.find((t) => t.platform === id);
-        const text = target?.text ?? adaptText(outcome.caption.text, id, outcome.hasMedia);
-        rows.push([name, resultFor(outcome, target), lengthOf(text, id, outcome), detailsFor(target)]);
-    }
-    for (const item of outcome.leftOut)
-        rows.push(leftOutRow(item));
-    return rows;
-}
-function resultFor(outcome, target) {
-    if (outcome.kind === "dry-run")
-        return "would post";
-    if (!target)
-        return outcome.post.status;
-    if (target.status === "pending")
-        return outcome.post.status === "scheduled" ? "scheduled" : "pending";
-    return target.status;
-}
-function detailsFor(target) {
-    if (!target)
-        return "";
-    if (target.status === "failed")
-        return target.error ?? "";
-    return target.permalink ?? "";
-}
-function lengthOf(text, id, outcome) {
-    return `${measure(text, NETWORK_RULES[id].lengthUnit)} / ${textLimitFor(id, outcome.hasMedia)}`;
-}
-function leftOutRow(item) {
-    const name = NETWORK_RULES[item.platform].name;
-    return item.reason === "needs-media"
-        ? [name, "left out", "", "needs media: set the `media` input to include it"]
-        : [name, "left out", "", "not connected to the account: connect it in the service to include it"];
-}
-/** A table cell: one line, pipes escaped, HTML shown as text. */
-function cell(text) {
-    return escapeText(text)
-        .replace(/\|/g, "\\|")
-        .replace(/\s*\n\s*/g, " ");
-}
-function escapeText(text) {
-    return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-/** A fenced block longer than any run of backticks inside it, so the caption shows verbatim. */
-function fence(text) {
-    const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
-    const marks = "`".repeat(longest + 1);
-    return `${marks}text\n${text}\n${marks}`;
-}
-
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: ./src/run-context.ts
-
-function readRunContext(env) {
-    const payload = readPayload(env.GITHUB_EVENT_PATH);
-    const fromPayload = payload.repository?.full_name;
-    return {
-        eventName: env.GITHUB_EVENT_NAME ?? "",
-        payload,
-        ref: env.GITHUB_REF ?? "",
-        repository: env.GITHUB_REPOSITORY || (typeof fromPayload === "string" ? fromPayload : ""),
-        apiUrl: (env.GITHUB_API_URL || "https://api.github.com").replace(/\/+$/, ""),
-    };
-}
-function readPayload(path) {
-    if (!path)
-        return {};
-    let text;
-    try {
-        text = (0,external_node_fs_namespaceObject.readFileSync)(path, "utf8");
-    }
-    catch (error) {
-        throw new Error(`Could not read the event payload at GITHUB_EVENT_PATH (${path}): ${error.message}`);
-    }
-    const parsed = JSON.parse(text);
-    return typeof parsed === "object" && parsed !== null ? parsed : {};
-}
-
-;// CONCATENATED MODULE: ./src/main.ts
-
-
-
-
-
-
-
-
-const log = {
-    info: (message) => info(message),
-    warning: (message) => warning(message),
-};
-/** The action's entry point: announce, then report through outputs and the job summary. */
-async function run() {
-    // Masked before anything else runs, so no later log line, error or output can show them.
-    for (const secret of [getInput("api-key"), getInput("github-token")]) {
-        if (secret)
-            core_setSecret(secret);
-    }
-    const failure = {};
-    let publisher;
-    try {
-        const inputs = readInputs((name) => getInput(name, { trimWhitespace: false }));
-        failure.baseUrl = inputs.baseUrl;
-        const context = readRunContext(process.env);
-        publisher = createPublisher(inputs.apiKey, inputs.baseUrl);
-        const outcome = await announce({
-            inputs,
-            context,
-            publisher,
-            lookupRelease: (tag) => fetchReleaseByTag({
-                token: inputs.githubToken,
-                apiUrl: context.apiUrl,
-                repository: context.repository,
-                tag,
-            }),
-            log,
-            failure,
-        });
-        report(outcome);
-        await writeSummary(summaryFor(outcome));
-    }
-    catch (error) {
-        const message = explainFailure(error, failure);
-        // Every output on every run, so a later step's `if:` can read them after a failure too.
-        for (const [name, value] of Object.entries(outputsForFailure()))
-            setOutput(name, value);
-        await writeSummary(failureSummary(message));
-        setFailed(message);
-    }
-    finally {
-        await publisher?.close();
-    }
-}
-function report(outcome) {
-    for (const [name, value] of Object.entries(outputsFor(outcome)))
-        setOutput(name, value);
-    if (outcome.kind === "ignored") {
-        notice(outcome.reason);
-        return;
-    }
-    if (outcome.kind === "dry-run") {
-        info(`Dry run: nothing was posted. The caption would be:\n${outcome.caption.text}`);
-        return;
-    }
-    const { post } = outcome;
-    info(outcome.replayed
-        ? `An earlier run already announced this release as ${post.id}; it was not posted again.`
-        : `Posted ${post.id} (${post.status}) to ${post.platforms.join(", ")}.`);
-    const failure = report_everyNetworkFailed(outcome);
-    if (failure)
-        setFailed(failure);
-    else
-        for (const line of failedTargets(outcome))
-            warning(`The post ${post.id} failed on ${line}`);
-}
-/** Appends to the job summary; outside a runner (no GITHUB_STEP_SUMMARY) there is none to write. */
-async function writeSummary(markdown) {
-    if (!process.env.GITHUB_STEP_SUMMARY)
-        return;
-    try {
-        await summary.addRaw(markdown, true).write();
-    }
-    catch (error) {
-        warning(`Could not write the job summary: ${error.message}`);
-    }
-}
-
-
-/***/ }),
-
-/***/ 2613:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
-
-/***/ }),
-
-/***/ 4434:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
-
-/***/ }),
-
-/***/ 8611:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http");
-
-/***/ }),
-
-/***/ 5692:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("https");
-
-/***/ }),
-
-/***/ 9278:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
-
-/***/ }),
-
-/***/ 4589:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:assert");
-
-/***/ }),
-
-/***/ 6698:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:async_hooks");
-
-/***/ }),
-
-/***/ 4573:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
-
-/***/ }),
-
-/***/ 7540:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:console");
-
-/***/ }),
-
-/***/ 7598:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-
-/***/ }),
-
-/***/ 3053:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:diagnostics_channel");
-
-/***/ }),
-
-/***/ 610:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
-
-/***/ }),
-
-/***/ 8474:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
-
-/***/ }),
-
-/***/ 1455:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-
-/***/ }),
-
-/***/ 7067:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
-
-/***/ }),
-
-/***/ 2467:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2");
-
-/***/ }),
-
-/***/ 7030:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
-
-/***/ }),
-
-/***/ 6760:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-
-/***/ }),
-
-/***/ 643:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
-
-/***/ }),
-
-/***/ 1792:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:querystring");
-
-/***/ }),
-
-/***/ 99:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:sqlite");
-
-/***/ }),
-
-/***/ 7075:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-
-/***/ }),
-
-/***/ 7830:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/web");
-
-/***/ }),
-
-/***/ 7997:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers");
-
-/***/ }),
-
-/***/ 1692:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:tls");
-
-/***/ }),
-
-/***/ 3136:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
-
-/***/ }),
-
-/***/ 7975:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
-
-/***/ }),
-
-/***/ 3429:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util/types");
-
-/***/ }),
-
-/***/ 5919:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
-
-/***/ }),
-
-/***/ 8522:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
-
-/***/ }),
-
-/***/ 3193:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decoder");
-
-/***/ }),
-
-/***/ 4756:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
-
-/***/ }),
-
-/***/ 9023:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ })
 

@@ -36,6 +36,13 @@ function readPayload(path: string | undefined): Record<string, unknown> {
       `Could not read the event payload at GITHUB_EVENT_PATH (${path}): ${(error as Error).message}`,
     );
   }
-  const parsed: unknown = JSON.parse(text);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new Error(
+      `The event payload at GITHUB_EVENT_PATH (${path}) is not valid JSON (${(error as Error).message}). On a runner GitHub writes this file; when running the Action by hand, point GITHUB_EVENT_PATH at a webhook payload such as a release event's.`,
+    );
+  }
   return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {};
 }

@@ -1,9 +1,11 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { NETWORK_RULES, type Post, SocialPublishClient, textLimitFor } from "@socialpub/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeGitHub, startFakeGitHub } from "./support/fake-github.ts";
 import { releaseEvent, releaseObject } from "./support/payloads.ts";
 import { type ReferenceServer, startReferenceServer } from "./support/reference-server.ts";
-import { runStep, type StepRun } from "./support/runner.ts";
+import { DIST_ENTRY, runStep, type StepRun } from "./support/runner.ts";
 
 /*
  * The committed dist/index.js, started exactly as a runner starts it (INPUT_*, GITHUB_EVENT_NAME,
@@ -54,6 +56,17 @@ function expectKeyHidden(run: StepRun, key: string) {
   expect(run.summary).not.toContain(key);
   expect(JSON.stringify(run.outputs)).not.toContain(key);
 }
+
+describe("the committed bundle", () => {
+  it("is one file, and its licenses.txt names the packages bundled in it", () => {
+    const dist = dirname(DIST_ENTRY);
+    expect(readdirSync(dist).sort()).toEqual(["index.js", "licenses.txt", "package.json"]);
+    const licenses = readFileSync(join(dist, "licenses.txt"), "utf8");
+    for (const name of ["@actions/core", "@actions/github", "undici", "unified"]) {
+      expect(licenses).toMatch(new RegExp(`^${name}$`, "m"));
+    }
+  });
+});
 
 describe("node dist/index.js on a published release", () => {
   it("posts once, writes every output and a summary row per network, and never shows the key", async () => {
@@ -337,6 +350,21 @@ describe("node dist/index.js failures explain the fix", () => {
     expect(retried.code, retried.stdout).toBe(0);
     expect(retried.outputs.status).toBe("scheduled");
     expect(await allPosts()).toHaveLength(before + 1);
+  });
+
+  it("an event file that is not JSON fails the step with a message, not a crash", async () => {
+    const run = await runStep({
+      inputs: inputs(),
+      eventName: "release",
+      rawPayload: '{"action": "published", "release": ',
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /::error::The event payload at GITHUB_EVENT_PATH \(\S+event\.json\) is not valid JSON \(/,
+    );
+    expect(run.stderr).not.toMatch(/SyntaxError|\n\s+at /);
+    expect(run.outputs.status).toBe("failed");
+    expect(run.summary).toContain("is not valid JSON");
   });
 
   it("only media networks and no media: nothing to post, and how to fix it", async () => {

@@ -117,6 +117,15 @@ describe("run context", () => {
     expect(read.payload.action).toBe("published");
   });
 
+  it("an event file that is not JSON is an error that names it and says so", () => {
+    const dir = mkdtempSync(join(tmpdir(), "event-"));
+    const path = join(dir, "event.json");
+    writeFileSync(path, '{"action": "published", oops');
+    expect(() => readRunContext({ GITHUB_EVENT_NAME: "release", GITHUB_EVENT_PATH: path })).toThrow(
+      `The event payload at GITHUB_EVENT_PATH (${path}) is not valid JSON (`,
+    );
+  });
+
   it("an unreadable event file is an error that names it", () => {
     expect(() => readRunContext({ GITHUB_EVENT_PATH: "/nonexistent/event.json" })).toThrow(
       /\/nonexistent\/event\.json/,

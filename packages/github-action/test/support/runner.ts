@@ -47,6 +47,8 @@ export interface StepOptions {
   eventName: string;
   /** The webhook payload written to GITHUB_EVENT_PATH. */
   payload?: unknown;
+  /** The file at GITHUB_EVENT_PATH as it is, instead of `payload` as JSON. */
+  rawPayload?: string;
   ref?: string;
   repository?: string;
   /** GITHUB_API_URL, for a stand-in GitHub API. */
@@ -59,7 +61,7 @@ export function runStep(options: StepOptions): Promise<StepRun> {
   const eventPath = join(dir, "event.json");
   const outputPath = join(dir, "output");
   const summaryPath = join(dir, "summary.md");
-  writeFileSync(eventPath, JSON.stringify(options.payload ?? {}));
+  writeFileSync(eventPath, options.rawPayload ?? JSON.stringify(options.payload ?? {}));
   writeFileSync(outputPath, "");
   writeFileSync(summaryPath, "");
   const env: Record<string, string> = {
