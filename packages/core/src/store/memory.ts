@@ -16,6 +16,7 @@ import type {
   ListPostsOptions,
   MediaRecord,
   NewEvent,
+  PlatformTotals,
   PostRecord,
   Store,
   TargetMetrics,
@@ -283,6 +284,31 @@ export class MemoryStore implements Store {
 
   async countPublishedPosts(userId: string): Promise<number> {
     return [...this.posts.values()].filter((p) => p.user_id === userId && p.status === "published").length;
+  }
+
+  async sumPublishedMetricsByPlatform(userId: string): Promise<PlatformTotals[]> {
+    const sums = new Map<NetworkId, PlatformTotals>();
+    for (const post of this.posts.values()) {
+      if (post.user_id !== userId || post.status !== "published") continue;
+      for (const t of this.targets.get(post.id) ?? []) {
+        if (t.status !== "published") continue;
+        const sum = sums.get(t.platform) ?? {
+          platform: t.platform,
+          posts: 0,
+          reach: 0,
+          likes: 0,
+          comments: 0,
+          shares: 0,
+        };
+        sum.posts++;
+        sum.reach += t.reach;
+        sum.likes += t.likes;
+        sum.comments += t.comments;
+        sum.shares += t.shares;
+        sums.set(t.platform, sum);
+      }
+    }
+    return [...sums.values()];
   }
 
   // Webhooks and the outbox

@@ -83,6 +83,13 @@ export interface TargetMetrics {
   shares: number;
 }
 
+/** One network's metrics summed over the targets it published for a user's published posts. */
+export interface PlatformTotals extends TargetMetrics {
+  platform: NetworkId;
+  /** How many of those targets (one per post): the published posts this network carried. */
+  posts: number;
+}
+
 export type WebhookStatus = "enabled" | "disabled";
 
 export interface WebhookRecord {
@@ -309,6 +316,12 @@ export interface Store {
   /** Targets of the user's published posts, for analytics. */
   listPublishedTargets(userId: string): Promise<TargetRecord[]>;
   countPublishedPosts(userId: string): Promise<number>;
+  /**
+   * Per network, the user's published posts' targets that network published, summed (reach, likes,
+   * comments, shares) and counted, in no particular order; networks without such a target are absent.
+   * What the analytics summary reads, aggregated where the rows are instead of loaded one by one.
+   */
+  sumPublishedMetricsByPlatform(userId: string): Promise<PlatformTotals[]>;
 
   // Webhooks and the outbox
   createWebhook(webhook: WebhookRecord, effects?: Effects): Promise<void>;

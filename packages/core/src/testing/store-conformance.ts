@@ -476,6 +476,34 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
         expect(await store.countPublishedPosts(a.id)).toBe(1);
         expect(await store.countPublishedPosts(b.id)).toBe(1);
       });
+
+      it("sumPublishedMetricsByPlatform sums and counts, per network, the published targets of the user's published posts", async () => {
+        const a = await user();
+        const b = await user();
+        const first = post(a.id, { status: "published", platforms: ["x", "bluesky", "linkedin"] });
+        const second = post(a.id, { status: "published", platforms: ["x"] });
+        const scheduled = post(a.id, { status: "scheduled" });
+        const other = post(b.id, { status: "published" });
+        await store.insertPost(first, [
+          target(first.id, "x", { status: "published", reach: 100, likes: 5, comments: 2, shares: 1 }),
+          target(first.id, "bluesky", { status: "published", reach: 20, likes: 1, comments: 0, shares: 3 }),
+          target(first.id, "linkedin", { status: "failed" }),
+        ]);
+        await store.insertPost(second, [
+          target(second.id, "x", { status: "published", reach: 7, likes: 1, comments: 4, shares: 0 }),
+        ]);
+        await store.insertPost(scheduled, [target(scheduled.id, "x", { status: "pending", reach: 50 })]);
+        await store.insertPost(other, [target(other.id, "x", { status: "published", reach: 1000 })]);
+        const sums = await store.sumPublishedMetricsByPlatform(a.id);
+        expect(sums.sort((l, r) => (l.platform < r.platform ? -1 : 1))).toEqual([
+          { platform: "bluesky", posts: 1, reach: 20, likes: 1, comments: 0, shares: 3 },
+          { platform: "x", posts: 2, reach: 107, likes: 6, comments: 6, shares: 1 },
+        ]);
+        expect(await store.sumPublishedMetricsByPlatform(b.id)).toEqual([
+          { platform: "x", posts: 1, reach: 1000, likes: 0, comments: 0, shares: 0 },
+        ]);
+        expect(await store.sumPublishedMetricsByPlatform("user_nobody")).toEqual([]);
+      });
     });
 
     describe("outbox and deliveries", () => {

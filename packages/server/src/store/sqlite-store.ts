@@ -19,6 +19,7 @@ import type {
   MediaRecord,
   NetworkId,
   NewEvent,
+  PlatformTotals,
   PostRecord,
   PostStatus,
   Store,
@@ -147,13 +148,14 @@ export class SqliteStore implements Store {
 
   /** Runs `work` as one IMMEDIATE transaction. `work` must be synchronous: that is what keeps it atomic. */
   private tx<T>(work: () => T): T {
-    this.db.exec("BEGIN IMMEDIATE");
+    // Prepared once like any other statement: exec would parse them again on every transaction.
+    this.stmt("BEGIN IMMEDIATE").run();
     try {
       const result = work();
-      this.db.exec("COMMIT");
+      this.stmt("COMMIT").run();
       return result;
     } catch (error) {
-      if (this.db.isTransaction) this.db.exec("ROLLBACK");
+      if (this.db.isTransaction) this.stmt("ROLLBACK").run();
       throw error;
     }
   }
@@ -597,6 +599,25 @@ export class SqliteStore implements Store {
       userId,
     );
     return (row?.n as number) ?? 0;
+  }
+
+  async sumPublishedMetricsByPlatform(userId: string): Promise<PlatformTotals[]> {
+    // Summed by SQLite: one row per network, however many posts the user has.
+    return this.all(
+      `SELECT t.platform, count(*) AS posts, sum(t.reach) AS reach, sum(t.likes) AS likes,
+              sum(t.comments) AS comments, sum(t.shares) AS shares
+       FROM targets t JOIN posts p ON p.id = t.post_id
+       WHERE p.user_id = ? AND p.status = 'published' AND t.status = 'published'
+       GROUP BY t.platform`,
+      userId,
+    ).map((row) => ({
+      platform: row.platform as NetworkId,
+      posts: row.posts as number,
+      reach: row.reach as number,
+      likes: row.likes as number,
+      comments: row.comments as number,
+      shares: row.shares as number,
+    }));
   }
 
   // ── webhooks and the outbox ─────────────────────────────────────────────────────────────────────

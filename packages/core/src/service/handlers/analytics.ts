@@ -13,10 +13,13 @@ export async function getAnalytics({ deps, caller }: RequestContext): Promise<Re
   return json(200, await computeAnalytics(deps.store, caller.user.id));
 }
 
-/** The analytics summary of a user, from what networks have reported. */
+/**
+ * The analytics summary of a user, from what networks have reported. The store sums the targets per
+ * network, so a call reads one row per network, not one per published target.
+ */
 export async function computeAnalytics(store: Store, userId: string): Promise<Analytics> {
-  const [targets, accounts, postsPublished] = await Promise.all([
-    store.listPublishedTargets(userId),
+  const [sums, accounts, postsPublished] = await Promise.all([
+    store.sumPublishedMetricsByPlatform(userId),
     store.listAccounts(userId),
     store.countPublishedPosts(userId),
   ]);
@@ -24,13 +27,10 @@ export async function computeAnalytics(store: Store, userId: string): Promise<An
   for (const a of accounts) per.set(a.platform, { reach: 0, interactions: 0 });
   let totalReach = 0;
   let totalInteractions = 0;
-  for (const t of targets) {
-    const row = per.get(t.platform) ?? { reach: 0, interactions: 0 };
-    row.reach += t.reach;
-    row.interactions += interactionsOf(t);
-    per.set(t.platform, row);
-    totalReach += t.reach;
-    totalInteractions += interactionsOf(t);
+  for (const sum of sums) {
+    per.set(sum.platform, { reach: sum.reach, interactions: interactionsOf(sum) });
+    totalReach += sum.reach;
+    totalInteractions += interactionsOf(sum);
   }
   return {
     totalReach,
