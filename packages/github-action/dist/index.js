@@ -112629,14 +112629,21 @@ function renderSequence(nodes, context) {
     });
     return out;
 }
-/** Drops headings left with nothing under them (their content was all code, images or HTML). */
+/**
+ * Drops headings left with nothing under them (their content was all code, images or HTML). Read from
+ * the end, so a heading is judged by what is still under it once its empty subsections are gone: "# v2"
+ * over a "## Install" that held only a code block goes too.
+ */
 function withoutEmptySections(blocks) {
-    return blocks.filter((block, i) => {
-        if (block.headingDepth === undefined)
-            return true;
-        const next = blocks[i + 1];
-        return next !== undefined && (next.headingDepth === undefined || next.headingDepth > block.headingDepth);
-    });
+    const kept = [];
+    for (let i = blocks.length - 1; i >= 0; i--) {
+        const block = blocks[i];
+        const next = kept[0];
+        const hasContent = next !== undefined && (next.headingDepth === undefined || next.headingDepth > (block.headingDepth ?? 0));
+        if (block.headingDepth === undefined || hasContent)
+            kept.unshift(block);
+    }
+    return kept;
 }
 /** A blank line between blocks, but a heading sits directly on top of what it introduces. */
 function joinBlocks(blocks) {

@@ -115,6 +115,17 @@ describe("Markdown rules", () => {
     );
   });
 
+  it("a heading whose only subsection held nothing but code is dropped with it", () => {
+    expect(convert("# v2.0.0\n\n## Install\n\n```sh\nnpm i app@2\n```")).toBe("");
+    expect(convert("# v2.0.0\n\n## Install\n\n```sh\nnpm i app@2\n```\n\n# Fixes\n\n- one")).toBe(
+      "Fixes\n• one",
+    );
+    // A heading keeps its place while something is left under it, however deep.
+    expect(convert("# v2.0.0\n\n## Install\n\n```sh\nnpm i\n```\n\n## Fixes\n\n- one")).toBe(
+      "v2.0.0\nFixes\n• one",
+    );
+  });
+
   it("ordered lists keep their numbers, nested lists are indented", () => {
     expect(convert("3. c\n4. d\n   - nested")).toBe("3. c\n4. d\n  • nested");
   });

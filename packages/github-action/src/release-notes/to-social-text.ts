@@ -49,13 +49,22 @@ function renderSequence(nodes: readonly RootContent[], context: Context): Render
   return out;
 }
 
-/** Drops headings left with nothing under them (their content was all code, images or HTML). */
+/**
+ * Drops headings left with nothing under them (their content was all code, images or HTML). Read from
+ * the end, so a heading is judged by what is still under it once its empty subsections are gone: "# v2"
+ * over a "## Install" that held only a code block goes too.
+ */
 function withoutEmptySections(blocks: RenderedBlock[]): RenderedBlock[] {
-  return blocks.filter((block, i) => {
-    if (block.headingDepth === undefined) return true;
-    const next = blocks[i + 1];
-    return next !== undefined && (next.headingDepth === undefined || next.headingDepth > block.headingDepth);
-  });
+  const kept: RenderedBlock[] = [];
+  for (let i = blocks.length - 1; i >= 0; i--) {
+    const block = blocks[i]!;
+    const next = kept[0];
+    const hasContent =
+      next !== undefined &&
+      (next.headingDepth === undefined || next.headingDepth > (block.headingDepth ?? 0));
+    if (block.headingDepth === undefined || hasContent) kept.unshift(block);
+  }
+  return kept;
 }
 
 /** A blank line between blocks, but a heading sits directly on top of what it introduces. */
