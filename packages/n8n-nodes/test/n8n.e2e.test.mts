@@ -1,11 +1,13 @@
-// The package in a real n8n, headless: built with `n8n-node build`, loaded from n8n's custom
-// extensions folder, driven through n8n's own CLI against the real reference server on port 0.
-// CI installs n8n with the package's ci:prepare script; without it these tests fail in CI and are
-// skipped elsewhere with the command to run.
+// The package in a real n8n, headless: built with `n8n-node build`, packed as it is published and
+// installed as a community package (nodes `n8n-nodes-socialpub.*`, as in the example workflows),
+// driven through n8n's own CLI against the real reference server on port 0. CI installs n8n with the
+// package's ci:prepare script; without it these tests fail in CI and are skipped elsewhere with the
+// command to run.
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +17,8 @@ import {
   N8N_VERSION,
   n8nCacheDir,
 } from "../scripts/n8n-install-location.mts";
+import { packPackage } from "./support/community-package.mts";
+import { type FakeSlack, startFakeSlack } from "./support/fake-slack.mts";
 import { N8n, parseRawOutput } from "./support/n8n-process.mts";
 import { type ReferenceServer, startReferenceServer } from "./support/reference-server.mts";
 
@@ -26,8 +30,27 @@ const title = installed
   ? `in a real n8n ${N8N_VERSION}`
   : `in a real n8n ${N8N_VERSION} (skipped: not installed; run ${INSTALL_COMMAND})`;
 
-const CREDENTIAL = { id: "spcredential00001", name: "Social Publish test" };
+// The credential the example workflows refer to, so they run as imported.
+const CREDENTIAL = { id: "socialpub-credential", name: "Social Publish account" };
 const credentialRef = { socialPublishApi: CREDENTIAL };
+const SLACK_CREDENTIAL = { id: "slack-credential", name: "Slack account" };
+const SLACK_TOKEN = "xoxb-socialpub-e2e";
+
+interface WorkflowFile {
+  id: string;
+  name: string;
+  nodes: Array<{
+    name: string;
+    type: string;
+    webhookId?: string;
+    parameters: Record<string, unknown>;
+    credentials?: Record<string, unknown>;
+  }>;
+}
+
+function readExample(file: string): WorkflowFile {
+  return JSON.parse(readFileSync(join(examplesDir, file), "utf8")) as WorkflowFile;
+}
 
 /** The package's own build, as its users run it (`n8n-node build`: tsc, then icons and codex files). */
 function buildPackage(): void {
@@ -61,23 +84,45 @@ describe.runIf(!installed && inCi)(`a real n8n ${N8N_VERSION} in CI`, () => {
 });
 
 describe.skipIf(!installed)(title, () => {
+  let scratch: string;
   let server: ReferenceServer;
+  let slack: FakeSlack;
   let n8n: N8n;
 
   beforeAll(async () => {
     buildPackage();
+    scratch = mkdtempSync(join(tmpdir(), "socialpub-n8n-e2e-"));
+    const tarball = packPackage(packageDir, scratch);
     server = await startReferenceServer();
-    n8n = await N8n.create(packageDir);
+    slack = await startFakeSlack(scratch);
+    n8n = await N8n.create(tarball, slack.env);
     const credentials = n8n.writeJson("credentials.json", [
       { ...CREDENTIAL, type: "socialPublishApi", data: { apiKey: server.apiKey, baseUrl: server.baseUrl } },
+      { ...SLACK_CREDENTIAL, type: "slackApi", data: { accessToken: SLACK_TOKEN } },
     ]);
     await n8n.mustRun(["import:credentials", `--input=${credentials}`]);
   }, 300_000);
 
   afterAll(async () => {
     await n8n?.dispose();
+    await slack?.close();
     await server?.stop();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
   }, 60_000);
+
+  it("has the package installed where n8n keeps community packages, and nothing in custom folders", () => {
+    const installedDir = join(n8n.n8nFolder, "nodes", "node_modules", "n8n-nodes-socialpub");
+    const manifest = JSON.parse(readFileSync(join(installedDir, "package.json"), "utf8")) as {
+      n8n: { nodes: string[]; credentials: string[] };
+    };
+    for (const file of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) {
+      expect(existsSync(join(installedDir, file)), file).toBe(true);
+    }
+    expect(JSON.parse(readFileSync(join(n8n.n8nFolder, "nodes", "package.json"), "utf8"))).toMatchObject({
+      dependencies: { "n8n-nodes-socialpub": expect.any(String) },
+    });
+    expect(existsSync(join(n8n.n8nFolder, "custom"))).toBe(false);
+  });
 
   it("runs manual trigger → Create Post → Get Post against the reference server", async () => {
     const workflow = n8n.writeJson("create-and-get.json", {
@@ -96,7 +141,7 @@ describe.skipIf(!installed)(title, () => {
         {
           id: randomUUID(),
           name: "Create Post",
-          type: "CUSTOM.socialPublish",
+          type: "n8n-nodes-socialpub.socialPublish",
           typeVersion: 1,
           position: [220, 0],
           parameters: {
@@ -110,7 +155,7 @@ describe.skipIf(!installed)(title, () => {
         {
           id: randomUUID(),
           name: "Get Post",
-          type: "CUSTOM.socialPublish",
+          type: "n8n-nodes-socialpub.socialPublish",
           typeVersion: 1,
           position: [440, 0],
           parameters: { resource: "post", operation: "get", postId: "={{ $json.id }}" },
@@ -147,10 +192,7 @@ describe.skipIf(!installed)(title, () => {
     expect(stdout).toContain(`Successfully imported ${files.length} workflows.`);
     const listed = await n8n.mustRun(["list:workflow"]);
     for (const file of files) {
-      const { id, name } = JSON.parse(readFileSync(join(examplesDir, file), "utf8")) as {
-        id: string;
-        name: string;
-      };
+      const { id, name } = readExample(file);
       expect(listed.stdout).toContain(`${id}|${name}`);
     }
   }, 120_000);
@@ -179,7 +221,7 @@ describe.skipIf(!installed)(title, () => {
           {
             id: randomUUID(),
             name: "Post published",
-            type: "CUSTOM.socialPublishTrigger",
+            type: "n8n-nodes-socialpub.socialPublishTrigger",
             typeVersion: 1,
             position: [0, 0],
             webhookId,
@@ -252,7 +294,66 @@ describe.skipIf(!installed)(title, () => {
       );
     } finally {
       await n8n.stop();
+      await n8n.mustRun(["unpublish:workflow", "--id=spwftrigger000001"]);
       await new Promise<void>((resolve) => sink.close(() => resolve()));
+    }
+  }, 240_000);
+
+  it("runs the example post-published-to-slack.json: a published post becomes a Slack message per network", async () => {
+    const example = readExample("post-published-to-slack.json");
+    const trigger = example.nodes.find((node) => node.type === "n8n-nodes-socialpub.socialPublishTrigger");
+    expect(trigger?.credentials).toEqual(credentialRef);
+    // What the example's note asks of its user: pick a Slack credential in the Slack node.
+    const slackNodes = example.nodes.filter((node) => node.type === "n8n-nodes-base.slack");
+    expect(slackNodes).toHaveLength(1);
+    for (const node of slackNodes) node.credentials = { slackApi: SLACK_CREDENTIAL };
+    const workflow = n8n.writeJson("post-published-to-slack.json", example);
+    await n8n.mustRun(["import:workflow", `--input=${workflow}`]);
+    await n8n.mustRun(["publish:workflow", `--id=${example.id}`]);
+    await n8n.start();
+    try {
+      const webhookUrl = `http://127.0.0.1:${n8n.port}/webhook/${trigger?.webhookId}/webhook`;
+      await waitFor("the example's trigger to subscribe", async () => {
+        const { body } = await api(server, "GET", "/webhooks");
+        const endpoints = body.data as Array<{ url: string; events: string[]; status: string }>;
+        return endpoints.find(
+          (endpoint) => endpoint.url === webhookUrl && endpoint.events.join() === "post.published",
+        );
+      });
+
+      const created = await api(server, "POST", "/posts", {
+        caption: "Announced in Slack",
+        platforms: ["x", "linkedin"],
+      });
+      expect(created.status).toBe(201);
+      const postId = created.body.id as string;
+      const messages = await waitFor("the example to message Slack once per network", async () => {
+        const sent = slack.calls.filter(
+          (call) => call.method === "chat.postMessage" && String(call.body.text).includes(postId),
+        );
+        return sent.length >= 2 ? sent : undefined;
+      });
+
+      const targets = await api(server, "GET", `/posts/${postId}/targets`);
+      const permalinks = Object.fromEntries(
+        (targets.body.data as Array<{ platform: string; permalink: string }>).map((target) => [
+          target.platform,
+          target.permalink,
+        ]),
+      );
+      expect(messages).toHaveLength(2);
+      for (const message of messages) {
+        expect(message.headers.authorization).toBe(`Bearer ${SLACK_TOKEN}`);
+        expect(message.body.channel).toBe("#social");
+      }
+      const texts = messages.map((message) => String(message.body.text)).sort();
+      expect(texts[0]).toContain(
+        `Live on linkedin: ${permalinks.linkedin}\n(post ${postId}, reach so far 0)`,
+      );
+      expect(texts[1]).toContain(`Live on x: ${permalinks.x}\n(post ${postId}, reach so far 0)`);
+    } finally {
+      await n8n.stop();
+      await n8n.mustRun(["unpublish:workflow", `--id=${example.id}`]);
     }
   }, 240_000);
 });

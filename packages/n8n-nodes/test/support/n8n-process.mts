@@ -1,11 +1,12 @@
 // Runs the real n8n installed by scripts/install-n8n.mts, headless, with its own user folder, database
-// and ports, and this package loaded from a copy of its build (n8n's custom extensions folder).
+// and ports, and this package installed from its packed tarball as a community package.
 import { type ChildProcess, spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { n8nEntry, nodeBinary } from "../../scripts/n8n-install-location.mts";
+import { installCommunityPackage } from "./community-package.mts";
 
 export interface CommandResult {
   code: number | null;
@@ -35,18 +36,21 @@ export async function stopProcess(child: ChildProcess, graceMs = 15_000): Promis
 export class N8n {
   readonly root: string;
   readonly port: number;
+  /** n8n's own folder, `$N8N_USER_FOLDER/.n8n`: database, settings, community packages (nodes/). */
+  readonly n8nFolder: string;
   private readonly env: NodeJS.ProcessEnv;
   private server: ChildProcess | undefined;
   private serverOutput = "";
 
-  private constructor(root: string, port: number, brokerPort: number) {
+  private constructor(root: string, port: number, brokerPort: number, extraEnv: NodeJS.ProcessEnv) {
     this.root = root;
     this.port = port;
+    this.n8nFolder = join(root, "user", ".n8n");
     this.env = {
       PATH: process.env.PATH,
       HOME: root,
       N8N_USER_FOLDER: join(root, "user"),
-      N8N_CUSTOM_EXTENSIONS: join(root, "custom"),
+      N8N_COMMUNITY_PACKAGES_ENABLED: "true",
       N8N_ENCRYPTION_KEY: "socialpub-n8n-e2e-encryption-key",
       N8N_PORT: String(port),
       N8N_LISTEN_ADDRESS: "127.0.0.1",
@@ -61,18 +65,20 @@ export class N8n {
       N8N_SECURE_COOKIE: "false",
       N8N_LOG_LEVEL: "info",
       NO_COLOR: "1",
+      ...extraEnv,
     };
   }
 
-  /** A fresh n8n home with `packageDir`'s build (package.json + dist/) as a custom extension. */
-  static async create(packageDir: string): Promise<N8n> {
+  /**
+   * A fresh n8n home with the packed package `tarball` installed as a community package, as
+   * Settings → Community Nodes installs it. `extraEnv` adds to (or overrides) n8n's environment.
+   */
+  static async create(tarball: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<N8n> {
     const root = mkdtempSync(join(tmpdir(), "socialpub-n8n-"));
-    const extension = join(root, "custom", "n8n-nodes-socialpub");
-    mkdirSync(extension, { recursive: true });
-    cpSync(join(packageDir, "package.json"), join(extension, "package.json"));
-    cpSync(join(packageDir, "dist"), join(extension, "dist"), { recursive: true });
-    mkdirSync(join(root, "user"), { recursive: true });
-    return new N8n(root, await freePort(), await freePort());
+    const n8n = new N8n(root, await freePort(), await freePort(), extraEnv);
+    mkdirSync(n8n.n8nFolder, { recursive: true });
+    installCommunityPackage(n8n.n8nFolder, tarball);
+    return n8n;
   }
 
   /** Runs one n8n CLI command to completion (n8n's commands take seconds: they boot the app). */
@@ -178,7 +184,10 @@ export function parseRawOutput(stdout: string): {
     };
   };
 } {
+  // The result is pretty-printed: from a line holding only `{` to the next holding only `}`. n8n may log
+  // a line after it (seen once, in a run of the whole file).
   const start = stdout.search(/^\{$/m);
-  if (start === -1) throw new Error(`n8n printed no execution result:\n${stdout}`);
-  return JSON.parse(stdout.slice(start));
+  const end = start === -1 ? -1 : stdout.slice(start).search(/^\}$/m);
+  if (end === -1) throw new Error(`n8n printed no execution result:\n${stdout}`);
+  return JSON.parse(stdout.slice(start, start + end + 1));
 }
