@@ -30,9 +30,16 @@ interface WorkflowNode {
   credentials?: Record<string, unknown>;
 }
 
-function isShown(property: INodeProperties, parameters: Record<string, unknown>): boolean {
+/** Whether n8n shows `property` for these values; a name starting with `/` reads the node's own (root). */
+function isShown(
+  property: INodeProperties,
+  parameters: Record<string, unknown>,
+  root: Record<string, unknown> = parameters,
+): boolean {
   const show = property.displayOptions?.show ?? {};
-  return Object.entries(show).every(([name, allowed]) => (allowed as unknown[]).includes(parameters[name]));
+  return Object.entries(show).every(([name, allowed]) =>
+    (allowed as unknown[]).includes(name.startsWith("/") ? root[name.slice(1)] : parameters[name]),
+  );
 }
 
 function optionValues(property: INodeProperties | INodePropertyCollection): unknown[] {
@@ -41,8 +48,8 @@ function optionValues(property: INodeProperties | INodePropertyCollection): unkn
   );
 }
 
-/** Problems with one parameter value, as sentences. */
-function checkValue(property: INodeProperties, value: unknown): string[] {
+/** Problems with one parameter value, as sentences; `root` holds the node's parameters. */
+function checkValue(property: INodeProperties, value: unknown, root: Record<string, unknown>): string[] {
   if (typeof value === "string" && value.startsWith("=")) return [];
   if (property.type === "options" && !optionValues(property).includes(value)) {
     return [
@@ -63,7 +70,11 @@ function checkValue(property: INodeProperties, value: unknown): string[] {
     const nested = (property.options ?? []) as INodeProperties[];
     return Object.entries(value as Record<string, unknown>).flatMap(([name, inner]) => {
       const field = nested.find((option) => option.name === name);
-      return field ? checkValue(field, inner) : [`${property.name}.${name} does not exist`];
+      if (!field) return [`${property.name}.${name} does not exist`];
+      if (!isShown(field, value as Record<string, unknown>, root)) {
+        return [`${property.name}.${name} is not shown for these settings`];
+      }
+      return checkValue(field, inner, root);
     });
   }
   return [];
@@ -79,7 +90,7 @@ function problemsOf(node: WorkflowNode): string[] {
   for (const [name, value] of Object.entries(node.parameters)) {
     const property = description.properties.find((p) => p.name === name && isShown(p, node.parameters));
     if (!property) problems.push(`${name} is not a parameter shown for these settings`);
-    else problems.push(...checkValue(property, value));
+    else problems.push(...checkValue(property, value, node.parameters));
   }
   return problems;
 }
@@ -118,11 +129,18 @@ describe("examples/n8n", () => {
       type: "n8n-nodes-socialpub.socialPublish",
       typeVersion: 1,
       credentials: { socialPublishApi: {} },
-      parameters: { resource: "post", operation: "create", publish: "later", limit: 3 },
+      parameters: {
+        resource: "post",
+        operation: "create",
+        publish: "later",
+        limit: 3,
+        options: { waitUntilPublished: true },
+      },
     };
     expect(problemsOf(node)).toEqual([
       'publish = "later" is not one of ["now","schedule"]',
       "limit is not a parameter shown for these settings",
+      "options.waitUntilPublished is not shown for these settings",
     ]);
   });
 });

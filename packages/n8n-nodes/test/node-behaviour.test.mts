@@ -1,5 +1,5 @@
 import type { INodeProperties } from "n8n-workflow";
-import { NodeApiError, NodeOperationError } from "n8n-workflow";
+import { NodeApiError, NodeHelpers, NodeOperationError } from "n8n-workflow";
 import { afterEach, describe, expect, it } from "vitest";
 import { SocialPublish } from "../nodes/SocialPublish/SocialPublish.node.ts";
 import { failSocialPublish, runSocialPublish } from "./support/run-node.mts";
@@ -169,6 +169,26 @@ describe("the node's description", () => {
       expect(field.displayOptions?.show?.resource, field.name).toHaveLength(1);
       expect(field.displayOptions?.show?.operation, field.name).toHaveLength(1);
     }
+  });
+
+  it("offers Wait Until Published and Wait Timeout in Create's options only when Publish is scheduled", () => {
+    const description = new SocialPublish().description;
+    const options = properties.find(
+      (property) => property.name === "options" && property.displayOptions?.show?.operation?.[0] === "create",
+    )!;
+    // n8n's own rule for which options of a collection the editor offers, given the node's values.
+    const offered = (publish: string) =>
+      ((options.options ?? []) as INodeProperties[])
+        .filter((option) =>
+          NodeHelpers.displayParameter({}, option, { typeVersion: 1 }, description, {
+            resource: "post",
+            operation: "create",
+            publish,
+          }),
+        )
+        .map((option) => option.name);
+    expect(offered("now")).toEqual(["idempotencyKey"]);
+    expect(offered("schedule")).toEqual(["idempotencyKey", "waitUntilPublished", "waitTimeout"]);
   });
 
   it("can be used as a tool by AI agents", () => {

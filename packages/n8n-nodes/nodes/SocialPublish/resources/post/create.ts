@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from "n8n-workflow";
+import type { IDataObject, IDisplayOptions, IExecuteFunctions } from "n8n-workflow";
 import { NodeOperationError } from "n8n-workflow";
 import { checkIdempotencyKey, defaultIdempotencyKey } from "../../../shared/idempotency";
 import { resolveScheduleAt } from "../../../shared/schedule";
@@ -14,6 +14,10 @@ interface CreateOptions {
 }
 
 const DEFAULT_WAIT_MINUTES = 10;
+
+// Waiting only applies to a scheduled post: a post published now is already published when it is
+// returned. `/publish` names the node's Publish field from inside the Options collection.
+const SHOWN_WHEN_SCHEDULED: IDisplayOptions = { show: { "/publish": ["schedule"] } };
 
 /** The instant a scheduled post is due, in Unix milliseconds. */
 function readScheduleAt(this: IExecuteFunctions, itemIndex: number): number {
@@ -152,6 +156,7 @@ export const createPost: Operation = {
           default: false,
           description:
             "Whether to hold the workflow until a scheduled post has published, then output the published post",
+          displayOptions: SHOWN_WHEN_SCHEDULED,
         },
         {
           displayName: "Wait Timeout (Minutes)",
@@ -161,6 +166,7 @@ export const createPost: Operation = {
           default: DEFAULT_WAIT_MINUTES,
           description:
             "How long Wait Until Published may wait. A post scheduled further ahead than this is refused before it is created.",
+          displayOptions: SHOWN_WHEN_SCHEDULED,
         },
       ],
     },
