@@ -74969,7 +74969,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(637);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(842);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -74978,7 +74978,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 637:
+/***/ 842:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -87615,6 +87615,57 @@ function truncate(text, limit, unit) {
     return `${kept}${ELLIPSIS}`;
 }
 
+;// CONCATENATED MODULE: ./src/clean-cut.ts
+/*
+ * Where the Action shortens release notes itself, the cut should read as a pause, not a stumble: no
+ * list marker, separator or opening bracket just before the "…", and no heading standing above a "…"
+ * with everything it introduced cut away.
+ */
+const clean_cut_ELLIPSIS = "…";
+/** A word made only of list-marker, separator or opening-bracket characters, at the end of the text. */
+const DANGLING_WORD = /(^|\s)[•·*|/\\:;,&+=#([{–—-]+$/;
+/** An ordered list item's number alone at the end of a line. */
+const DANGLING_NUMBER = /(^|\n)[ \t]*\d+[.)]$/;
+/** A URL at the end of the text. */
+const LAST_URL = /[a-z][a-z0-9+.-]*:\/\/\S*$/i;
+/**
+ * `whole` cut with "…" (as `truncate` gives it) without what dangles at the cut: "• …" becomes "…" on
+ * the line before, "Feature |…" becomes "Feature…", and a URL cut in the middle (a link to nowhere) goes
+ * with the bracket before it. "" when nothing else is left; an uncut text as it is.
+ */
+function withoutDanglingEnd(cut, whole) {
+    if (!cut.endsWith(clean_cut_ELLIPSIS))
+        return cut;
+    let text = cut.slice(0, -clean_cut_ELLIPSIS.length);
+    const cutInsideWord = /\S$/.test(text) && /^\S/.test(whole.slice(text.length));
+    if (cutInsideWord)
+        text = text.replace(LAST_URL, "");
+    let previous;
+    do {
+        previous = text;
+        text = text.trimEnd().replace(DANGLING_WORD, "$1").replace(DANGLING_NUMBER, "$1").trimEnd();
+    } while (text !== previous);
+    return text === "" ? "" : `${text}${clean_cut_ELLIPSIS}`;
+}
+const LIST_ITEM = /^(?:• |\d+\. )/;
+/**
+ * The first `count` lines of social text, less those at the end that run straight on into the next
+ * line. Blocks are separated by a blank line, so such a line is a heading over its content, or part of
+ * a table or of a paragraph with hard breaks: kept last, a heading would stand alone above the "…".
+ * List items (and their indented lines) stand on their own and are kept one by one.
+ */
+function leadingLines(lines, count) {
+    let end = Math.min(count, lines.length);
+    while (end > 0 && runsOn(lines[end - 1], lines[end]))
+        end--;
+    return lines.slice(0, end);
+}
+function runsOn(line, next) {
+    if (next === undefined || next.trim() === "" || line.trim() === "")
+        return false;
+    return !/^\s/.test(line) && !LIST_ITEM.test(line);
+}
+
 ;// CONCATENATED MODULE: ./src/template.ts
 /*
  * The `template` input: text with {variables}. `{{` and `}}` stand for literal braces. A template is
@@ -87707,6 +87758,7 @@ function versionFromTag(tag) {
 ;// CONCATENATED MODULE: ./src/caption.ts
 
 
+
 /** A stand-in for the notes while finding out what the template puts around them. */
 const PLACEHOLDER = "\u0000notes\u0000";
 /**
@@ -87748,19 +87800,21 @@ function fits(text, id, hasMedia) {
 }
 /**
  * The caption with as much of the notes as `ok` allows: whole lines while at least one line fits
- * (then "…" on a line of its own), else the first words of the notes. No notes at all when not even a
- * few words fit.
+ * (then "…" on a line of its own), never ending on a heading cut off from what it introduces; else the
+ * first words of the notes, without a list marker, separator or half a URL before the "…". No notes at all
+ * when not even a few words fit.
  */
 function shortenNotes(notes, render, ok) {
     const lines = notes.split("\n");
+    const keptText = (count) => leadingLines(lines, count).join("\n").trimEnd();
     const withLines = (count) => {
-        const kept = lines.slice(0, count).join("\n").trimEnd();
+        const kept = keptText(count);
         return render(kept === "" ? "" : `${kept}\n…`);
     };
     const lineCount = largest(lines.length - 1, (count) => ok(withLines(count)));
-    if (lineCount > 0)
+    if (keptText(lineCount) !== "")
         return withLines(lineCount);
-    const withChars = (budget) => render(budget < FEWEST_WORTH_KEEPING ? "" : truncate(notes, budget, "characters"));
+    const withChars = (budget) => render(budget < FEWEST_WORTH_KEEPING ? "" : withoutDanglingEnd(truncate(notes, budget, "characters"), notes));
     return withChars(largest(measure(notes, "characters"), (budget) => ok(withChars(budget))));
 }
 /** Fewer characters of notes than this read as noise: the post goes without notes instead. */
@@ -112639,7 +112693,8 @@ function withoutEmptySections(blocks) {
     for (let i = blocks.length - 1; i >= 0; i--) {
         const block = blocks[i];
         const next = kept[0];
-        const hasContent = next !== undefined && (next.headingDepth === undefined || next.headingDepth > (block.headingDepth ?? 0));
+        const hasContent = next !== undefined &&
+            (next.headingDepth === undefined || next.headingDepth > (block.headingDepth ?? 0));
         if (block.headingDepth === undefined || hasContent)
             kept.unshift(block);
     }

@@ -1,4 +1,5 @@
 import { adaptText, measure, NETWORK_RULES, type NetworkId, textLimitFor, truncate } from "@socialpub/core";
+import { leadingLines, withoutDanglingEnd } from "./clean-cut.ts";
 import { renderTemplate, type TemplatePart, type TemplateValues } from "./template.ts";
 
 export interface CaptionInput {
@@ -70,8 +71,9 @@ export function fits(text: string, id: NetworkId, hasMedia: boolean): boolean {
 
 /**
  * The caption with as much of the notes as `ok` allows: whole lines while at least one line fits
- * (then "…" on a line of its own), else the first words of the notes. No notes at all when not even a
- * few words fit.
+ * (then "…" on a line of its own), never ending on a heading cut off from what it introduces; else the
+ * first words of the notes, without a list marker, separator or half a URL before the "…". No notes at all
+ * when not even a few words fit.
  */
 function shortenNotes(
   notes: string,
@@ -79,15 +81,18 @@ function shortenNotes(
   ok: (text: string) => boolean,
 ): string {
   const lines = notes.split("\n");
+  const keptText = (count: number) => leadingLines(lines, count).join("\n").trimEnd();
   const withLines = (count: number) => {
-    const kept = lines.slice(0, count).join("\n").trimEnd();
+    const kept = keptText(count);
     return render(kept === "" ? "" : `${kept}\n…`);
   };
   const lineCount = largest(lines.length - 1, (count) => ok(withLines(count)));
-  if (lineCount > 0) return withLines(lineCount);
+  if (keptText(lineCount) !== "") return withLines(lineCount);
 
   const withChars = (budget: number) =>
-    render(budget < FEWEST_WORTH_KEEPING ? "" : truncate(notes, budget, "characters"));
+    render(
+      budget < FEWEST_WORTH_KEEPING ? "" : withoutDanglingEnd(truncate(notes, budget, "characters"), notes),
+    );
   return withChars(largest(measure(notes, "characters"), (budget) => ok(withChars(budget))));
 }
 

@@ -73,6 +73,38 @@ describe("caption", () => {
     expect(measure(caption.text, "characters")).toBeLessThanOrEqual(280);
   });
 
+  it("a cut inside a line leaves no separator dangling before the …", () => {
+    // Every alignment of the cut against the "|" separators of a long table row.
+    for (let pad = 0; pad < 7; pad++) {
+      const row = `${"a".repeat(pad + 1)} ${"cell | ".repeat(60)}`.trim();
+      const caption = compose("{body}\n{url}", row, ["x"]);
+      expect(caption.text, `pad ${pad}`).toMatch(/ cell…\nhttps:/);
+      expect(measure(caption.text, "characters")).toBeLessThanOrEqual(280);
+    }
+  });
+
+  it("whole lines never end on a heading whose content was cut; the first words of it are kept instead", () => {
+    const item = `• ${"A new resolution mode resolves direct dependencies to their lowest versions. ".repeat(4).trim()}`;
+    const notes = `Minor Changes\n${item}\n\nPatch Changes\n• Fix version numbers`;
+    const caption = compose(DEFAULT_TEMPLATE, notes, ["x"]);
+    expect(caption.text).not.toMatch(/Changes\n…$/);
+    expect(caption.text).toMatch(
+      new RegExp(
+        `^octo/app v2\\.1\\.0\\n${URL_}\\n\\nMinor Changes\\n• A new resolution mode (\\S+ )+\\S+…$`,
+      ),
+    );
+    expect(measure(caption.text, "characters")).toBeLessThanOrEqual(280);
+  });
+
+  it("a link is never cut in the middle: the cut goes back before it", () => {
+    const notes =
+      "Notable Changes\nThe known issue relating to Buffer.allocUnsafe incorrectly zero-filling buffers has now been addressed and now returns uninitialized memory as documented in the Buffer.allocUnsafe (https://nodejs.org/docs/latest-v24.x/api/buffer.html#static-method-bufferallocunsafesize) documentation.";
+    const caption = compose(DEFAULT_TEMPLATE, notes, ["x"]);
+    expect(caption.text).toMatch(
+      /\nNotable Changes\nThe known issue .* as documented in the Buffer\.allocUnsafe…$/,
+    );
+  });
+
   it("Bluesky is measured in graphemes, as the service measures it", () => {
     const notes = "👍🏽 ".repeat(400).trim(); // one grapheme, two code points each
     const caption = compose("{body}\n{url}", notes, ["bluesky"]);
