@@ -280,6 +280,32 @@ describe("Post → Create", () => {
     expect(output[0]!.json).toMatchObject({ has_media: true, status: "published", platforms: ["instagram"] });
   });
 
+  it("uploads with a key of its own when the given idempotency key is 255 characters long", async () => {
+    service = await inProcessService({ accounts: ["instagram"] });
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==",
+      "base64",
+    );
+    // The longest key the service takes, ending in "-media" like a derived upload key would.
+    const idempotencyKey = `${"r".repeat(249)}-media`;
+    const { output } = await runSocialPublish({
+      http: service.http,
+      credentials: service.credentials,
+      items: [{ json: {}, binary: { data: { data: png.toString("base64"), mimeType: "image/png" } } }],
+      parameters: create({
+        caption: "a dot",
+        networks: ["instagram"],
+        mediaSource: "binary",
+        options: { idempotencyKey },
+      }),
+    });
+    const uploadKey = service.http.to("POST", "/media")[0]!.headers["idempotency-key"] as string;
+    expect(service.http.to("POST", "/posts")[0]!.headers["idempotency-key"]).toBe(idempotencyKey);
+    expect(uploadKey).not.toBe(idempotencyKey);
+    expect(uploadKey.length).toBeLessThanOrEqual(255);
+    expect(output[0]!.json).toMatchObject({ has_media: true, status: "published" });
+  });
+
   it("names the missing binary field when the input item has none", async () => {
     service = await inProcessService({ accounts: ["instagram"] });
     const error = await failSocialPublish({

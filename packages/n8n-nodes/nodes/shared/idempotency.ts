@@ -5,6 +5,8 @@ import type { IExecuteFunctions } from "n8n-workflow";
 // retries it, so the first execution's id stays the seed across "Retry" and the keys repeat exactly.
 const SEED_KEY = "socialPublishIdempotencySeed";
 
+const MAX_KEY_LENGTH = 255;
+
 /**
  * The default Idempotency-Key of a write: the same for the same item of the same node run of the same
  * execution — including when n8n retries the node (Retry On Fail) or the whole failed execution — and
@@ -31,7 +33,22 @@ export function defaultIdempotencyKey(this: IExecuteFunctions, itemIndex: number
 
 /** A user-supplied key as the service accepts it (1–255 printable ASCII characters), or an error text. */
 export function checkIdempotencyKey(key: string): string | undefined {
-  if (key.length === 0 || key.length > 255) return "must be 1 to 255 characters long";
+  if (key.length === 0 || key.length > MAX_KEY_LENGTH) return "must be 1 to 255 characters long";
   if (!/^[\x20-\x7e]+$/.test(key)) return "may only contain printable ASCII characters";
   return undefined;
+}
+
+/**
+ * The key of a request made for another one — the media upload before a post — as `<key>-<suffix>`.
+ * When that would pass 255 characters, the key is shortened and a hash of the whole key put in its
+ * place: cutting the end off instead would give back the key itself (a 255-character key ending in
+ * `-media`) or the same key for two keys that differ only at the end, and the service answers a
+ * reused key for a different request with 422.
+ */
+export function derivedIdempotencyKey(key: string, suffix: string): string {
+  const plain = `${key}-${suffix}`;
+  if (plain.length <= MAX_KEY_LENGTH) return plain;
+  const digest = createHash("sha256").update(key).digest("hex").slice(0, 40);
+  const kept = key.slice(0, MAX_KEY_LENGTH - digest.length - suffix.length - 2);
+  return `${kept}~${digest}-${suffix}`;
 }

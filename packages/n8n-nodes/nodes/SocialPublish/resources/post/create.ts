@@ -1,6 +1,10 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions } from "n8n-workflow";
 import { NodeOperationError } from "n8n-workflow";
-import { checkIdempotencyKey, defaultIdempotencyKey } from "../../../shared/idempotency";
+import {
+  checkIdempotencyKey,
+  defaultIdempotencyKey,
+  derivedIdempotencyKey,
+} from "../../../shared/idempotency";
 import { resolveScheduleAt } from "../../../shared/schedule";
 import { apiRequest } from "../../../shared/transport";
 import type { Operation } from "../../operation";
@@ -43,7 +47,7 @@ async function uploadBinary(
     path: "/media",
     body: bytes,
     contentType: binary.mimeType,
-    idempotencyKey: `${idempotencyKey}-media`.slice(0, 255),
+    idempotencyKey: derivedIdempotencyKey(idempotencyKey, "media"),
     itemIndex,
   })) as { id: string };
   return media.id;
