@@ -1,7 +1,11 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { NETWORK_RULES, type Post, SocialPublishClient, textLimitFor } from "@socialpub/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { type FakeGitHub, startFakeGitHub } from "./support/fake-github.ts";
 import { releaseEvent, releaseObject } from "./support/payloads.ts";
 import { type ReferenceServer, startReferenceServer } from "./support/reference-server.ts";
@@ -432,5 +436,48 @@ describe("node dist/index.js with `platforms` left empty (every connected networ
     expect(replay.code, replay.stdout).toBe(0);
     expect(replay.outputs["post-id"]).toBe(first.outputs["post-id"]);
     expect(await postCount()).toBe(1);
+  });
+});
+
+describe(".github/workflows/github-action.yml", () => {
+  it("its step that starts dist/index.js on a synthetic release passes against the reference server", async () => {
+    const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
+    const workflow = parse(readFileSync(join(repoRoot, ".github/workflows/github-action.yml"), "utf8")) as {
+      jobs: { announce: { steps: { name?: string; if?: string; run?: string }[] } };
+    };
+    const step = workflow.jobs.announce.steps.find((s) =>
+      s.run?.includes("node packages/github-action/dist/index.js"),
+    );
+    expect(step?.run).toBeDefined();
+    expect(step?.if, "it must run on every event").toBeUndefined();
+
+    // As the runner runs a `run:` step: bash -eo pipefail, from the repository's root.
+    const dir = mkdtempSync(join(tmpdir(), "workflow-step-"));
+    const script = join(dir, "step.sh");
+    writeFileSync(script, step!.run!);
+    writeFileSync(join(dir, "summary.md"), "");
+    const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        "bash",
+        ["--noprofile", "--norc", "-eo", "pipefail", script],
+        {
+          cwd: repoRoot,
+          timeout: 60_000,
+          env: {
+            PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
+            RUNNER_TEMP: dir,
+            GITHUB_STEP_SUMMARY: join(dir, "summary.md"),
+            API_KEY: server.apiKey,
+            BASE_URL: server.baseUrl,
+          },
+        },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
+      );
+    });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^posted post_\w+ once; the re-run replayed it$/m);
+    const posted = (await allPosts()).filter((post) => post.caption.startsWith("octo/ci-check CI check"));
+    expect(posted).toHaveLength(1);
   });
 });
