@@ -299,6 +299,60 @@ describe.skipIf(!installed)(title, () => {
     }
   }, 240_000);
 
+  it("runs the example weekly-analytics-digest.json: totals to date and the last 7 days' posts in one Slack message", async () => {
+    const created = await api(server, "POST", "/posts", { caption: "Digest material", platforms: ["x"] });
+    expect(created.status).toBe(201);
+    const reported = await api(server, "POST", "/sandbox/metrics", {
+      post_id: created.body.id,
+      platform: "x",
+      reach: 120,
+      likes: 9,
+      comments: 2,
+      shares: 1,
+    });
+    expect(reported.status).toBeLessThan(300);
+    const analytics = (await api(server, "GET", "/analytics")).body;
+    expect(analytics.totalReach).toBeGreaterThan(0);
+
+    const example = readExample("weekly-analytics-digest.json") as WorkflowFile & {
+      nodes: Array<Record<string, unknown>>;
+      connections: Record<string, { main: Array<Array<{ node: string; type?: string; index?: number }>> }>;
+    };
+    const schedule = example.nodes.find((node) => node.type === "n8n-nodes-base.scheduleTrigger");
+    const first = example.connections[String(schedule?.name)]?.main[0]?.[0]?.node;
+    if (first !== "Get analytics") throw new Error(`the schedule feeds ${first}, not Get analytics`);
+    // n8n's CLI runs a workflow only from a Manual Trigger: one is added beside the schedule, feeding
+    // the same first node, as "Execute workflow" in the editor would start it.
+    example.nodes.push({
+      id: randomUUID(),
+      name: "Run now",
+      type: "n8n-nodes-base.manualTrigger",
+      typeVersion: 1,
+      position: [0, 200],
+      parameters: {},
+    });
+    example.connections["Run now"] = { main: [[{ node: first, type: "main", index: 0 }]] };
+    for (const node of example.nodes) {
+      if (node.type === "n8n-nodes-base.slack") node.credentials = { slackApi: SLACK_CREDENTIAL };
+    }
+    const workflow = n8n.writeJson("weekly-analytics-digest.json", example);
+    await n8n.mustRun(["import:workflow", `--input=${workflow}`]);
+    const calls = slack.calls.length;
+    const { stdout } = await n8n.mustRun(["execute", `--id=${example.id}`, "--rawOutput"]);
+    expect(parseRawOutput(stdout).status).toBe("success");
+
+    const sent = slack.calls.slice(calls).filter((call) => call.method === "chat.postMessage");
+    expect(sent).toHaveLength(1);
+    const text = String(sent[0]?.body.text);
+    expect(text).toContain(
+      `*Social totals to date*\nReach: ${analytics.totalReach} · engagement ${analytics.engagementRate}% · ` +
+        `${analytics.postsPublished} posts published · ${analytics.followers} followers`,
+    );
+    expect(text).toContain("• x: reach 120");
+    expect(text).toContain("*Latest posts published in the last 7 days* (reach so far)\n");
+    expect(text).toContain("• Digest material — reach 120");
+  }, 240_000);
+
   it("runs the example post-published-to-slack.json: a published post becomes a Slack message per network", async () => {
     const example = readExample("post-published-to-slack.json");
     const trigger = example.nodes.find((node) => node.type === "n8n-nodes-socialpub.socialPublishTrigger");
