@@ -123,6 +123,16 @@ describe("examples/n8n", () => {
     }
   });
 
+  it("release-rss-to-post.json keys each post by its feed entry, so a release posts once", () => {
+    const workflow = JSON.parse(readFileSync(join(examplesDir, "release-rss-to-post.json"), "utf8")) as {
+      nodes: WorkflowNode[];
+    };
+    const publish = workflow.nodes.find((node) => node.type === "n8n-nodes-socialpub.socialPublish");
+    expect((publish?.parameters.options as { idempotencyKey?: string }).idempotencyKey).toBe(
+      "=release-{{ $json.guid || $json.id || $json.link }}",
+    );
+  });
+
   it("catches a parameter the node does not have", () => {
     const node: WorkflowNode = {
       name: "broken",
