@@ -157,6 +157,12 @@ describe("the sandbox dashboard in Chromium", () => {
     await first.first().waitFor(SEEN_WITHIN);
     expect(await first.first().locator(".outcome").textContent()).toBe("503");
     expect(await first.first().locator("td").nth(4).locator("time").count()).toBe(1);
+    // To the second: the retry is due 5 s after the attempt, and the two times must differ.
+    const sent = await first.first().locator("td").nth(1).textContent();
+    const retry = await first.first().locator("td").nth(4).textContent();
+    expect(sent).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(retry).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(retry).not.toBe(sent);
     const eventId = await first.first().getAttribute("data-event-id");
     expect(eventId).toMatch(/^evt_/);
 

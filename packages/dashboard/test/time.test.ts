@@ -17,6 +17,7 @@ describe("times", () => {
     const at = Date.UTC(2026, 5, 15, 12, 0, 5);
     expect(formatTime(at)).toBe("2026-06-15 12:00:05 UTC");
     expect(formatShortTime(at)).toBe("2026-06-15 12:00");
+    expect(formatShortTime(at, true)).toBe("2026-06-15 12:00:05");
   });
 
   test("relative times say in which direction", () => {

@@ -21,9 +21,15 @@ export function formatTime(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 19).replace("T", " ")} UTC`;
 }
 
-/** "2026-06-15 12:00": for tables whose column header says UTC. */
-export function formatShortTime(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 16).replace("T", " ");
+/**
+ * "2026-06-15 12:00", or with `seconds` "2026-06-15 12:00:05": for tables whose column header says
+ * UTC. Seconds where a few of them matter (a delivery and its retry 5 s later).
+ */
+export function formatShortTime(ms: number, seconds = false): string {
+  return new Date(ms)
+    .toISOString()
+    .slice(0, seconds ? 19 : 16)
+    .replace("T", " ");
 }
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [

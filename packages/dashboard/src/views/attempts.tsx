@@ -93,7 +93,7 @@ export function AttemptsTable(props: { endpointId: string; refreshKey: number })
                   </th>
                   <td>#{attempt.attempt}</td>
                   <td>
-                    <Time ms={attempt.at} short />
+                    <Time ms={attempt.at} short seconds />
                   </td>
                   <td>
                     <span class={`outcome ${outcomeClass(attempt)}`}>{outcome(attempt)}</span>
@@ -103,7 +103,7 @@ export function AttemptsTable(props: { endpointId: string; refreshKey: number })
                   </td>
                   <td class="num">{formatDuration(attempt.duration_ms)}</td>
                   <td>
-                    <Time ms={attempt.next_attempt_at} short />
+                    <Time ms={attempt.next_attempt_at} short seconds />
                   </td>
                   <td>
                     <button type="button" class="secondary" onClick={() => resend(attempt)}>

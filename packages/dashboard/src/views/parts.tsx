@@ -17,14 +17,22 @@ export function ErrorMessage({ error }: { error: unknown }) {
 }
 
 /**
- * An instant as UTC, with how far it is from now for humans. `short` drops the seconds and the zone,
- * for table columns whose header says UTC.
+ * An instant as UTC, with how far it is from now for humans. `short` drops the zone, for table columns
+ * whose header says UTC, and the seconds unless `seconds` keeps them.
  */
-export function Time({ ms, short = false }: { ms: number | null; short?: boolean }) {
+export function Time({
+  ms,
+  short = false,
+  seconds = false,
+}: {
+  ms: number | null;
+  short?: boolean;
+  seconds?: boolean;
+}) {
   if (ms === null) return <span class="muted">—</span>;
   return (
     <time dateTime={new Date(ms).toISOString()} title={formatRelative(ms, Date.now())}>
-      {short ? formatShortTime(ms) : formatTime(ms)}
+      {short ? formatShortTime(ms, seconds) : formatTime(ms)}
     </time>
   );
 }
