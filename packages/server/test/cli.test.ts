@@ -325,6 +325,16 @@ describe("errors and help", () => {
         /only applies with --dev/,
       ],
       [["start", "--db", notADatabase], /cannot open database .*: file is not a database/],
+      [["start", "--db", `${notADatabase}/inside/x.db`], /cannot open database .*: .*\.txt is not a folder/],
+      // On /proc, mkdir with { recursive: true } never returned: the server spun at full CPU instead.
+      ...(existsSync("/proc/self")
+        ? [
+            [
+              ["start", "--db", "/proc/nope/x.db"],
+              /cannot open database \/proc\/nope\/x\.db: cannot create/,
+            ] as [string[], RegExp],
+          ]
+        : []),
       [["users", "list", "--db", `${notADatabase}/inside.db`], /cannot open database/],
       [["users", "create", "--name", "N", "--studio", "S", "--db", db], /required option '--email <email>'/],
       [

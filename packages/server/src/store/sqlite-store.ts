@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import type {
   AccountRecord,
@@ -34,6 +33,7 @@ import {
   FALLBACK_AUTOCHECKPOINT_PAGES,
   startBackgroundCheckpoints,
 } from "./background-checkpoints.ts";
+import { ensureDatabaseFolder } from "./database-folder.ts";
 import { migrate } from "./migrate.ts";
 import {
   toAccount,
@@ -102,7 +102,7 @@ export class SqliteStore implements Store {
   constructor(options: SqliteStoreOptions) {
     const inMemory = options.path === ":memory:";
     this.path = inMemory ? ":memory:" : resolve(options.path);
-    if (!inMemory) mkdirSync(dirname(this.path), { recursive: true });
+    if (!inMemory) ensureDatabaseFolder(this.path);
     this.db = new DatabaseSync(this.path, { timeout: options.busyTimeoutMs ?? 5000 });
     try {
       this.db.exec("PRAGMA journal_mode = WAL");
