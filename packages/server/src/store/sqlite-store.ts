@@ -49,6 +49,7 @@ import {
   toUser,
   toWebhook,
 } from "./rows.ts";
+import { UsageCounter } from "./usage-counter.ts";
 
 /**
  * When a commit reaches the disk (SQLite's `synchronous`, in WAL mode):
@@ -270,6 +271,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     if (!this.db.isOpen) return;
+    await this.usage.drain();
     await this.checkpoints?.stop();
     if (!this.db.isOpen) return;
     this.statements.clear();
@@ -339,17 +341,23 @@ export class SqliteStore implements Store {
   // ── usage ───────────────────────────────────────────────────────────────────────────────────────
 
   async incrementApiCalls(userId: string, month: string): Promise<number> {
-    return this.tx(() => {
+    return this.usage.increment(userId, month);
+  }
+
+  private readonly usage = new UsageCounter(
+    (userId, month, calls) => {
       const row = this.get(
-        `INSERT INTO api_usage (user_id, month, calls) VALUES (?, ?, 1)
-         ON CONFLICT (user_id, month) DO UPDATE SET calls = calls + 1
+        `INSERT INTO api_usage (user_id, month, calls) VALUES (?, ?, ?)
+         ON CONFLICT (user_id, month) DO UPDATE SET calls = calls + excluded.calls
          RETURNING calls`,
         userId,
         month,
+        calls,
       );
-      return row ? (row.calls as number) : 0;
-    });
-  }
+      return row!.calls as number;
+    },
+    (work) => this.tx(work),
+  );
 
   async getApiCalls(userId: string, month: string): Promise<number> {
     const row = this.get("SELECT calls FROM api_usage WHERE user_id = ? AND month = ?", userId, month);

@@ -1,0 +1,79 @@
+import { DatabaseSync } from "node:sqlite";
+import { describe, expect, it } from "vitest";
+import { openSqliteStore } from "../src/store/sqlite-store.ts";
+import { UsageCounter } from "../src/store/usage-counter.ts";
+import { tempDir } from "./support/temp-dir.ts";
+
+/** A counter over a plain map, recording each transaction it is given. */
+function countingTransactions() {
+  const totals = new Map<string, number>();
+  const transactions: number[] = [];
+  let callsInThisTransaction = 0;
+  const counter = new UsageCounter(
+    (userId, month, calls) => {
+      callsInThisTransaction += calls;
+      const total = (totals.get(`${userId} ${month}`) ?? 0) + calls;
+      totals.set(`${userId} ${month}`, total);
+      return total;
+    },
+    (work) => {
+      callsInThisTransaction = 0;
+      work();
+      transactions.push(callsInThisTransaction);
+    },
+  );
+  return { counter, transactions };
+}
+
+describe("API calls counted with one commit per turn of the event loop", () => {
+  it("calls made together share one transaction and each gets its own consecutive count", async () => {
+    const { counter, transactions } = countingTransactions();
+    const counts = await Promise.all([
+      ...Array.from({ length: 50 }, () => counter.increment("usr_a", "2026-11")),
+      ...Array.from({ length: 20 }, () => counter.increment("usr_b", "2026-11")),
+    ]);
+    expect(transactions).toEqual([70]);
+    expect(counts.slice(0, 50)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(counts.slice(50)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    // The next turn goes on from there.
+    expect(await counter.increment("usr_a", "2026-11")).toBe(51);
+    expect(transactions).toEqual([70, 1]);
+  });
+
+  it("a failed transaction fails every call in it, and later calls are counted again", async () => {
+    let fail = true;
+    const counter = new UsageCounter(
+      () => 1,
+      (work) => {
+        if (fail) throw new Error("database is locked");
+        work();
+      },
+    );
+    const failed = await Promise.allSettled([counter.increment("u", "m"), counter.increment("u", "m")]);
+    expect(failed.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    fail = false;
+    await expect(counter.increment("u", "m")).resolves.toBe(1);
+  });
+
+  it("on SQLite, calls are on disk when they resolve, and close() commits calls still waiting", async () => {
+    const dir = tempDir();
+    try {
+      const path = dir.file("usage.db");
+      const store = openSqliteStore(path);
+      const counted = await Promise.all(
+        Array.from({ length: 30 }, () => store.incrementApiCalls("u1", "2026-11")),
+      );
+      expect(counted).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+      // Read by another connection: committed, not just held in this one.
+      const other = new DatabaseSync(path);
+      expect(other.prepare("SELECT calls FROM api_usage WHERE user_id = 'u1'").get()).toEqual({ calls: 30 });
+      const late = store.incrementApiCalls("u1", "2026-11");
+      await store.close();
+      expect(await late).toBe(31);
+      expect(other.prepare("SELECT calls FROM api_usage WHERE user_id = 'u1'").get()).toEqual({ calls: 31 });
+      other.close();
+    } finally {
+      dir.remove();
+    }
+  });
+});
