@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import type { Store } from "../store/types.ts";
+import type { IdempotencyAnswer, Store } from "../store/types.ts";
 import type { Caller, KeepAnswer } from "./context.ts";
 import { HttpError } from "./http-error.ts";
+import { textResponse } from "./responses.ts";
 
 /** How long a response is kept for replay (decisions: 24 hours). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -42,7 +43,8 @@ export async function requestFingerprint(request: Request, body: Uint8Array<Arra
  *
  * `handle` gets `keep`, with which each write stores the answer in the same transaction as its change:
  * should the process die after the change and before the answer below is stored, the retry still
- * replays instead of making the change again. The answer actually sent is then stored over it.
+ * replays instead of making the change again. An answer that differs from the one kept (or a refusal
+ * that changed nothing) is stored once the handler has answered.
  */
 export async function withIdempotency(
   store: Store,
@@ -53,15 +55,19 @@ export async function withIdempotency(
   handle: (keep: KeepAnswer) => Promise<Response>,
 ): Promise<Response> {
   const userId = caller.user.id;
-  const keep: KeepAnswer = (status, body) => ({
-    user_id: userId,
-    key,
-    fingerprint,
-    created_at: now,
-    status,
-    body: JSON.stringify(body),
-    expires_at: now + IDEMPOTENCY_TTL_MS,
-  });
+  let kept: IdempotencyAnswer | undefined;
+  const keep: KeepAnswer = (status, body) => {
+    kept = {
+      user_id: userId,
+      key,
+      fingerprint,
+      created_at: now,
+      status,
+      body: JSON.stringify(body),
+      expires_at: now + IDEMPOTENCY_TTL_MS,
+    };
+    return kept;
+  };
   const existing = await store.beginIdempotentRequest({
     user_id: userId,
     key,
@@ -81,9 +87,9 @@ export async function withIdempotency(
         "This Idempotency-Key was used for a different request; send a new key with a new request.",
       );
     }
-    return new Response(existing.body, {
-      status: existing.status,
-      headers: { "content-type": "application/json; charset=utf-8", "idempotent-replayed": "true" },
+    return textResponse(existing.status, existing.body, {
+      "content-type": "application/json; charset=utf-8",
+      "idempotent-replayed": "true",
     });
   }
 
@@ -100,10 +106,13 @@ export async function withIdempotency(
     return response;
   }
   const body = await response.text();
-  await store.completeIdempotentRequest(userId, key, {
-    status: response.status,
-    body,
-    expires_at: now + IDEMPOTENCY_TTL_MS,
-  });
-  return new Response(body, { status: response.status, headers: response.headers });
+  // The usual case: the answer sent is the one the change stored with it, so there is nothing to add.
+  if (kept?.status !== response.status || kept.body !== body) {
+    await store.completeIdempotentRequest(userId, key, {
+      status: response.status,
+      body,
+      expires_at: now + IDEMPOTENCY_TTL_MS,
+    });
+  }
+  return textResponse(response.status, body, response.headers);
 }
