@@ -9,6 +9,7 @@ export { type AccountSpec, type ProvisionedUser, type ProvisionOptions, provisio
 export { Scheduler } from "./scheduler/scheduler.ts";
 export { createService, type Service, type ServiceOptions } from "./service/create-service.ts";
 export { HttpError } from "./service/http-error.ts";
+export { bodyTextOf } from "./service/responses.ts";
 export type { RateLimitOptions } from "./service/limits.ts";
 export { consoleLogger, type Logger, silentLogger } from "./service/logger.ts";
 export { type MediaStorage, MemoryMediaStorage } from "./service/media-storage.ts";

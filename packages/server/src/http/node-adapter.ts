@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { bodyTextOf } from "@socialpub/core";
 import { limitedBodyStream } from "./body-stream.ts";
 import { requestIdFor } from "./request-id.ts";
 
@@ -86,6 +87,14 @@ async function writeResponse(response: Response, res: ServerResponse, closeConne
   if (cookies.length > 0) headers["set-cookie"] = cookies;
   if (closeConnection) headers.connection = "close";
   const status = response.statusText || undefined;
+  const text = bodyTextOf(response);
+  if (text !== undefined) {
+    // A body the service built from a string goes out as that string, without reading its stream.
+    if (headers["content-length"] === undefined) headers["content-length"] = String(Buffer.byteLength(text));
+    res.writeHead(response.status, status, headers);
+    res.end(text);
+    return;
+  }
   if (response.body === null) {
     res.writeHead(response.status, status, headers);
     res.end();
