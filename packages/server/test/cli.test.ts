@@ -91,6 +91,21 @@ describe("socialpub-server start --dev", () => {
     expect(existsSync(db)).toBe(true);
   });
 
+  it("ignores SOCIALPUB_DEV_KEY without --dev, even a malformed one", async () => {
+    const db = newDb();
+    const plain = await serve(["--db", db], { SOCIALPUB_DEV_KEY: TEST_KEY });
+    expect(plain.printedKey).toBeNull();
+    expect((await api(plain, TEST_KEY, "GET", "/me")).status).toBe(401);
+    await plain.stop();
+    const malformed = await serve(["--db", db], { SOCIALPUB_DEV_KEY: "sp_test_short" });
+    await malformed.stop();
+    expect((await ok(["users", "list", "--db", db])).trim()).toBe("");
+    expectOneLineError(
+      await runCli(["start", "--dev", "--port", "0", "--db", db], { SOCIALPUB_DEV_KEY: "sp_test_short" }),
+      /SOCIALPUB_DEV_KEY must be sp_test_ followed by at least 32/,
+    );
+  });
+
   it("accepts webhook URLs on loopback addresses only with --dev or --allow-private-webhooks", async () => {
     const hook = { url: "http://127.0.0.1:9/hooks/socialpub" };
     const dev = await serve(["--dev", "--dev-key", TEST_KEY, "--db", newDb()]);

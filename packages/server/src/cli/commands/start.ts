@@ -74,9 +74,10 @@ export function startCommand(): Command {
       "on an empty database, create a dev user (studio plan) with a test key and connected sandbox accounts",
     )
     .addOption(
-      new Option("--dev-key <key>", "with --dev: use this key (sp_test_ + 32 or more letters and digits)")
-        .env("SOCIALPUB_DEV_KEY")
-        .argParser(parseTestKey),
+      new Option(
+        "--dev-key <key>",
+        "with --dev: use this key (sp_test_ + 32 or more letters and digits); SOCIALPUB_DEV_KEY also sets it, with --dev only",
+      ).argParser(parseTestKey),
     )
     .addOption(
       new Option("--dashboard [on|off]", "serve the sandbox dashboard at / (on by default with --dev)")
@@ -106,7 +107,23 @@ export function startCommand(): Command {
         .default("normal"),
     )
     .addHelpText("after", ENVIRONMENT)
-    .action((options: StartOptions) => start(options));
+    .action(async (options: StartOptions) => start({ ...options, devKey: devKeyOf(options) }));
+}
+
+/**
+ * The dev key: the flag, else SOCIALPUB_DEV_KEY when --dev is on. The variable may stay set in a shell
+ * that also starts servers without --dev; there it means nothing, so it is not read (a --dev-key flag
+ * without --dev is a mistake and is refused).
+ */
+function devKeyOf(options: StartOptions): string | undefined {
+  if (options.devKey !== undefined || !options.dev) return options.devKey;
+  const fromEnv = process.env.SOCIALPUB_DEV_KEY;
+  if (fromEnv === undefined || fromEnv === "") return undefined;
+  try {
+    return parseTestKey(fromEnv);
+  } catch (error) {
+    throw new CliError(`SOCIALPUB_DEV_KEY ${describeFailure(error)}`);
+  }
 }
 
 function print(line: string): void {
