@@ -7,7 +7,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number] & LevelWithSilent;
 
 /**
  * Anything that could carry a credential, wherever it appears in a log object. Request lines are built
- * from an allow-list of fields (see `requestLogFields`), so this is the second line of defence.
+ * from an allow-list of fields (see `RequestLogFields`) and skip this pass; for every other line it is the second line of defence.
  */
 const REDACT_PATHS = [
   "authorization",
