@@ -128,9 +128,8 @@ describe("examples/n8n", () => {
       nodes: WorkflowNode[];
     };
     const publish = workflow.nodes.find((node) => node.type === "n8n-nodes-socialpub.socialPublish");
-    expect((publish?.parameters.options as { idempotencyKey?: string }).idempotencyKey).toBe(
-      "=release-{{ $json.guid || $json.id || $json.link }}",
-    );
+    const options = publish?.parameters.options as { idempotencyKey?: string } | undefined;
+    expect(options?.idempotencyKey).toBe("=release-{{ $json.guid || $json.id || $json.link }}");
   });
 
   it("catches a parameter the node does not have", () => {
