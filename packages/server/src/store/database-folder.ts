@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdirSync, statSync } from "node:fs";
+import { accessSync, constants, mkdirSync, type Stats, statSync } from "node:fs";
 import { dirname } from "node:path";
 
 /**
@@ -50,9 +50,9 @@ const REASONS: Record<string, string> = {
   ENOENT: "the file system does not allow new folders there",
 };
 
-function statOrNull(path: string): ReturnType<typeof statSync> | null {
+function statOrNull(path: string): Stats | null {
   try {
-    return statSync(path);
+    return statSync(path, { throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }
