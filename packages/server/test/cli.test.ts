@@ -80,6 +80,14 @@ describe("socialpub-server start --dev", () => {
     expect(second.printedKey).toBeNull();
     expect(second.output()).toContain("$SOCIALPUB_API_KEY");
     expect((await api(second, TEST_KEY, "GET", "/me")).status).toBe(200);
+    // It says how to get a key, with a command that works as printed.
+    const hint = /^Make a key with: node \S*cli\.ts (keys create --user dev@example\.com --db \S+)$/m.exec(
+      second.output(),
+    );
+    expect(hint).not.toBeNull();
+    const made = await ok(hint![1]!.split(" "));
+    const key = /^API key: (\S+)$/m.exec(made)![1]!;
+    expect((await api(second, key, "GET", "/me")).body.email).toBe("dev@example.com");
     await second.stop();
     expect((await ok(["users", "list", "--db", db])).trim().split("\n")).toHaveLength(1);
   });

@@ -20,15 +20,19 @@ export const DEV_EMAIL = "dev@example.com";
 export type DevSetup =
   /** The database was empty: the dev user was created with this key. */
   | { created: true; apiKey: string; userId: string }
-  /** The database already had users; `apiKey` is the --dev-key when it belongs to this database. */
-  | { created: false; apiKey: string | null };
+  /**
+   * The database already had users; `apiKey` is the --dev-key when it belongs to this database, and
+   * `hasDevUser` says whether dev@example.com is one of them (the user to make a key for).
+   */
+  | { created: false; apiKey: string | null; hasDevUser: boolean };
 
 /** `start --dev`: on an empty database, a studio-plan user with a test key and sandbox accounts. */
 export async function setUpDevUser(store: Store, devKey?: string): Promise<DevSetup> {
   if ((await store.listUsers()).length > 0) {
     const key = devKey === undefined ? null : await store.findKeyByHash(await hashApiKey(devKey));
     const known = key !== null && key.revoked_at === null;
-    return { created: false, apiKey: known ? devKey! : null };
+    const hasDevUser = (await store.findUserByEmail(DEV_EMAIL)) !== null;
+    return { created: false, apiKey: known ? devKey! : null, hasDevUser };
   }
   const { user, apiKey } = await provisionUser(store, {
     plan: "studio",

@@ -1,11 +1,11 @@
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { Command, Option } from "commander";
 import { createLogger, type LogLevel } from "../../logging.ts";
 import { FileMediaStorage } from "../../media/file-media-storage.ts";
 import { startServer } from "../../server.ts";
 import { lockDatabaseForServer } from "../../store/server-lock.ts";
 import type { Synchronous } from "../../store/sqlite-store.ts";
-import { setUpDevUser } from "../admin/dev-user.ts";
+import { DEV_EMAIL, setUpDevUser } from "../admin/dev-user.ts";
 import { CliError, describeFailure } from "../errors.ts";
 import { openStore } from "../open-store.ts";
 import {
@@ -126,6 +126,27 @@ function devKeyOf(options: StartOptions): string | undefined {
   }
 }
 
+/**
+ * The command that makes a key for `email` on this database, as this process was started: the
+ * repository runs the CLI as `node packages/server/src/cli.ts`, an installed package as
+ * `socialpub-server`. Without the dev user, the e-mail is left for the reader, from `users list`.
+ */
+function keysCreateCommand(db: string, email: string | null): string {
+  const script = process.argv[1] ?? "";
+  const fromHere = relative(process.cwd(), script);
+  const cli = /cli\.[jt]s$/.test(script)
+    ? `node ${shellWord(fromHere.startsWith("..") ? script : fromHere)}`
+    : "socialpub-server";
+  const user = email ?? "<e-mail>";
+  const command = `${cli} keys create --user ${user} --db ${shellWord(db)}`;
+  return email === null ? `${command} (e-mails: ${cli} users list --db ${shellWord(db)})` : command;
+}
+
+/** `word` as a shell reads it back: unquoted when it is plain, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
 function print(line: string): void {
   process.stdout.write(`${line}\n`);
 }
@@ -157,8 +178,13 @@ async function start(options: StartOptions): Promise<void> {
       if (dev.created) {
         print("Created the dev user (studio plan) with connected sandbox accounts. Its key, shown only now:");
         print(`API key: ${dev.apiKey}`);
-      } else if (options.devKey !== undefined && dev.apiKey === null) {
-        print("The database already has users and --dev-key is not one of its keys; it was not added.");
+      } else if (dev.apiKey === null) {
+        print(
+          options.devKey !== undefined
+            ? "The database already has users and --dev-key is not one of its keys; it was not added."
+            : "The database already has users, so --dev created none; keys are shown only when made (the database keeps their hashes).",
+        );
+        print(`Make a key with: ${keysCreateCommand(options.db, dev.hasDevUser ? DEV_EMAIL : null)}`);
       }
     }
   } catch (error) {
