@@ -1,5 +1,6 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
+import { openSqliteStore } from "../src/store/sqlite-store.ts";
 import { api, runCli, type ServerProcess, startServerProcess, TEST_KEY } from "./support/cli-process.ts";
 import { tempDir } from "./support/temp-dir.ts";
 
@@ -14,6 +15,13 @@ function newDb(): string {
   const dir = tempDir();
   dirs.push(dir);
   return dir.file("cli.db");
+}
+
+/** A database that exists, empty, as `start` leaves it: administration commands open only those. */
+async function createdDb(): Promise<string> {
+  const db = newDb();
+  await openSqliteStore(db).close();
+  return db;
 }
 
 async function serve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
@@ -120,7 +128,7 @@ describe("socialpub-server start --dev", () => {
     expect(dev.output()).toContain("Webhook URLs on loopback and private addresses are accepted");
     expect((await api(dev, TEST_KEY, "POST", "/webhooks", hook)).status).toBe(201);
 
-    const db = newDb();
+    const db = await createdDb();
     await ok([
       "users",
       "create",
@@ -172,7 +180,7 @@ describe("socialpub-server start --dev", () => {
 
 describe("administration commands", () => {
   it("users create adds a user that users list shows; a second user with the same e-mail is refused", async () => {
-    const db = newDb();
+    const db = await createdDb();
     const created = await ok([
       "users",
       "create",
@@ -209,7 +217,7 @@ describe("administration commands", () => {
   });
 
   it("keys create prints a key the running server accepts; keys list shows only a hint; keys revoke shuts it out", async () => {
-    const db = newDb();
+    const db = await createdDb();
     await ok([
       "users",
       "create",
@@ -285,7 +293,7 @@ describe("administration commands", () => {
   });
 
   it("accounts connect refuses a profile beyond the plan's allowance", async () => {
-    const db = newDb();
+    const db = await createdDb();
     await ok([
       "users",
       "create",
@@ -334,7 +342,7 @@ describe("administration commands", () => {
 
 describe("errors and help", () => {
   it("bad flags and a database it cannot open give one line and a non-zero exit", async () => {
-    const db = newDb();
+    const db = await createdDb();
     const notADatabase = `${db}.txt`;
     writeFileSync(notADatabase, "plain text, not SQLite\n".repeat(200));
     const cases: [string[], RegExp][] = [
@@ -392,6 +400,29 @@ describe("errors and help", () => {
     results.forEach((result, i) => {
       expectOneLineError(result, cases[i]![1]);
     });
+  });
+
+  it("administration commands refuse a database that does not exist, and create none", async () => {
+    const db = newDb();
+    const user = ["--user", "ana@example.com"];
+    const commands = [
+      ["users", "create", "--email", "ana@example.com", "--name", "Ana", "--studio", "Ana Studio"],
+      ["users", "list"],
+      ["keys", "create", ...user],
+      ["keys", "list", ...user],
+      ["keys", "revoke", "key_01JXXXXXXXXXXXXXXXXXXXXXXX"],
+      ["accounts", "connect", ...user, "--platform", "x", "--handle", "ana"],
+      ["accounts", "disconnect", ...user, "--platform", "x"],
+      ["accounts", "list", ...user],
+    ];
+    const results = await Promise.all(commands.map((args) => runCli([...args, "--db", db])));
+    for (const result of results) {
+      expectOneLineError(result, /cannot open database \S*cli\.db: it does not exist; check --db/);
+      expect(result.stderr).toContain(db);
+    }
+    const fromEnv = await runCli(["users", "list"], { SOCIALPUB_DB: db });
+    expectOneLineError(fromEnv, /it does not exist; check --db \(or SOCIALPUB_DB\)/);
+    expect(existsSync(db)).toBe(false);
   });
 
   it("says so on one line when the port is taken", async () => {

@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { openSqliteStore, type SqliteStore, type Synchronous } from "../store/sqlite-store.ts";
 import { CliError, describeFailure } from "./errors.ts";
 
@@ -17,8 +19,18 @@ export function openStore(
   }
 }
 
-/** Runs `work` with the database open, and closes it afterwards whatever happens. */
+/**
+ * Runs `work` with an existing database open, and closes it afterwards whatever happens. Only `start`
+ * creates a database: an administration command given a path that does not exist (a typo in --db, a
+ * command run from another folder) would otherwise make an empty one and act on it, and its user or
+ * key would land where no server reads it.
+ */
 export async function withStore<T>(path: string, work: (store: SqliteStore) => Promise<T>): Promise<T> {
+  if (path !== ":memory:" && !existsSync(path)) {
+    throw new CliError(
+      `cannot open database ${resolve(path)}: it does not exist; check --db (or SOCIALPUB_DB), or create it by running "socialpub-server start --db ${path}" once.`,
+    );
+  }
   const store = openStore(path);
   try {
     return await work(store);
