@@ -292,6 +292,41 @@ describe("administration commands", () => {
     );
   });
 
+  it("accounts connect writes account.connected, or account.disconnected for an account that needs reauthorization", async () => {
+    const db = await createdDb();
+    const user = "dee@example.com";
+    await ok(["users", "create", "--email", user, "--name", "Dee", "--studio", "Dee", "--db", db]);
+    const connect = (platform: string, health: string) =>
+      ok([
+        "accounts",
+        "connect",
+        "--user",
+        user,
+        "--platform",
+        platform,
+        "--handle",
+        "dee",
+        "--health",
+        health,
+        "--db",
+        db,
+      ]);
+    await connect("x", "healthy");
+    await connect("bluesky", "reauth_required");
+    await connect("linkedin", "expiring");
+    const store = openSqliteStore(db);
+    try {
+      const { id } = (await store.findUserByEmail(user))!;
+      expect((await store.listEvents(id)).map((e) => [e.type, e.data])).toEqual([
+        ["account.connected", { platform: "x", handle: "dee", health: "healthy" }],
+        ["account.disconnected", { platform: "bluesky", handle: "dee", health: "reauth_required" }],
+        ["account.connected", { platform: "linkedin", handle: "dee", health: "expiring" }],
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("accounts connect refuses a profile beyond the plan's allowance", async () => {
     const db = await createdDb();
     await ok([

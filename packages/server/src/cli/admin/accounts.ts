@@ -33,7 +33,9 @@ function accountEvent(
 
 /**
  * Connects (or reconnects) a sandbox account, within the plan's number of profiles, and tells the
- * user's webhooks with account.connected — what the dashboard's connect flow does.
+ * user's webhooks — what the dashboard's connect flow does: account.connected, or account.disconnected
+ * for an account in reauth_required, which needs attention (it cannot be published to) like one that
+ * turns reauth_required through the sandbox API.
  */
 export async function connectAccount(
   store: Store,
@@ -49,7 +51,8 @@ export async function connectAccount(
     );
   }
   const account: AccountRecord = { user_id: user.id, ...input, connected_at: now };
-  await store.putAccount(account, { events: [accountEvent("account.connected", account, now)] });
+  const type = account.health === "reauth_required" ? "account.disconnected" : "account.connected";
+  await store.putAccount(account, { events: [accountEvent(type, account, now)] });
   return account;
 }
 

@@ -23,7 +23,9 @@ export function accountsCommand(): Command {
   const accounts = new Command("accounts").description("connect and disconnect a user's sandbox accounts");
   accounts
     .command("connect")
-    .description("connect (or update) a sandbox account; the user's webhooks get account.connected")
+    .description(
+      "connect (or update) a sandbox account; the user's webhooks get account.connected (account.disconnected with --health reauth_required)",
+    )
     .addOption(userOption())
     .addOption(platformOption())
     .requiredOption("--handle <handle>", "the account's handle on the network", nonEmpty)
