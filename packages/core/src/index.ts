@@ -9,10 +9,11 @@ export { type AccountSpec, type ProvisionedUser, type ProvisionOptions, provisio
 export { Scheduler } from "./scheduler/scheduler.ts";
 export { createService, type Service, type ServiceOptions } from "./service/create-service.ts";
 export { HttpError } from "./service/http-error.ts";
-export { bodyTextOf } from "./service/responses.ts";
 export type { RateLimitOptions } from "./service/limits.ts";
 export { consoleLogger, type Logger, silentLogger } from "./service/logger.ts";
 export { type MediaStorage, MemoryMediaStorage } from "./service/media-storage.ts";
+export { requestIdFor, requestIdFromHeader } from "./service/request-id.ts";
+export { bodyTextOf } from "./service/responses.ts";
 export type { LookupHost } from "./service/webhook-url.ts";
 export { MemoryStore } from "./store/memory.ts";
 export type * from "./store/types.ts";
