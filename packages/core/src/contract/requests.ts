@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { EventType } from "./events.ts";
 import { NetworkId } from "./networks.ts";
-import { AccountHealth } from "./resources.ts";
+import { AccountHealth, POST_STATUSES, type PostStatus } from "./resources.ts";
 
 /**
  * A schedule time as the contract accepts it: Unix seconds (below 1e11), Unix milliseconds, a string
@@ -30,16 +30,55 @@ export const CreatePostBody = z
   .meta({ id: "CreatePostBody" });
 export type CreatePostBody = z.infer<typeof CreatePostBody>;
 
-export const ListPostsQuery = z.object({
-  status: z.string().optional().describe("comma-separated statuses; unknown values are ignored"),
-  limit: z.string().optional().describe("1..100, default 20; larger values are clamped to 100"),
-  cursor: z.string().optional().describe("opaque; taken from the Link header's rel=next URL"),
-});
+export const DEFAULT_LIST_LIMIT = 20;
+export const MAX_LIST_LIMIT = 100;
 
-export const ListAttemptsQuery = z.object({
-  limit: z.string().optional().describe("1..100, default 20; larger values are clamped to 100"),
-  cursor: z.string().optional().describe("opaque; taken from the Link header's rel=next URL"),
-});
+/**
+ * `limit` of a list as the query string carries it: digits (surrounding spaces ignored) meaning 1 or
+ * more; larger values are clamped to 100; absent, 20. Parses to the number of items of the page.
+ */
+export const ListLimit = z
+  .string()
+  .transform((text, ctx) => {
+    const n = /^\d+$/.test(text.trim()) ? Number(text) : 0;
+    if (n >= 1) return Math.min(n, MAX_LIST_LIMIT);
+    ctx.issues.push({
+      code: "custom",
+      input: text,
+      message: `limit must be a positive integer (1 to ${MAX_LIST_LIMIT}); got "${text.slice(0, 32)}".`,
+    });
+    return z.NEVER;
+  })
+  .default(DEFAULT_LIST_LIMIT)
+  .meta({
+    description: `items per page, 1 to ${MAX_LIST_LIMIT}; larger values are clamped to ${MAX_LIST_LIMIT}`,
+    // A query parameter travels as text, but what it means is an integer: document that.
+    override: { type: "integer", minimum: 1, maximum: MAX_LIST_LIMIT, default: DEFAULT_LIST_LIMIT },
+  });
+
+/**
+ * `status` of GET /posts: a comma-separated list whose unknown values are ignored. Parses to the
+ * known statuses, without repeats, or to undefined (all posts) when none is left.
+ */
+export const PostStatusFilter = z
+  .string()
+  .transform((text): PostStatus[] | undefined => {
+    const known = text
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s): s is PostStatus => (POST_STATUSES as readonly string[]).includes(s));
+    return known.length > 0 ? [...new Set(known)] : undefined;
+  })
+  .optional()
+  .describe(`comma-separated statuses (${POST_STATUSES.join(", ")}); unknown values are ignored`);
+
+const ListCursor = z.string().optional().describe("opaque; taken from the Link header's rel=next URL");
+
+export const ListPostsQuery = z.object({ status: PostStatusFilter, limit: ListLimit, cursor: ListCursor });
+export type ListPostsQuery = z.output<typeof ListPostsQuery>;
+
+export const ListAttemptsQuery = z.object({ limit: ListLimit, cursor: ListCursor });
+export type ListAttemptsQuery = z.output<typeof ListAttemptsQuery>;
 
 export const PublishDraftBody = z
   .object({ schedule_at: ScheduleTime.optional() })

@@ -98,7 +98,7 @@ const noAnswer: KeepAnswer = () => undefined;
 
 function parseQuery(route: AnyRoute, url: URL): unknown {
   const parsed = route.query!.safeParse(Object.fromEntries(url.searchParams));
-  if (!parsed.success) throw badRequest(`Query: ${describeBodyError(parsed.error)}`);
+  if (!parsed.success) throw badRequest(describeBodyError(parsed.error));
   return parsed.data;
 }
 

@@ -23,10 +23,12 @@ const FIELD_HINTS: Record<string, string> = {
   type: "an event type (post.published, post.scheduled, post.failed, post.deleted, account.connected, account.disconnected, media.processed, analytics.daily)",
 };
 
-/** One sentence for the first problem zod found in a request body. */
+/** One sentence for the first problem zod found in a request body or query. */
 export function describeBodyError(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue || issue.path.length === 0) return "Request body must be a JSON object.";
+  // A rule the contract's schemas check themselves (list limits) already says it in a whole sentence.
+  if (issue.code === "custom") return issue.message;
   const field = String(issue.path[0]);
   const hint = FIELD_HINTS[field];
   if (hint) return `${field} must be ${hint}.`;

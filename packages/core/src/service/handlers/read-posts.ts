@@ -1,12 +1,9 @@
 import { CONTRACT_MESSAGES } from "../../contract/errors.ts";
-import { POST_STATUSES, type PostStatus } from "../../contract/resources.ts";
+import type { ListPostsQuery } from "../../contract/requests.ts";
 import type { RequestContext } from "../context.ts";
 import { badRequest, HttpError } from "../http-error.ts";
 import { json } from "../responses.ts";
 import { toPost, toPostWithTotals, toTarget } from "../serialize.ts";
-
-export const DEFAULT_LIST_LIMIT = 20;
-export const MAX_LIST_LIMIT = 100;
 
 const NO_METRICS = { reach: 0, likes: 0, comments: 0, shares: 0 };
 
@@ -27,24 +24,18 @@ export async function getPostTargets({ deps, caller, params }: RequestContext): 
   return json(200, { data: targets.map(toTarget) });
 }
 
-interface ListQuery {
-  status?: string;
-  limit?: string;
-  cursor?: string;
-}
-
 /**
- * GET /posts: most recent first. `status` keeps the known values of a comma list (none known: all);
- * `limit` defaults to 20 and is clamped to 100; the next page is linked with `Link: <…>; rel="next"`.
+ * GET /posts: most recent first. The query schema has already parsed `status` (the known values of a
+ * comma list; none known: all) and `limit` (default 20, clamped to 100); the next page is linked
+ * with `Link: <…>; rel="next"`.
  */
 export async function listPosts({
   deps,
   caller,
   query,
   url,
-}: RequestContext<unknown, ListQuery>): Promise<Response> {
-  const statuses = parseStatuses(query.status);
-  const limit = parseLimit(query.limit);
+}: RequestContext<unknown, ListPostsQuery>): Promise<Response> {
+  const { status: statuses, limit } = query;
   const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const page = await deps.store.listPosts(caller.user.id, { statuses, limit: limit + 1, beforeId });
   const posts = page.slice(0, limit);
@@ -58,25 +49,6 @@ export async function listPosts({
     headers.link = `<${next.pathname}${next.search}>; rel="next"`;
   }
   return json(200, { data }, headers);
-}
-
-function parseStatuses(value: string | undefined): PostStatus[] | undefined {
-  if (value === undefined) return undefined;
-  const known = value
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s): s is PostStatus => (POST_STATUSES as readonly string[]).includes(s));
-  return known.length > 0 ? [...new Set(known)] : undefined;
-}
-
-export function parseLimit(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_LIST_LIMIT;
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) {
-    throw badRequest(
-      `limit must be a positive integer (1 to ${MAX_LIST_LIMIT}); got "${value.slice(0, 32)}".`,
-    );
-  }
-  return Math.min(Number(value), MAX_LIST_LIMIT);
 }
 
 const CURSOR_PREFIX = "before:";

@@ -1,14 +1,10 @@
 import type { DeliveryAttempt } from "../../contract/events.ts";
+import type { ListAttemptsQuery } from "../../contract/requests.ts";
 import type { AttemptLogEntry, DeliveryRecord } from "../../store/types.ts";
 import type { RequestContext } from "../context.ts";
 import { HttpError } from "../http-error.ts";
 import { json } from "../responses.ts";
-import { decodeCursor, encodeCursor, parseLimit } from "./read-posts.ts";
-
-interface ListQuery {
-  limit?: string;
-  cursor?: string;
-}
+import { decodeCursor, encodeCursor } from "./read-posts.ts";
 
 const webhookNotFound = () => new HttpError(404, "Webhook not found.");
 
@@ -37,10 +33,10 @@ export async function listWebhookAttempts({
   params,
   query,
   url,
-}: RequestContext<unknown, ListQuery>): Promise<Response> {
+}: RequestContext<unknown, ListAttemptsQuery>): Promise<Response> {
   const webhook = await deps.store.getWebhook(caller.user.id, params.id!);
   if (!webhook) throw webhookNotFound();
-  const limit = parseLimit(query.limit);
+  const { limit } = query;
   const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const page = await deps.store.listAttempts(webhook.id, { limit: limit + 1, beforeId });
   const attempts = page.slice(0, limit);
