@@ -19,10 +19,32 @@ export function isJsonContentType(value: string | null): boolean {
 }
 
 /**
- * Reads the body, refusing it with 413 as soon as it is known to exceed `maxBytes`: from
- * Content-Length before reading, or from the bytes read so far (never reading past the limit).
+ * 415 for a body sent with a Content-Encoding other than identity (gzip, br, …). The service does not
+ * decode bodies, and reading compressed bytes as JSON or media would misread them — a confusing 400,
+ * or an upload stored compressed. RFC 7694: the answer's Accept-Encoding says what is accepted.
+ */
+function refuseEncodedBody(request: Request): void {
+  const header = request.headers.get("content-encoding");
+  if (header === null) return;
+  const codings = header
+    .split(",")
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== "" && c !== "identity");
+  if (codings.length === 0) return;
+  throw new HttpError(
+    415,
+    `Content-Encoding ${codings.join(", ")} is not supported; send the body uncompressed, without Content-Encoding.`,
+    { "accept-encoding": "identity" },
+  );
+}
+
+/**
+ * Reads the body, refusing it with 415 when it is compressed (see `refuseEncodedBody`), and with 413 as
+ * soon as it is known to exceed `maxBytes`: from Content-Length before reading, or from the bytes read
+ * so far (never reading past the limit).
  */
 export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+  refuseEncodedBody(request);
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
   if (!request.body) return new Uint8Array(0);

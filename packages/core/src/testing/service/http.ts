@@ -71,6 +71,31 @@ export function httpTests(h: Harness): void {
       }
     });
 
+    it("a compressed body (Content-Encoding other than identity) answers 415, and creates nothing", async () => {
+      const user = await h.user();
+      const json = JSON.stringify({ caption: "Hi", platforms: ["x"] });
+      const gzipped = new Uint8Array(
+        await new Response(
+          new Blob([json]).stream().pipeThrough(new CompressionStream("gzip")),
+        ).arrayBuffer(),
+      );
+      for (const encoding of ["gzip", "br", "GZIP", "identity, gzip"]) {
+        const res = await user.request("POST", "/posts", {
+          rawBody: gzipped,
+          headers: { "content-type": "application/json", "content-encoding": encoding },
+        });
+        expect(res.status, encoding).toBe(415);
+        expect(res.body.error).toMatch(/^Content-Encoding \w+ is not supported; send the body uncompressed/);
+        expect(res.headers.get("accept-encoding")).toBe("identity");
+      }
+      expect((await user.get("/posts")).body.data).toEqual([]);
+      const plain = await user.request("POST", "/posts", {
+        rawBody: json,
+        headers: { "content-type": "application/json", "content-encoding": "identity" },
+      });
+      expect(plain.status).toBe(201);
+    });
+
     it("application/json with a charset is accepted", async () => {
       const user = await h.user();
       const res = await user.request("POST", "/posts", {
