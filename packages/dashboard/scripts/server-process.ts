@@ -18,22 +18,44 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+export interface StartOptions {
+  /**
+   * Fills the fresh database before the server opens it (a large account written straight through the
+   * store, say). When it creates a user with the dev key, `--dev` keeps that user.
+   */
+  seed?(dbPath: string): Promise<void>;
+}
+
 /**
  * `socialpub-server start --dev` on a fresh SQLite database in a temporary folder, on a free port,
  * with `key` as the dev user's key. Resolves once the server says where it listens.
  */
-export function startSandboxServer(key: string, extraArgs: string[] = []): Promise<ServerProcess> {
-  return startServerProcess(["--dev", "--dev-key", key, ...extraArgs]);
+export function startSandboxServer(
+  key: string,
+  extraArgs: string[] = [],
+  options: StartOptions = {},
+): Promise<ServerProcess> {
+  return startServerProcess(["--dev", "--dev-key", key, ...extraArgs], {}, options);
 }
 
 /** `socialpub-server start <args>` on a fresh database in a temporary folder, on a free port. */
-export function startServerProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  options: StartOptions = {},
+): Promise<ServerProcess> {
   const dir = mkdtempSync(join(tmpdir(), "socialpub-dashboard-"));
-  const child = spawn(
-    process.execPath,
-    [CLI, "start", "--port", "0", "--db", join(dir, "socialpub.db"), ...args],
-    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, SOCIALPUB_RATE_LIMIT: "0", ...env } },
-  );
+  const db = join(dir, "socialpub.db");
+  try {
+    await options.seed?.(db);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const child = spawn(process.execPath, [CLI, "start", "--port", "0", "--db", db, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, SOCIALPUB_RATE_LIMIT: "0", ...env },
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => {

@@ -5,10 +5,12 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CHROMIUM_ARGS, findChromium, INSTALL_HINT } from "../scripts/chromium.ts";
 import { callApi, type ServerProcess, startSandboxServer } from "../scripts/server-process.ts";
+import { type LargeAccount, seedLargeAccount } from "./support/large-account.ts";
 
 const KEY = "sp_test_DashboardEndToEndKey0123456789abcdef";
 /** Live views refresh every 5 s; a change must show within a few refreshes. */
 const SEEN_WITHIN = { timeout: 20_000 };
+const VIEWPORT = { width: 1280, height: 900 };
 
 interface Post {
   id: string;
@@ -34,7 +36,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   server = await startSandboxServer(KEY);
   browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page = await browser.newPage({ viewport: VIEWPORT });
 });
 
 afterAll(async () => {
@@ -43,9 +45,9 @@ afterAll(async () => {
   receiver?.close();
 });
 
-async function signIn(key: string) {
-  await page.getByLabel("API key").fill(key);
-  await page.getByRole("button", { name: "Sign in" }).click();
+async function signIn(key: string, tab: Page = page) {
+  await tab.getByLabel("API key").fill(key);
+  await tab.getByRole("button", { name: "Sign in" }).click();
 }
 
 describe("the sandbox dashboard in Chromium", () => {
@@ -219,5 +221,68 @@ describe("the sandbox dashboard in Chromium", () => {
     const logs = server.logs();
     expect(logs.some((line) => line.includes('"path":"/api/v1/posts"'))).toBe(true);
     expect(logs.filter((line) => line.includes(KEY))).toEqual([]);
+  });
+});
+
+describe("an account with 10 000 posts", () => {
+  const LARGE_KEY = "sp_test_DashboardLargeAccountKey0123456789abc";
+  const POSTS = 10_000;
+  let large: ServerProcess;
+  let account: LargeAccount;
+  let tab: Page;
+  /** Every GET /posts the page sent. */
+  const asked: URL[] = [];
+
+  beforeAll(async () => {
+    large = await startSandboxServer(LARGE_KEY, [], {
+      seed: async (db) => {
+        account = await seedLargeAccount(db, LARGE_KEY, POSTS);
+      },
+    });
+    tab = await browser.newPage({ viewport: VIEWPORT });
+    tab.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === "/api/v1/posts") asked.push(url);
+    });
+    await tab.goto(large.url);
+    await signIn(LARGE_KEY, tab);
+  });
+
+  afterAll(async () => {
+    await tab?.close();
+    await large?.stop();
+  });
+
+  const rows = () => tab.locator("table.posts tbody tr");
+  const shownIds = () => rows().evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-post-id")));
+
+  test("the posts view draws the newest 50, never the whole list, and pages onward and back", async () => {
+    await expect.poll(() => rows().count(), SEEN_WITHIN).toBe(50);
+    expect(await shownIds()).toEqual(account.postIds.slice(0, 50));
+    // The page holds one page of rows (plus the header row), not 10 000.
+    expect(await tab.evaluate(() => document.querySelectorAll("tr").length)).toBe(51);
+    expect(await tab.evaluate(() => document.getElementsByTagName("*").length)).toBeLessThan(3000);
+
+    const pager = tab.getByRole("navigation", { name: "Pages of posts" });
+    for (const n of [2, 3, 4]) {
+      await pager.getByRole("button", { name: "Older →" }).click();
+      await expect.poll(() => pager.textContent(), SEEN_WITHIN).toContain(`Page ${n}`);
+      await expect.poll(shownIds, SEEN_WITHIN).toEqual(account.postIds.slice((n - 1) * 50, n * 50));
+      expect(await tab.evaluate(() => document.querySelectorAll("tr").length)).toBe(51);
+    }
+    await pager.getByRole("button", { name: "← Newer" }).click();
+    await expect.poll(shownIds, SEEN_WITHIN).toEqual(account.postIds.slice(100, 150));
+
+    // Each page was one request for 50 posts; four pages, four places in the list.
+    expect(asked.length).toBeGreaterThanOrEqual(4);
+    for (const url of asked) expect(url.searchParams.get("limit")).toBe("50");
+    expect(new Set(asked.map((url) => url.searchParams.get("cursor"))).size).toBe(4);
+  });
+
+  test("analytics sums the 10 000 posts", async () => {
+    await tab.getByRole("link", { name: "Analytics" }).click();
+    const totals = tab.locator("dl.totals");
+    await expect.poll(() => totals.textContent(), SEEN_WITHIN).toContain("10,000");
+    expect(await totals.textContent()).toContain(account.totalReach.toLocaleString("en"));
   });
 });
