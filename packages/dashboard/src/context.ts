@@ -2,12 +2,13 @@ import { createContext } from "preact";
 import { useContext } from "preact/hooks";
 import type { Api } from "./api/client.ts";
 import type { NetworkRules } from "./lib/network-rules.ts";
+import type { PollClock } from "./lib/poll-clock.ts";
 
 export interface AppContext {
   api: Api;
   rules: NetworkRules;
-  /** Polling is on: views refresh themselves while the tab is visible. */
-  live: boolean;
+  /** The page's one refresh schedule: live views subscribe to it through usePoll. */
+  clock: PollClock;
   /** Says something to screen readers through the page's polite live region. */
   announce(message: string): void;
 }

@@ -3,6 +3,7 @@ import type { Api } from "./api/client.ts";
 import type { CurrentUser } from "./api/types.ts";
 import { App, type AppContext } from "./context.ts";
 import type { NetworkRules } from "./lib/network-rules.ts";
+import { PollClock } from "./lib/poll-clock.ts";
 import { hrefFor, parseRoute, type Route } from "./lib/route.ts";
 import { AnalyticsView } from "./views/analytics.tsx";
 import { PostDetail } from "./views/post-detail.tsx";
@@ -17,6 +18,27 @@ const NAV: { label: string; route: Route; matches: Route["view"][] }[] = [
   { label: "Analytics", route: { view: "analytics" }, matches: ["analytics"] },
 ];
 
+/** What counts as the person using the page: it brings polling back to its shortest interval. */
+const ACTIVITY_EVENTS = ["pointerdown", "keydown", "wheel"] as const;
+
+/** The page's poll clock: running while live updates are on, paused while the tab is hidden. */
+function usePollClock(live: boolean): PollClock {
+  const clock = useMemo(() => new PollClock(), []);
+  useEffect(() => {
+    const visibility = () => clock.visibilityChanged();
+    const activity = () => clock.activity();
+    document.addEventListener("visibilitychange", visibility);
+    for (const type of ACTIVITY_EVENTS) document.addEventListener(type, activity, { passive: true });
+    return () => {
+      document.removeEventListener("visibilitychange", visibility);
+      for (const type of ACTIVITY_EVENTS) document.removeEventListener(type, activity);
+      clock.setRunning(false);
+    };
+  }, [clock]);
+  useEffect(() => clock.setRunning(live), [clock, live]);
+  return clock;
+}
+
 function useRoute(): Route {
   const [route, setRoute] = useState(() => parseRoute(location.hash));
   useEffect(() => {
@@ -30,10 +52,12 @@ function useRoute(): Route {
 export function Shell(props: { api: Api; rules: NetworkRules; onSignOut(): void }) {
   const route = useRoute();
   const [live, setLive] = useState(true);
-  const [user, setUser] = useState<CurrentUser | null>(null);
   const [announcement, setAnnouncement] = useState("");
   const main = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
+
+  const [user, setUser] = useState<CurrentUser | null>(null);
+  const clock = usePollClock(live);
 
   useEffect(() => {
     props.api.get<CurrentUser>("/me").then(setUser, () => {});
@@ -55,8 +79,8 @@ export function Shell(props: { api: Api; rules: NetworkRules; onSignOut(): void 
     requestAnimationFrame(() => setAnnouncement(message));
   }, []);
   const context = useMemo<AppContext>(
-    () => ({ api: props.api, rules: props.rules, live, announce }),
-    [props.api, props.rules, live, announce],
+    () => ({ api: props.api, rules: props.rules, clock, announce }),
+    [props.api, props.rules, clock, announce],
   );
 
   return (

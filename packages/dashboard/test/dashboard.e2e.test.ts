@@ -1,14 +1,14 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { adaptText } from "@socialpub/core";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CHROMIUM_ARGS, findChromium, INSTALL_HINT } from "../scripts/chromium.ts";
 import { callApi, type ServerProcess, startSandboxServer } from "../scripts/server-process.ts";
 import { type LargeAccount, seedLargeAccount } from "./support/large-account.ts";
 
 const KEY = "sp_test_DashboardEndToEndKey0123456789abcdef";
-/** Live views refresh every 5 s; a change must show within a few refreshes. */
+/** Live views refresh every 5 s while the page is in use; a change must show within a few refreshes. */
 const SEEN_WITHIN = { timeout: 20_000 };
 const VIEWPORT = { width: 1280, height: 900 };
 
@@ -73,6 +73,8 @@ describe("the sandbox dashboard in Chromium", () => {
       platforms: ["x", "bluesky", "linkedin"],
     });
     expect(created.status).toBe(201);
+    // Someone using the page: refreshes come every 5 s (an idle page waits up to a minute).
+    await page.keyboard.press("Shift");
 
     const row = page.locator(`tr[data-post-id="${created.body.id}"]`);
     await row.waitFor(SEEN_WITHIN);
@@ -284,5 +286,68 @@ describe("an account with 10 000 posts", () => {
     const totals = tab.locator("dl.totals");
     await expect.poll(() => totals.textContent(), SEEN_WITHIN).toContain("10,000");
     expect(await totals.textContent()).toContain(account.totalReach.toLocaleString("en"));
+  });
+});
+
+describe("live updates and the API allowance", () => {
+  let context: BrowserContext;
+  let tab: Page;
+  /** The API paths the page called, in the order their answers finished. */
+  const calls: string[] = [];
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+  const callsSince = (from: number) => calls.slice(from).sort();
+  const setVisibility = (state: "visible" | "hidden") =>
+    tab.evaluate((value) => {
+      Object.defineProperty(document, "visibilityState", { value, configurable: true });
+      Object.defineProperty(document, "hidden", { value: value === "hidden", configurable: true });
+      document.dispatchEvent(new Event("visibilitychange"));
+    }, state);
+  beforeAll(async () => {
+    // The page's timers run on a clock the test moves, so minutes of polling take no time.
+    context = await browser.newContext({ viewport: VIEWPORT });
+    await context.clock.install();
+    tab = await context.newPage();
+    tab.on("requestfinished", (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith("/api/v1/")) calls.push(pathname.slice("/api/v1".length));
+    });
+    await tab.goto(server.url);
+    await signIn(KEY, tab);
+    await tab.locator("table.posts, p.empty").first().waitFor(SEEN_WITHIN);
+    await context.clock.pauseAt(Date.now() + 1000);
+    await settle();
+  });
+
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  test("nothing is asked while the tab is hidden; showing it asks at once", async () => {
+    await setVisibility("hidden");
+    const from = calls.length;
+    await context.clock.runFor(10 * 60_000);
+    await settle();
+    expect(calls.length).toBe(from);
+    await setVisibility("visible");
+    await context.clock.runFor(1);
+    await expect.poll(() => callsSince(from), SEEN_WITHIN).toEqual(["/posts"]);
+    await settle();
+  });
+
+  test("while nothing changes the waits grow (5 s, 10 s, 20 s); a key press brings back 5 s", async () => {
+    let from = calls.length;
+    for (const wait of [5000, 10_000, 20_000]) {
+      await context.clock.runFor(wait - 1000);
+      await settle();
+      expect(calls.length, `nothing before ${wait} ms`).toBe(from);
+      await context.clock.runFor(1000);
+      await expect.poll(() => callsSince(from), SEEN_WITHIN).toEqual(["/posts"]);
+      await settle();
+      from = calls.length;
+    }
+    // The next refresh is 40 s away; the person presses a key and it comes within 5 s.
+    await tab.keyboard.press("Shift");
+    await context.clock.runFor(5000);
+    await expect.poll(() => callsSince(from), SEEN_WITHIN).toEqual(["/posts"]);
   });
 });

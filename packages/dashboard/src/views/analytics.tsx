@@ -10,8 +10,8 @@ const whole = (value: number) => value.toLocaleString("en");
 
 /** GET /analytics: the totals, and reach and engagement per network, as networks reported them. */
 export function AnalyticsView() {
-  const { api, rules, live } = useApp();
-  const analytics = usePoll(() => api.get<Analytics>("/analytics"), "analytics", live);
+  const { api, rules, clock } = useApp();
+  const analytics = usePoll(() => api.get<Analytics>("/analytics"), "analytics", clock);
   const data = analytics.data;
   return (
     <section aria-labelledby="analytics-title">

@@ -22,7 +22,7 @@ function outcomeClass(attempt: WebhookAttempt): string {
 
 /** GET /webhooks/{id}/attempts, newest first, each with a button to resend its event. */
 export function AttemptsTable(props: { endpointId: string; refreshKey: number }) {
-  const { api, live, announce } = useApp();
+  const { api, clock, announce } = useApp();
   const [pages, setPages] = useState(firstPage);
   const [error, setError] = useState<string | null>(null);
   const cursor = currentCursor(pages);
@@ -30,7 +30,7 @@ export function AttemptsTable(props: { endpointId: string; refreshKey: number })
   const attempts = usePoll<Page<WebhookAttempt>>(
     () => api.list<WebhookAttempt>(`${path}/attempts`, { limit: ATTEMPTS_PER_PAGE, cursor }),
     `${props.endpointId}|${cursor ?? ""}`,
-    live,
+    clock,
   );
 
   useEffect(() => setPages(firstPage), [props.endpointId]);

@@ -11,7 +11,7 @@ import { Badge, ErrorMessage, Time } from "./parts.tsx";
 import { TargetCard } from "./target-card.tsx";
 
 export function PostDetail({ id }: { id: string }) {
-  const { api, rules, live, announce } = useApp();
+  const { api, rules, clock, announce } = useApp();
   const [actionError, setActionError] = useState<string | null>(null);
   const path = `/posts/${encodeURIComponent(id)}`;
   const detail = usePoll(
@@ -23,7 +23,7 @@ export function PostDetail({ id }: { id: string }) {
       return { post, targets: targets.data };
     },
     id,
-    live,
+    clock,
   );
 
   async function act(method: "POST" | "DELETE", suffix: string, done: string) {

@@ -20,7 +20,7 @@ function captionPreview(post: Post): string {
 }
 
 export function PostsView() {
-  const { api, rules, live, announce } = useApp();
+  const { api, rules, clock, announce } = useApp();
   const [statuses, setStatuses] = useState<PostStatus[]>([]);
   const [pages, setPages] = useState(firstPage);
   const cursor = currentCursor(pages);
@@ -32,7 +32,7 @@ export function PostsView() {
         cursor,
       }),
     `${statuses.join(",")}|${cursor ?? ""}`,
-    live,
+    clock,
   );
 
   const previous = useRef<{ key: string; data: Post[] } | null>(null);
@@ -76,7 +76,7 @@ export function PostsView() {
       {posts.loading ? (
         <p aria-busy="true">Loading posts…</p>
       ) : rows.length === 0 ? (
-        <Empty>No posts yet. Create one with POST /api/v1/posts; it appears here within seconds.</Empty>
+        <Empty>No posts yet. Create one with POST /api/v1/posts; it appears here with the next refresh.</Empty>
       ) : (
         <div class="table-wrap">
           <table class="posts">

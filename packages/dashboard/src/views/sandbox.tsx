@@ -9,8 +9,8 @@ const HEALTH: AccountHealth[] = ["healthy", "expiring", "reauth_required"];
 
 /** Every network, connected or not: connect, disconnect, and set health as the network would. */
 export function SandboxView() {
-  const { api, rules, live } = useApp();
-  const accounts = usePoll(() => api.get<{ data: Account[] }>("/accounts"), "accounts", live);
+  const { api, rules, clock } = useApp();
+  const accounts = usePoll(() => api.get<{ data: Account[] }>("/accounts"), "accounts", clock);
   const [error, setError] = useState<string | null>(null);
   const byPlatform = new Map((accounts.data?.data ?? []).map((account) => [account.platform, account]));
 

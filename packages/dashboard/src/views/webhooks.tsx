@@ -9,8 +9,8 @@ import { Badge, Empty, ErrorMessage, Time } from "./parts.tsx";
 
 /** Webhook endpoints, and for the one chosen every delivery attempt with a way to resend an event. */
 export function WebhooksView({ selected }: { selected?: string }) {
-  const { api, live, announce } = useApp();
-  const endpoints = usePoll(() => api.get<{ data: WebhookEndpoint[] }>("/webhooks"), "webhooks", live);
+  const { api, clock, announce } = useApp();
+  const endpoints = usePoll(() => api.get<{ data: WebhookEndpoint[] }>("/webhooks"), "webhooks", clock);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<{ id: string; secret: string } | null>(null);
   const list = endpoints.data?.data ?? [];
