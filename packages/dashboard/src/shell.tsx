@@ -5,6 +5,7 @@ import { App, type AppContext } from "./context.ts";
 import type { NetworkRules } from "./lib/network-rules.ts";
 import { PollClock } from "./lib/poll-clock.ts";
 import { hrefFor, parseRoute, type Route } from "./lib/route.ts";
+import { usePoll } from "./poll.ts";
 import { AnalyticsView } from "./views/analytics.tsx";
 import { PostDetail } from "./views/post-detail.tsx";
 import { PostsView } from "./views/posts.tsx";
@@ -56,12 +57,11 @@ export function Shell(props: { api: Api; rules: NetworkRules; onSignOut(): void 
   const main = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
 
-  const [user, setUser] = useState<CurrentUser | null>(null);
   const clock = usePollClock(live);
-
-  useEffect(() => {
-    props.api.get<CurrentUser>("/me").then(setUser, () => {});
-  }, [props.api]);
+  // The month's call count, read again on each tick; it changes with every call (this one included),
+  // so it does not count as a change that keeps the clock fast.
+  const me = usePoll(() => props.api.get<CurrentUser>("/me"), "me", clock, { countsAsChange: false });
+  const user = me.data;
 
   // After a view change, focus goes to the new view's heading, as it would on a page load.
   const viewKey = JSON.stringify(route);

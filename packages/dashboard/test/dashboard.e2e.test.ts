@@ -302,6 +302,11 @@ describe("live updates and the API allowance", () => {
       Object.defineProperty(document, "hidden", { value: value === "hidden", configurable: true });
       document.dispatchEvent(new Event("visibilitychange"));
     }, state);
+  const usage = async () => {
+    const text = (await tab.locator("header.top .account p").textContent()) ?? "";
+    return Number(/([\d,]+) \/ [\d,]+ calls/.exec(text)?.[1]?.replaceAll(",", ""));
+  };
+
   beforeAll(async () => {
     // The page's timers run on a clock the test moves, so minutes of polling take no time.
     context = await browser.newContext({ viewport: VIEWPORT });
@@ -314,12 +319,22 @@ describe("live updates and the API allowance", () => {
     await tab.goto(server.url);
     await signIn(KEY, tab);
     await tab.locator("table.posts, p.empty").first().waitFor(SEEN_WITHIN);
+    await tab.getByText(/ calls$/).waitFor(SEEN_WITHIN);
     await context.clock.pauseAt(Date.now() + 1000);
     await settle();
   });
 
   afterAll(async () => {
     await context?.close();
+  });
+
+  test("each refresh asks for the view and the month's call count, which the header shows", async () => {
+    const from = calls.length;
+    const before = await usage();
+    await context.clock.runFor(5000);
+    await expect.poll(() => callsSince(from), SEEN_WITHIN).toEqual(["/me", "/posts"]);
+    await expect.poll(usage, SEEN_WITHIN).toBeGreaterThan(before);
+    await settle();
   });
 
   test("nothing is asked while the tab is hidden; showing it asks at once", async () => {
@@ -330,7 +345,7 @@ describe("live updates and the API allowance", () => {
     expect(calls.length).toBe(from);
     await setVisibility("visible");
     await context.clock.runFor(1);
-    await expect.poll(() => callsSince(from), SEEN_WITHIN).toEqual(["/posts"]);
+    await expect.poll(() => callsSince(from), SEEN_WITHIN).toEqual(["/me", "/posts"]);
     await settle();
   });
 
@@ -341,13 +356,13 @@ describe("live updates and the API allowance", () => {
       await settle();
       expect(calls.length, `nothing before ${wait} ms`).toBe(from);
       await context.clock.runFor(1000);
-      await expect.poll(() => callsSince(from), SEEN_WITHIN).toEqual(["/posts"]);
+      await expect.poll(() => callsSince(from), SEEN_WITHIN).toEqual(["/me", "/posts"]);
       await settle();
       from = calls.length;
     }
     // The next refresh is 40 s away; the person presses a key and it comes within 5 s.
     await tab.keyboard.press("Shift");
     await context.clock.runFor(5000);
-    await expect.poll(() => callsSince(from), SEEN_WITHIN).toEqual(["/posts"]);
+    await expect.poll(() => callsSince(from), SEEN_WITHIN).toEqual(["/me", "/posts"]);
   });
 });
