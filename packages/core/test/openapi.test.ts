@@ -123,6 +123,16 @@ describe("OpenAPI document", () => {
     ]);
   });
 
+  it("gives a schedule time as an integer, a string of digits, or a date-time with an offset", () => {
+    const schedule = doc().components.schemas.ScheduleTime as { type?: unknown; anyOf: object[] };
+    expect(schedule.type).toBeUndefined();
+    expect(schedule.anyOf).toEqual([
+      expect.objectContaining({ type: "integer" }),
+      expect.objectContaining({ type: "string", pattern: "^\\d+$" }),
+      expect.objectContaining({ type: "string", format: "date-time" }),
+    ]);
+  });
+
   it("marks operations that need a key with bearer security, and health and this document without", () => {
     const paths = doc().paths;
     expect(paths["/me"]!.get!.security).toEqual([{ bearerAuth: [] }]);

@@ -27,18 +27,39 @@ describe("parseScheduleTime", () => {
     expect(at(" 1800000000123 ")).toBe(1_800_000_000_123);
   });
 
-  it("ISO 8601 with Z, z, ±hh:mm or ±hhmm", () => {
+  it("ISO 8601 date-times with Z or ±hh:mm, as RFC 3339 writes them", () => {
     expect(at("2026-12-01T09:00:00Z")).toBe(Date.UTC(2026, 11, 1, 9));
-    expect(at("2026-12-01t09:00:00z")).toBe(Date.UTC(2026, 11, 1, 9));
     expect(at("2026-12-01T11:00:00+02:00")).toBe(Date.UTC(2026, 11, 1, 9));
-    expect(at("2026-12-01T03:30:00-0530")).toBe(Date.UTC(2026, 11, 1, 9));
-    expect(at("2026-12-01T09:00Z")).toBe(Date.UTC(2026, 11, 1, 9));
-    expect(at("2026-12-01 09:00:00+00:00")).toBe(Date.UTC(2026, 11, 1, 9));
+    expect(at("2026-12-01T03:30:00-05:30")).toBe(Date.UTC(2026, 11, 1, 9));
+    expect(at("2026-12-01T09:00:00+00:00")).toBe(Date.UTC(2026, 11, 1, 9));
+    expect(at("2026-12-01T09:00:00-00:00")).toBe(Date.UTC(2026, 11, 1, 9));
+    expect(at(" 2026-12-01T09:00:00Z ")).toBe(Date.UTC(2026, 11, 1, 9));
+  });
+
+  it("refuses the ISO 8601 forms outside that profile, saying what a time must be", () => {
+    for (const value of [
+      "2026-12-01 09:00:00+00:00",
+      "2026-12-01t09:00:00Z",
+      "2026-12-01T09:00:00z",
+      "2026-12-01t09:00:00z",
+      "2026-12-01T03:30:00-0530",
+      "2026-12-01T09:00:00+02",
+      "2026-12-01T09:00Z",
+      "2026-12-01T09:00+01:00",
+      "2026-12-01T09:00:00,5Z",
+      "20261201T090000Z",
+      "2026-W48-2T09:00:00Z",
+    ]) {
+      expect(refusal(value), value).toBe(
+        `schedule_at "${value}" is not a time this service understands. Give Unix seconds, Unix milliseconds, or an ISO 8601 time with a zone offset, e.g. 2026-12-01T09:00:00Z.`,
+      );
+    }
   });
 
   it("fractional seconds keep milliseconds (digits past the third are dropped)", () => {
     expect(at("2026-12-01T09:00:00.5Z")).toBe(Date.UTC(2026, 11, 1, 9, 0, 0, 500));
     expect(at("2026-12-01T09:00:00.123456789Z")).toBe(Date.UTC(2026, 11, 1, 9, 0, 0, 123));
+    expect(at("2026-12-01T11:00:00.999+02:00")).toBe(Date.UTC(2026, 11, 1, 9, 0, 0, 999));
   });
 
   it("29 February only in leap years", () => {
@@ -47,7 +68,13 @@ describe("parseScheduleTime", () => {
   });
 
   it("refuses times without an offset, impossible dates and other shapes", () => {
-    expect(refusal("2026-12-01T09:00:00")).toMatch(/has no zone offset/);
+    expect(refusal("2026-12-01T09:00:00")).toBe(
+      'schedule_at "2026-12-01T09:00:00" has no zone offset, so its instant is ambiguous; add Z or an offset such as +02:00.',
+    );
+    expect(refusal("2026-12-01T09:00:00.250")).toMatch(/has no zone offset/);
+    for (const value of ["2026-12-01T24:00:00Z", "2026-04-31T09:00:00Z", "2026-12-01T09:00:00+24:00"]) {
+      expect(refusal(value), value).toMatch(/is not a valid date and time/);
+    }
     for (const value of [
       "2026-12-01",
       "2026-13-01T00:00:00Z",

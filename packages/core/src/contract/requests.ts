@@ -4,14 +4,34 @@ import { NetworkId } from "./networks.ts";
 import { AccountHealth, POST_STATUSES, type PostStatus } from "./resources.ts";
 
 /**
+ * The string form of a schedule time that is not digits: an RFC 3339 date-time, the ISO 8601 profile
+ * decisions.md allows — `YYYY-MM-DDThh:mm:ss`, an optional fraction of a second, then `Z` or `±hh:mm`.
+ */
+export const ScheduleDateTime = z.iso.datetime({ offset: true });
+
+/**
  * A schedule time as the contract accepts it: Unix seconds (below 1e11), Unix milliseconds, a string
- * of digits meaning either, or an ISO 8601 string with a date, a time and a zone offset. The shape is
- * checked here; parsing and the "in the future" rule live in `time/schedule-at.ts`.
+ * of digits meaning either, or an RFC 3339 date-time with a zone offset. Only the JSON type is checked
+ * here, so that the time is judged where decisions.md orders it (after platforms, content and media)
+ * and refused with a message that says what is wrong with it: `time/schedule-at.ts` parses it and
+ * applies the "in the future" rule. The document lists the three forms.
  */
 export const ScheduleTime = z.union([z.number(), z.string()]).meta({
   id: "ScheduleTime",
   description:
     "Unix seconds, Unix milliseconds, a string of digits, or ISO 8601 with a zone offset (e.g. 2026-12-01T09:00:00Z)",
+  override: ({ jsonSchema }) => {
+    delete jsonSchema.type;
+    jsonSchema.anyOf = [
+      { type: "integer", description: "Unix seconds when below 1e11, otherwise Unix milliseconds" },
+      { type: "string", pattern: "^\\d+$", description: "the same integer as a string of digits" },
+      {
+        type: "string",
+        format: "date-time",
+        description: "YYYY-MM-DDThh:mm:ss, optional fraction of a second, then Z or ±hh:mm",
+      },
+    ];
+  },
 });
 
 export const CreatePostBody = z

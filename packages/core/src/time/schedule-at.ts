@@ -1,8 +1,10 @@
 /**
  * schedule_at as decisions.md defines it: an integer below 1e11 is Unix seconds, otherwise Unix
- * milliseconds; a string of digits counts as that integer; any other string must be ISO 8601 with a
- * date, a time and a zone offset. The due time may lie up to 60 s in the past (clock skew).
+ * milliseconds; a string of digits counts as that integer; any other string must be an ISO 8601
+ * date-time with a zone offset, as RFC 3339 writes it (`2026-12-01T09:00:00Z`,
+ * `2026-12-01T11:00:00.250+02:00`). The due time may lie up to 60 s in the past (clock skew).
  */
+import { ScheduleDateTime } from "../contract/requests.ts";
 
 export const SCHEDULE_SKEW_MS = 60_000;
 /** Integers below this are seconds: 1e11 s is the year 5138, 1e11 ms is March 1973. */
@@ -10,8 +12,11 @@ const SECONDS_BELOW = 1e11;
 
 export type ScheduleParse = { ok: true; at: number } | { ok: false; message: string };
 
-const ISO =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))?$/;
+/**
+ * The layout of an accepted date-time with any digits in its fields, only to tell an impossible date
+ * or time (2027-02-29, 24:00) and a missing offset apart from a string that is no date-time at all.
+ */
+const DATE_TIME_LAYOUT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(Z|[+-]\d{2}:\d{2})?$/;
 
 const HOW =
   "Give Unix seconds, Unix milliseconds, or an ISO 8601 time with a zone offset, e.g. 2026-12-01T09:00:00Z.";
@@ -23,40 +28,19 @@ export function parseScheduleTime(value: unknown, field = "schedule_at"): Schedu
     return { ok: false, message: `${field} must be a number or a string. ${HOW}` };
   const text = value.trim();
   if (/^\d+$/.test(text)) return fromInteger(Number(text), field);
-  const m = ISO.exec(text);
-  if (!m)
-    return { ok: false, message: `${field} "${clip(value)}" is not a time this service understands. ${HOW}` };
-  const [, y, mo, d, h, mi, s, frac, zulu, sign, oh, om] = m;
-  if (!zulu && !sign) {
+  // Date.parse reads every string ScheduleDateTime accepts exactly (fractions past milliseconds dropped).
+  if (ScheduleDateTime.safeParse(text).success) return { ok: true, at: Date.parse(text) };
+  const layout = DATE_TIME_LAYOUT.exec(text);
+  if (layout && !layout[1]) {
     return {
       ok: false,
       message: `${field} "${clip(value)}" has no zone offset, so its instant is ambiguous; add Z or an offset such as +02:00.`,
     };
   }
-  const year = Number(y);
-  const month = Number(mo);
-  const day = Number(d);
-  const hour = Number(h);
-  const minute = Number(mi);
-  const second = Number(s ?? 0);
-  const offsetMinutes = sign ? (sign === "-" ? -1 : 1) * (Number(oh) * 60 + Number(om)) : 0;
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (
-    month < 1 ||
-    month > 12 ||
-    day < 1 ||
-    day > daysInMonth ||
-    hour > 23 ||
-    minute > 59 ||
-    second > 59 ||
-    Number(oh ?? 0) > 23 ||
-    Number(om ?? 0) > 59
-  ) {
+  if (layout) {
     return { ok: false, message: `${field} "${clip(value)}" is not a valid date and time. ${HOW}` };
   }
-  const ms = Math.floor(Number(`0.${frac ?? "0"}`) * 1000);
-  const at = Date.UTC(year, month - 1, day, hour, minute, second, ms) - offsetMinutes * 60_000;
-  return { ok: true, at };
+  return { ok: false, message: `${field} "${clip(value)}" is not a time this service understands. ${HOW}` };
 }
 
 /** Parses and checks that the time is not further in the past than the tolerated skew. */
