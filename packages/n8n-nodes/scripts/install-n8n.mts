@@ -1,13 +1,16 @@
 // Installs the real n8n that the end-to-end tests run, into a cache folder outside the repository
-// (see n8n-install-location.mts). Idempotent: when the cache is complete it only says so.
+// (see n8n-install-location.mts). Idempotent: when the cache is complete it only says so. Safe to run
+// several at once (see cache-install.mts): one installs, the others wait for it, and the cache folder
+// only ever appears complete.
 //
 // n8n 2.40.7 installs on Node 24 with two workarounds, both for packages the npm registry lacks:
 // linkedom is pinned to 0.18.12 (0.18.15 needs a missing package), and install scripts are skipped
 // (a Kafka client's build step downloads zlib). The one native module n8n needs, sqlite3, is then
 // built against the headers of the Node that will run n8n.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { delimiter, dirname } from "node:path";
+import { installOnce } from "./cache-install.mts";
 import {
   INSTALL_COMMAND,
   isN8nInstalled,
@@ -35,11 +38,10 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
   return result.stdout;
 }
 
-function install(cacheDir: string): void {
-  rmSync(readyMarker(cacheDir), { force: true });
-  mkdirSync(cacheDir, { recursive: true });
+/** Installs n8n into `dir`, an empty folder; writes the ready marker last. */
+function install(dir: string): void {
   writeFileSync(
-    `${cacheDir}/package.json`,
+    `${dir}/package.json`,
     `${JSON.stringify(
       { name: "socialpub-n8n-cache", private: true, overrides: { linkedom: "0.18.12" } },
       null,
@@ -60,29 +62,36 @@ function install(cacheDir: string): void {
       `${nodePackageName()}@${NODE_VERSION}`,
       `n8n@${N8N_VERSION}`,
     ],
-    cacheDir,
+    dir,
     env,
   );
-  run("npm", ["rebuild", "sqlite3", "--loglevel=error"], cacheDir, {
+  run("npm", ["rebuild", "sqlite3", "--loglevel=error"], dir, {
     ...env,
-    PATH: `${dirname(nodeBinary(cacheDir))}${delimiter}${process.env.PATH ?? ""}`,
-    npm_config_nodedir: nodeDir(cacheDir),
+    PATH: `${dirname(nodeBinary(dir))}${delimiter}${process.env.PATH ?? ""}`,
+    npm_config_nodedir: nodeDir(dir),
   });
-  const version = run(nodeBinary(cacheDir), [n8nEntry(cacheDir), "--version"], cacheDir).trim();
+  const version = run(nodeBinary(dir), [n8nEntry(dir), "--version"], dir).trim();
   if (!version.includes(N8N_VERSION)) throw new Error(`installed n8n reports version "${version}"`);
-  writeFileSync(readyMarker(cacheDir), `${N8N_VERSION}\n`);
+  writeFileSync(readyMarker(dir), `${N8N_VERSION}\n`);
 }
 
 const cacheDir = n8nCacheDir();
-if (isN8nInstalled(cacheDir)) {
-  console.log(`n8n ${N8N_VERSION} is installed in ${cacheDir}`);
-} else {
-  console.log(`Installing n8n ${N8N_VERSION} into ${cacheDir} (a few minutes, about 3 GB)…`);
-  try {
-    install(cacheDir);
-    console.log(`n8n ${N8N_VERSION} is ready in ${cacheDir}`);
-  } catch (error) {
-    console.error(`Installing n8n failed: ${(error as Error).message}. Retry with: ${INSTALL_COMMAND}`);
-    process.exit(1);
-  }
+try {
+  const result = await installOnce({
+    cacheDir,
+    isReady: isN8nInstalled,
+    install: (dir) => {
+      console.log(`Installing n8n ${N8N_VERSION} for ${cacheDir} (a few minutes, about 3 GB)…`);
+      install(dir);
+    },
+    log: (message) => console.log(message),
+  });
+  console.log(
+    result === "present"
+      ? `n8n ${N8N_VERSION} is installed in ${cacheDir}`
+      : `n8n ${N8N_VERSION} is ready in ${cacheDir}`,
+  );
+} catch (error) {
+  console.error(`Installing n8n failed: ${(error as Error).message}. Retry with: ${INSTALL_COMMAND}`);
+  process.exit(1);
 }
