@@ -7,9 +7,12 @@ import {
   PollClock,
 } from "../src/lib/poll-clock.ts";
 
-/** A tab with a hand-driven clock: timers fire only when the test moves time on. */
+/**
+ * A tab with a hand-driven clock: timers fire only when the test moves time on. It starts at -5 s,
+ * when the views read themselves, so the clock's first refresh falls at 0.
+ */
 function fakeTab() {
-  let now = 0;
+  let now = -POLL_BASE_MS;
   let visible = true;
   let timers: { at: number; run: () => void }[] = [];
   const env: ClockEnvironment = {
@@ -54,7 +57,12 @@ function setUp(changes: () => boolean = () => false) {
     calls.push(tab.env.now());
     return changes();
   });
-  return { tab, clock, calls };
+  /** Live updates on; time moves to 0, where the first refresh happens. */
+  const start = async () => {
+    clock.setRunning(true);
+    await tab.advance(POLL_BASE_MS);
+  };
+  return { tab, clock, calls, start };
 }
 
 describe("the poll clock", () => {
@@ -65,24 +73,33 @@ describe("the poll clock", () => {
     expect(nextDelay(POLL_MAX_MS, true)).toBe(POLL_BASE_MS);
   });
 
-  test("an idle page is asked less and less often: 13 refreshes in ten minutes instead of 121", async () => {
+  test("the first refresh comes 5 s after the views read themselves, not at once", async () => {
     const { tab, clock, calls } = setUp();
     clock.setRunning(true);
+    await tab.advance(POLL_BASE_MS - 1);
+    expect(calls).toEqual([]);
+    await tab.advance(1);
+    expect(calls).toEqual([0]);
+  });
+
+  test("an idle page is asked less and less often: 13 refreshes in ten minutes instead of 121", async () => {
+    const { tab, calls, start } = setUp();
+    await start();
     await tab.advance(600_000);
     expect(calls.slice(0, 6)).toEqual([0, 5000, 15_000, 35_000, 75_000, 135_000]);
     expect(calls.length).toBe(13);
   });
 
   test("a refresh that finds a change keeps the interval at 5 s", async () => {
-    const { tab, clock, calls } = setUp(() => true);
-    clock.setRunning(true);
+    const { tab, calls, start } = setUp(() => true);
+    await start();
     await tab.advance(30_000);
     expect(calls).toEqual([0, 5000, 10_000, 15_000, 20_000, 25_000, 30_000]);
   });
 
   test("any action of the person brings the next refresh within 5 s", async () => {
-    const { tab, clock, calls } = setUp();
-    clock.setRunning(true);
+    const { tab, clock, calls, start } = setUp();
+    await start();
     await tab.advance(100_000); // 0, 5, 15, 35, 75 s; next due at 135 s
     expect(calls.at(-1)).toBe(75_000);
     clock.activity();
@@ -94,8 +111,8 @@ describe("the poll clock", () => {
   });
 
   test("repeated actions do not postpone a refresh that is already due soon", async () => {
-    const { tab, clock, calls } = setUp();
-    clock.setRunning(true);
+    const { tab, clock, calls, start } = setUp();
+    await start();
     await tab.advance(0);
     for (let i = 0; i < 10; i++) {
       clock.activity();
@@ -105,8 +122,8 @@ describe("the poll clock", () => {
   });
 
   test("nothing is asked while the tab is hidden; showing it asks again at once", async () => {
-    const { tab, clock, calls } = setUp();
-    clock.setRunning(true);
+    const { tab, clock, calls, start } = setUp();
+    await start();
     await tab.advance(1000);
     tab.setVisible(false);
     clock.visibilityChanged();
@@ -121,8 +138,8 @@ describe("the poll clock", () => {
   });
 
   test("showing the tab right after a refresh waits out the shortest interval", async () => {
-    const { tab, clock, calls } = setUp();
-    clock.setRunning(true);
+    const { tab, clock, calls, start } = setUp();
+    await start();
     await tab.advance(1000);
     tab.setVisible(false);
     clock.visibilityChanged();
@@ -135,8 +152,8 @@ describe("the poll clock", () => {
   });
 
   test("live updates off: nothing is asked until they are on again", async () => {
-    const { tab, clock, calls } = setUp();
-    clock.setRunning(true);
+    const { tab, clock, calls, start } = setUp();
+    await start();
     await tab.advance(0);
     clock.setRunning(false);
     await tab.advance(600_000);
@@ -162,7 +179,7 @@ describe("the poll clock", () => {
       throw new Error("offline");
     });
     clock.setRunning(true);
-    await tab.advance(5000);
+    await tab.advance(2 * POLL_BASE_MS);
     unsubscribe();
     await tab.advance(60_000);
     expect(asked).toBe(2);

@@ -48,7 +48,8 @@ export class PollClock {
   private dueAt = 0;
   private inFlight = false;
   private activeDuringTick = false;
-  private lastTickAt = Number.NEGATIVE_INFINITY;
+  /** When everything was last read; views read themselves when they appear, so the clock starts there. */
+  private lastTickAt: number;
 
   constructor(env: ClockEnvironment = browserEnvironment, base = POLL_BASE_MS, max = POLL_MAX_MS) {
     this.env = env;
@@ -56,6 +57,7 @@ export class PollClock {
     this.max = max;
     this.delay = base;
     this.wait = base;
+    this.lastTickAt = env.now();
   }
 
   /** The wait between the last refresh and the next one. */
