@@ -76,7 +76,9 @@ export function PostsView() {
       {posts.loading ? (
         <p aria-busy="true">Loading posts…</p>
       ) : rows.length === 0 ? (
-        <Empty>No posts yet. Create one with POST /api/v1/posts; it appears here with the next refresh.</Empty>
+        <Empty>
+          No posts yet. Create one with POST /api/v1/posts; it appears here with the next refresh.
+        </Empty>
       ) : (
         <div class="table-wrap">
           <table class="posts">
