@@ -187,6 +187,44 @@ describe("the sandbox dashboard in Chromium", () => {
     expect(received.map((headers) => headers["webhook-id"])).toEqual([eventId, eventId, eventId]);
   });
 
+  test("a write whose answer was lost is sent again with the same Idempotency-Key and creates once", async () => {
+    // Port 9 (discard) has no listener here: the endpoint only has to exist, not to receive.
+    const url = "http://127.0.0.1:9/lost-answer";
+    const keys: string[] = [];
+    let dropped = false;
+    await page.route("**/api/v1/webhooks", async (route) => {
+      const request = route.request();
+      if (request.method() !== "POST") return route.continue();
+      keys.push((await request.headerValue("idempotency-key")) ?? "");
+      if (dropped) return route.continue();
+      // The service creates the endpoint, but its answer never reaches the page.
+      dropped = true;
+      await route.fetch();
+      await route.abort("connectionreset");
+    });
+    try {
+      await page.getByRole("link", { name: "Webhooks" }).click();
+      await page.getByLabel("Add an endpoint (URL)").fill(url);
+      await page.getByRole("button", { name: "Add endpoint" }).click();
+      await expect.poll(() => page.getByRole("alert").textContent()).toContain("cannot be reached");
+      await page.getByRole("button", { name: "Add endpoint" }).click();
+      await expect.poll(() => page.locator(".notice").textContent(), SEEN_WITHIN).toContain("Signing secret");
+
+      expect(keys).toHaveLength(2);
+      expect(keys[1]).toBe(keys[0]);
+      const endpoints = await callApi<{ data: { url: string }[] }>(server, KEY, "GET", "/webhooks");
+      expect(endpoints.body.data.filter((endpoint) => endpoint.url === url)).toHaveLength(1);
+
+      // Done once, the same write on purpose is a new request with a new key.
+      await page.getByLabel("Add an endpoint (URL)").fill(url);
+      await page.getByRole("button", { name: "Add endpoint" }).click();
+      await expect.poll(() => keys.length, SEEN_WITHIN).toBe(3);
+      expect(keys[2]).not.toBe(keys[0]);
+    } finally {
+      await page.unroute("**/api/v1/webhooks");
+    }
+  });
+
   test("a long list is read a page at a time, following the API's Link cursors", async () => {
     const existing = (await callApi<{ data: Post[] }>(server, KEY, "GET", "/posts?limit=100")).body.data
       .length;

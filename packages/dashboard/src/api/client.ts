@@ -43,26 +43,46 @@ async function errorOf(response: Response): Promise<ApiError> {
 }
 
 /**
+ * Whether a write may still have happened, or may yet: no answer came (0), a request with the same key
+ * is still running (409), or the service answered 429 or 5xx, which it does not keep under the key.
+ * Trying such a write again must reuse its key.
+ */
+function outcomeUnknown(status: number): boolean {
+  return status === 0 || status === 409 || status === 429 || status >= 500;
+}
+
+/**
  * Calls the public API with the key as a bearer credential. The key goes only in the Authorization
- * header — never in a URL, so it cannot reach a log or the browser history. Writes carry a fresh
- * Idempotency-Key, so a retried click never creates twice. A 401 signs out.
+ * header — never in a URL, so it cannot reach a log or the browser history. A 401 signs out.
+ *
+ * Writes (POST, DELETE) carry an Idempotency-Key. A write whose outcome is unknown (no answer, 409, 429,
+ * 5xx) keeps its key: clicking again sends the same request with the same key, so if the first one did
+ * go through the service replays its answer instead of acting twice. Once a write has an answer, its
+ * key is dropped, so doing the same thing again on purpose (resending an event once more) is a new
+ * request.
  */
 export function createApi(key: string, onUnauthorized: (error: ApiError) => void): Api {
+  /** Idempotency keys of writes whose outcome is unknown, by method, path and body. */
+  const pending = new Map<string, string>();
+
   async function call(method: string, url: string, body?: unknown): Promise<Response> {
     const headers: Record<string, string> = { authorization: `Bearer ${key}`, accept: "application/json" };
-    if (body !== undefined) headers["content-type"] = "application/json";
-    if (method === "POST" || method === "DELETE") headers["idempotency-key"] = crypto.randomUUID();
+    const text = body === undefined ? null : JSON.stringify(body);
+    if (text !== null) headers["content-type"] = "application/json";
+    const write = method === "POST" || method === "DELETE";
+    const action = `${method} ${url} ${text ?? ""}`;
+    if (write) {
+      const idempotencyKey = pending.get(action) ?? crypto.randomUUID();
+      pending.set(action, idempotencyKey);
+      headers["idempotency-key"] = idempotencyKey;
+    }
     let response: Response;
     try {
-      response = await fetch(url, {
-        method,
-        headers,
-        body: body === undefined ? null : JSON.stringify(body),
-        cache: "no-store",
-      });
+      response = await fetch(url, { method, headers, body: text, cache: "no-store" });
     } catch {
       throw new ApiError(0, "The server cannot be reached; is it running?", null);
     }
+    if (write && !outcomeUnknown(response.status)) pending.delete(action);
     if (!response.ok) {
       const error = await errorOf(response);
       if (response.status === 401) onUnauthorized(error);
