@@ -46,12 +46,28 @@ export class SocialPublishApi implements ICredentialType {
     },
   };
 
-  // GET /me is the cheapest call that proves both the address and the key.
+  // GET /me is the cheapest call that proves both the address and the key. n8n shows only the HTTP
+  // status text of a failed test ("Unauthorized"), never the service's body, so the two answers a
+  // user can fix get their own message: a wrong key, and a Base URL without /api/v1.
   test: ICredentialTestRequest = {
     request: {
       baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
       url: "/me",
       method: "GET",
     },
+    rules: [
+      {
+        type: "responseCode",
+        properties: { value: 401, message: "Invalid or revoked API key." },
+      },
+      {
+        type: "responseCode",
+        properties: {
+          value: 404,
+          message:
+            "No Social Publish API at this Base URL. It must include the version segment, e.g. http://127.0.0.1:8787/api/v1.",
+        },
+      },
+    ],
   };
 }

@@ -54,4 +54,14 @@ describe("Social Publish API credentials", () => {
     )) as { statusCode: number; body: unknown };
     expect(refused).toMatchObject({ statusCode: 401, body: { error: "Invalid or revoked API key." } });
   });
+
+  it("names the fix for a wrong key (401) and a Base URL without /api/v1 (404), which n8n would show as bare status texts", () => {
+    expect(credential.test.rules).toEqual([
+      { type: "responseCode", properties: { value: 401, message: "Invalid or revoked API key." } },
+      {
+        type: "responseCode",
+        properties: { value: 404, message: expect.stringContaining("include the version segment") },
+      },
+    ]);
+  });
 });

@@ -185,6 +185,40 @@ describe.skipIf(!installed)(title, () => {
     expect(onServer).toEqual({ status: 200, body: created });
   }, 120_000);
 
+  it("tests the credential as n8n's credential dialog does: GET /me passes; a wrong key and a Base URL without /api/v1 say what to fix", async () => {
+    await n8n.start();
+    try {
+      const rest = await n8n.signInOwner();
+      const test = (apiKey: string, baseUrl = server.baseUrl) =>
+        rest("POST", "/rest/credentials/test", {
+          credentials: { ...CREDENTIAL, type: "socialPublishApi", data: { apiKey, baseUrl } },
+        });
+      const usage = async () =>
+        ((await api(server, "GET", "/me")).body.usage as { api_calls_this_month: number })
+          .api_calls_this_month;
+
+      const before = await usage();
+      expect(await test(server.apiKey)).toEqual({
+        status: 200,
+        body: { data: { status: "OK", message: "Connection successful!" } },
+      });
+      // The test request itself reached the service (our own GET /me calls count too).
+      expect(await usage()).toBe(before + 2);
+
+      expect(await test("sp_test_notAKeyTheServiceKnows000000000000")).toEqual({
+        status: 200,
+        body: { data: { status: "Error", message: "Invalid or revoked API key." } },
+      });
+      const withoutVersion = await test(server.apiKey, server.baseUrl.replace(/\/api\/v1$/, ""));
+      expect(withoutVersion.body.data).toMatchObject({
+        status: "Error",
+        message: expect.stringMatching(/^No Social Publish API at this Base URL\. It must include/),
+      });
+    } finally {
+      await n8n.stop();
+    }
+  }, 240_000);
+
   it("imports every example workflow", async () => {
     const files = readdirSync(examplesDir).filter((file) => file.endsWith(".json"));
     expect(files.length).toBeGreaterThanOrEqual(3);

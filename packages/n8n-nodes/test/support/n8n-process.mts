@@ -33,6 +33,12 @@ export async function stopProcess(child: ChildProcess, graceMs = 15_000): Promis
   clearTimeout(timer);
 }
 
+export type RestClient = (
+  method: string,
+  path: string,
+  body?: unknown,
+) => Promise<{ status: number; body: Record<string, unknown> }>;
+
 export class N8n {
   readonly root: string;
   readonly port: number;
@@ -153,6 +159,38 @@ export class N8n {
     }
     await this.stop();
     throw new Error(`n8n did not become ready within ${timeoutMs} ms.\n${this.serverOutput}`);
+  }
+
+  /**
+   * Sets up the instance owner through n8n's REST API, as its first-run page does, and answers a
+   * client for `/rest/…` signed in as that owner (n8n's auth cookie, bound to a browser id).
+   */
+  async signInOwner(): Promise<RestClient> {
+    const base = `http://127.0.0.1:${this.port}`;
+    const browserId = "socialpub-e2e-browser";
+    const setup = await fetch(`${base}/rest/owner/setup`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "browser-id": browserId },
+      body: JSON.stringify({
+        email: "owner@socialpub.test",
+        firstName: "Social",
+        lastName: "Pub",
+        password: "Socialpub-e2e-1",
+      }),
+    });
+    if (!setup.ok) throw new Error(`n8n owner setup answered ${setup.status}: ${await setup.text()}`);
+    const cookie = setup.headers
+      .getSetCookie()
+      .map((line) => line.split(";")[0])
+      .join("; ");
+    return async (method, path, body) => {
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers: { "content-type": "application/json", "browser-id": browserId, cookie },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
   }
 
   output(): string {
