@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
-import { newId, type PostRecord, type TargetRecord } from "@socialpub/core";
+import { type NewEvent, newId, type PostRecord, type TargetRecord } from "@socialpub/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { migrate, SchemaTooNewError } from "../src/store/migrate.ts";
 import { MIGRATIONS } from "../src/store/migrations/index.ts";
@@ -51,12 +51,12 @@ const target = (postId: string): TargetRecord => ({
   comments: 0,
   shares: 0,
 });
-const event = (id: string) => ({
+const event = (id: string): NewEvent => ({
   id,
   user_id: user.id,
-  type: "post.scheduled" as const,
+  type: "post.scheduled",
   created: T0 / 1000,
-  data: {},
+  data: { post_id: "post_1", platforms: ["x"], scheduled_at: T0 + 60_000 },
 });
 
 function userVersion(path: string): number {

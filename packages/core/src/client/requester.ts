@@ -28,7 +28,7 @@ export interface RequestOptions {
   idempotencyKey?: string;
 }
 
-export type HttpMethod = "GET" | "POST" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
 export interface ApiRequest<S extends z.ZodType> {
   method: HttpMethod;

@@ -45,7 +45,15 @@ import { reportSandboxMetrics } from "./handlers/sandbox-metrics.ts";
 import { schedulePost } from "./handlers/schedule.ts";
 import { getHealth, getOpenApi } from "./handlers/system.ts";
 import { listWebhookAttempts, resendWebhookEvent } from "./handlers/webhook-deliveries.ts";
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks, testWebhook } from "./handlers/webhooks.ts";
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhooks,
+  testWebhook,
+  UpdateWebhookBody,
+  updateWebhook,
+} from "./handlers/webhooks.ts";
 import { type AnyRoute, defineRoute } from "./route.ts";
 
 const postId = z.object({ id: z.string().meta({ description: "The post id, post_…" }) });
@@ -347,6 +355,27 @@ export const ROUTES: readonly AnyRoute[] = [
     handler: getWebhook,
   }),
   defineRoute({
+    method: "PATCH",
+    path: "/webhooks/{id}",
+    operationId: "updateWebhook",
+    tag: "Webhooks",
+    summary: "Change an endpoint's URL, events or status; re-enable one disabled after a 410 Gone",
+    description:
+      'Send any of url, events and status; the others stay as they are, and so does the secret. {"status": "enabled"} makes a disabled endpoint receive events again: the events written from then on (what it was owed when it was disabled stays dropped; resend an event to send it again).',
+    auth: true,
+    params: webhookId,
+    body: { schema: UpdateWebhookBody },
+    responses: {
+      200: { description: "The endpoint as updated (without its secret).", schema: WebhookEndpoint },
+      400: {
+        description:
+          "Nothing to change was sent, the URL is not http(s) or resolves to a private address, or events is empty or names an unknown type.",
+      },
+      404: webhookNotFound,
+    },
+    handler: updateWebhook,
+  }),
+  defineRoute({
     method: "DELETE",
     path: "/webhooks/{id}",
     operationId: "deleteWebhook",
@@ -366,7 +395,14 @@ export const ROUTES: readonly AnyRoute[] = [
     auth: true,
     params: webhookId,
     body: { schema: TestWebhookBody, optional: true },
-    responses: { 202: { description: "The queued event.", schema: WebhookEvent }, 404: webhookNotFound },
+    responses: {
+      202: { description: "The queued event.", schema: WebhookEvent },
+      404: webhookNotFound,
+      409: {
+        description:
+          'The endpoint is disabled (it answered 410 Gone, or was disabled with PATCH); enable it with PATCH /webhooks/{id} {"status": "enabled"}.',
+      },
+    },
     handler: testWebhook,
   }),
   defineRoute({
@@ -405,7 +441,10 @@ export const ROUTES: readonly AnyRoute[] = [
       404: {
         description: "No such endpoint (`Webhook not found.`) or event (`Event not found.`) in the account.",
       },
-      409: { description: "The endpoint is disabled (it answered 410 Gone)." },
+      409: {
+        description:
+          'The endpoint is disabled (it answered 410 Gone, or was disabled with PATCH); enable it with PATCH /webhooks/{id} {"status": "enabled"}.',
+      },
     },
     handler: resendWebhookEvent,
   }),

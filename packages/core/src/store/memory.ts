@@ -22,6 +22,7 @@ import type {
   TargetMetrics,
   TargetRecord,
   UserRecord,
+  WebhookPatch,
   WebhookRecord,
   WebhookStatus,
 } from "./types.ts";
@@ -350,6 +351,20 @@ export class MemoryStore implements Store {
     if (status === "disabled") {
       for (const d of this.deliveries.values()) if (d.webhook_id === id) this.endIfPending(d);
     }
+  }
+
+  async updateWebhook(userId: string, id: string, patch: WebhookPatch): Promise<WebhookRecord | null> {
+    const webhook = this.webhooks.get(id);
+    if (!webhook || webhook.user_id !== userId) return null;
+    if (patch.url !== undefined) webhook.url = patch.url;
+    if (patch.events !== undefined) webhook.events = [...patch.events];
+    if (patch.status !== undefined) {
+      webhook.status = patch.status;
+      if (patch.status === "disabled") {
+        for (const d of this.deliveries.values()) if (d.webhook_id === id) this.endIfPending(d);
+      }
+    }
+    return copy(webhook);
   }
 
   async appendEvents(events: NewEvent[], effects?: Effects): Promise<void> {

@@ -1,4 +1,4 @@
-import type { EventType } from "../contract/events.ts";
+import type { EventDataMap, EventType } from "../contract/events.ts";
 import type { NetworkId } from "../contract/networks.ts";
 import type { PlanName } from "../contract/plans.ts";
 import type { AccountHealth, PostStatus, TargetStatus } from "../contract/resources.ts";
@@ -103,19 +103,27 @@ export interface WebhookRecord {
   created_at: number;
 }
 
-/** An event to write to the outbox. `created` is Unix seconds, as in the envelope. */
-export interface NewEvent {
+/** What every event written to the outbox carries besides its type and data. */
+export interface NewEventBase {
   id: string;
   user_id: string;
-  type: EventType;
+  /** Unix seconds, as in the envelope. */
   created: number;
-  data: unknown;
   /**
    * Deliver to this endpoint only (test events). Otherwise the store creates one delivery for each
    * enabled endpoint of the user subscribed to the type, due at `created * 1000`.
    */
   webhook_id?: string;
 }
+
+/** An event of one type to write to the outbox, its `data` shaped as the contract says for that type. */
+export interface NewEventOf<K extends EventType> extends NewEventBase {
+  type: K;
+  data: EventDataMap[K];
+}
+
+/** An event to write to the outbox: one member per type, so `type` tells what `data` holds. */
+export type NewEvent = { [K in EventType]: NewEventOf<K> }[EventType];
 
 export type DeliveryState = "pending" | "delivered" | "failed";
 

@@ -2,7 +2,16 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { EventType } from "../contract/events.ts";
 import type { NetworkId } from "../contract/networks.ts";
 import { newId } from "../ids.ts";
-import type { NewEvent, PostRecord, Store, TargetRecord, UserRecord, WebhookRecord } from "../store/types.ts";
+import { sampleEvent } from "../service/sandbox/sample-events.ts";
+import type {
+  NewEvent,
+  NewEventBase,
+  PostRecord,
+  Store,
+  TargetRecord,
+  UserRecord,
+  WebhookRecord,
+} from "../store/types.ts";
 
 export type MakeStore = () => Store | Promise<Store>;
 
@@ -71,15 +80,14 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
     const event = (
       userId: string,
       type: EventType = "post.published",
-      fields: Partial<NewEvent> = {},
-    ): NewEvent => ({
-      id: newId("evt", T0),
-      user_id: userId,
-      type,
-      created: Math.floor(T0 / 1000),
-      data: { post_id: "post_x" },
-      ...fields,
-    });
+      fields: Partial<NewEventBase> = {},
+    ): NewEvent =>
+      sampleEvent(type, T0, {
+        id: newId("evt", T0),
+        user_id: userId,
+        created: Math.floor(T0 / 1000),
+        ...fields,
+      });
 
     const webhook = (userId: string, fields: Partial<WebhookRecord> = {}): WebhookRecord => ({
       id: newId("wh", T0),
@@ -246,7 +254,13 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
           seen.push(record);
           return {
             events: [
-              event(a.id, "post.deleted", { data: { post_id: record.id, previous_status: record.status } }),
+              {
+                id: newId("evt", T0),
+                user_id: a.id,
+                type: "post.deleted",
+                created: Math.floor(T0 / 1000),
+                data: { post_id: record.id, previous_status: record.status },
+              },
             ],
           };
         });

@@ -264,6 +264,14 @@ describe("webhooks", () => {
     expect(last().method).toBe("DELETE");
   });
 
+  it("update sends PATCH /webhooks/{id} with the fields to change, without an Idempotency-Key", async () => {
+    server.script({ status: 200, body: webhook });
+    expect(await client().webhooks.update(webhook.id, { status: "enabled" })).toEqual(webhook);
+    expect(last()).toMatchObject({ method: "PATCH", url: `/api/v1/webhooks/${webhook.id}` });
+    expect(last().json).toEqual({ status: "enabled" });
+    expect(last().headers["idempotency-key"]).toBeUndefined();
+  });
+
   it("list is refused when an endpoint carries an unknown event type", async () => {
     server.script({ status: 200, body: { data: [{ ...webhook, events: ["post.exploded"] }] } });
     await expect(client().webhooks.list()).rejects.toBeInstanceOf(ResponseValidationError);

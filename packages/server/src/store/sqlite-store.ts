@@ -25,6 +25,7 @@ import type {
   TargetMetrics,
   TargetRecord,
   UserRecord,
+  WebhookPatch,
   WebhookRecord,
   WebhookStatus,
 } from "@socialpub/core";
@@ -681,6 +682,29 @@ export class SqliteStore implements Store {
     });
   }
 
+  async updateWebhook(userId: string, id: string, patch: WebhookPatch): Promise<WebhookRecord | null> {
+    return this.tx(() => {
+      const row = this.get("SELECT * FROM webhooks WHERE id = ? AND user_id = ?", id, userId);
+      if (!row) return null;
+      const next: WebhookRecord = { ...toWebhook(row), ...definedFields(patch) };
+      this.run(
+        "UPDATE webhooks SET url = ?, events = ?, status = ? WHERE id = ?",
+        next.url,
+        JSON.stringify(next.events),
+        next.status,
+        id,
+      );
+      // As setWebhookStatus: nothing more is sent to a disabled endpoint.
+      if (next.status === "disabled") {
+        this.run(
+          "UPDATE deliveries SET state = 'failed', next_attempt_at = NULL WHERE webhook_id = ? AND state = 'pending'",
+          id,
+        );
+      }
+      return next;
+    });
+  }
+
   async appendEvents(events: NewEvent[], effects?: Effects): Promise<void> {
     this.tx(() => {
       this.writeEvents(events);
@@ -918,6 +942,11 @@ export class SqliteStore implements Store {
       toDelivery,
     );
   }
+}
+
+/** The fields of a patch that are set: `{url: undefined}` changes nothing. */
+function definedFields<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 function newDeliveryId(): string {

@@ -10,12 +10,14 @@ import {
 } from "../../contract/events.ts";
 import type { CreateWebhookBody, TestWebhookBody } from "../../contract/requests.ts";
 import { DeleteResult } from "../../contract/resources.ts";
+import type { UpdateWebhookBody } from "../../service/handlers/webhooks.ts";
 import { cursorOf, nextPageUrl, type Page } from "../pagination.ts";
 import type { Requester, RequestOptions } from "../requester.ts";
 import { resourcePath } from "./resource-path.ts";
 
 export type CreateWebhookInput = z.input<typeof CreateWebhookBody>;
 export type TestWebhookInput = z.input<typeof TestWebhookBody>;
+export type UpdateWebhookInput = z.input<typeof UpdateWebhookBody>;
 
 export interface ListAttemptsParams {
   /** Attempts per page: 1–100, default 20. */
@@ -53,6 +55,16 @@ export class WebhooksResource {
 
   async get(id: string, options?: RequestOptions): Promise<WebhookEndpoint> {
     return (await this.#send({ method: "GET", path: path(id), schema: WebhookEndpoint, options })).data;
+  }
+
+  /**
+   * Changes the endpoint's `url`, `events` or `status` (the secret stays). `{ status: "enabled" }`
+   * re-enables an endpoint the service disabled after it answered 410 Gone.
+   */
+  async update(id: string, body: UpdateWebhookInput, options?: RequestOptions): Promise<WebhookEndpoint> {
+    return (
+      await this.#send({ method: "PATCH", path: path(id), json: body, schema: WebhookEndpoint, options })
+    ).data;
   }
 
   async delete(id: string, options?: RequestOptions): Promise<DeleteResult> {

@@ -1,5 +1,4 @@
 import type { z } from "zod";
-import type { EventType } from "../../contract/events.ts";
 import { isNetworkId } from "../../contract/networks.ts";
 import { PLANS } from "../../contract/plans.ts";
 import type { ConnectAccountBody, SandboxAccountBody } from "../../contract/requests.ts";
@@ -11,7 +10,11 @@ import { badRequest, HttpError } from "../http-error.ts";
 import { json } from "../responses.ts";
 import { toAccount } from "../serialize.ts";
 
-function accountEvent(type: EventType, account: AccountRecord, now: number): NewEvent {
+function accountEvent(
+  type: "account.connected" | "account.disconnected",
+  account: AccountRecord,
+  now: number,
+): NewEvent {
   return {
     id: newId("evt", now),
     user_id: account.user_id,

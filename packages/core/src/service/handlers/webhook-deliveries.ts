@@ -5,6 +5,7 @@ import type { RequestContext } from "../context.ts";
 import { HttpError } from "../http-error.ts";
 import { json } from "../responses.ts";
 import { decodeCursor, encodeCursor } from "./read-posts.ts";
+import { endpointDisabled } from "./webhooks.ts";
 
 const webhookNotFound = () => new HttpError(404, "Webhook not found.");
 
@@ -63,12 +64,7 @@ export async function resendWebhookEvent({
 }: RequestContext): Promise<Response> {
   const webhook = await deps.store.getWebhook(caller.user.id, params.id!);
   if (!webhook) throw webhookNotFound();
-  if (webhook.status === "disabled") {
-    throw new HttpError(
-      409,
-      "This webhook endpoint is disabled (it answered 410 Gone); register its URL again to receive events.",
-    );
-  }
+  if (webhook.status === "disabled") throw endpointDisabled(webhook.id);
   const answerFor = (delivery: DeliveryRecord) => ({
     resent: true,
     event_id: delivery.event_id,

@@ -3,11 +3,11 @@ import { EVENT_TYPES, type EventType, type WebhookEndpoint } from "../../contrac
 import type { CreateWebhookBody, TestWebhookBody } from "../../contract/requests.ts";
 import { newId } from "../../ids.ts";
 import { generateWebhookSecret } from "../../keys.ts";
-import type { NewEvent, WebhookRecord } from "../../store/types.ts";
+import type { WebhookRecord } from "../../store/types.ts";
 import type { RequestContext } from "../context.ts";
 import { badRequest, HttpError } from "../http-error.ts";
 import { json } from "../responses.ts";
-import { sampleEventData } from "../sandbox/sample-events.ts";
+import { sampleEvent } from "../sandbox/sample-events.ts";
 import { checkWebhookUrl } from "../webhook-url.ts";
 
 /** Endpoints a user may register; more is almost always a leak in the caller's automation. */
@@ -82,14 +82,12 @@ export async function testWebhook({
   if (!webhook) throw notFound();
   const now = deps.clock.now();
   const type = body.type ?? webhook.events[0] ?? "post.published";
-  const event: NewEvent = {
+  const event = sampleEvent(type, now, {
     id: newId("evt", now),
     user_id: caller.user.id,
-    type,
     created: Math.floor(now / 1000),
-    data: sampleEventData(type, now),
     webhook_id: webhook.id,
-  };
+  });
   const answer = { id: event.id, type: event.type, created: event.created, data: event.data };
   await deps.store.appendEvents([event], { idempotency: keptAnswer(202, answer) });
   return json(202, answer);

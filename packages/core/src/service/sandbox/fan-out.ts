@@ -27,13 +27,10 @@ export async function fanOut(
   for (const target of targets) {
     const account = await store.getAccount(post.user_id, target.platform);
     const name = NETWORK_RULES[target.platform].name;
-    let error: string | null = null;
-    if (!account) {
-      error = `The ${name} account is no longer connected; connect it again, then publish the post again.`;
-    } else if (account.health === "reauth_required") {
-      error = `The ${name} account ${account.handle} needs to be reconnected (health: reauth_required); reconnect it, then publish the post again.`;
-    }
-    if (error !== null || !account) {
+    if (!account || account.health === "reauth_required") {
+      const error = !account
+        ? `The ${name} account is no longer connected; connect it again, then publish the post again.`
+        : `The ${name} account ${account.handle} needs to be reconnected (health: reauth_required); reconnect it, then publish the post again.`;
       const failed: TargetRecord = {
         ...target,
         status: "failed",
@@ -47,7 +44,7 @@ export async function fanOut(
         user_id: post.user_id,
         type: "post.failed",
         created,
-        data: { post_id: post.id, platform: target.platform, status: "failed", error: failed.error },
+        data: { post_id: post.id, platform: target.platform, status: "failed", error },
       });
       continue;
     }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { DeliveryAttempt } from "../../contract/events.ts";
+import { verifyWebhook } from "../../webhooks/verify.ts";
 import { WebhookReceiver } from "../webhook-receiver.ts";
 import { type ApiUser, type Harness, keysOf } from "./harness.ts";
 
@@ -174,6 +175,41 @@ export function deliveryLogTests(h: Harness): void {
       await user.createPost({ caption: "Nobody listens", platforms: ["x"] });
       await h.clock.advance(60_000);
       expect(hook.received).toHaveLength(1);
+    });
+
+    it("a disabled endpoint: POST /test answers 409 saying how to enable it; PATCH {status: enabled} does, and the secret stays", async () => {
+      const user = await h.user();
+      const hook = await receiver([410]);
+      const created = await user.post("/webhooks", { url: hook.url, events: ["post.published"] });
+      const endpoint = created.body as { id: string; secret: string };
+      await user.createPost({ caption: "Gone", platforms: ["x"] });
+      await h.clock.advance(0);
+      expect((await user.get(`/webhooks/${endpoint.id}`)).body.status).toBe("disabled");
+
+      const refused = await user.post(`/webhooks/${endpoint.id}/test`);
+      expect(refused.status).toBe(409);
+      expect(refused.body.error).toContain("disabled");
+      expect(refused.body.error).toContain(`PATCH /webhooks/${endpoint.id} {"status": "enabled"}`);
+      await h.clock.advance(60_000);
+      expect(hook.received).toHaveLength(1);
+
+      const enabled = await user.patch(`/webhooks/${endpoint.id}`, { status: "enabled" });
+      expect(enabled.status).toBe(200);
+      expect(enabled.body).toEqual({
+        id: endpoint.id,
+        url: hook.url,
+        events: ["post.published"],
+        status: "enabled",
+        created_at: expect.any(Number),
+      });
+      const test = await user.post(`/webhooks/${endpoint.id}/test`);
+      expect(test.status).toBe(202);
+      await h.clock.advance(0);
+      await hook.waitFor(2);
+      // Signed with the secret given at creation: updating the endpoint did not change it.
+      const delivered = hook.received[1]!;
+      const event = verifyWebhook(delivered.body, delivered.headers, endpoint.secret, { now: h.clock.now() });
+      expect(event.id).toBe(test.body.id);
     });
   });
 }

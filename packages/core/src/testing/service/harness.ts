@@ -86,6 +86,10 @@ export class ApiUser {
     return this.request("POST", path, { ...options, body });
   }
 
+  patch(path: string, body?: unknown, options?: RequestOptions) {
+    return this.request("PATCH", path, { ...options, body });
+  }
+
   delete(path: string, options?: RequestOptions) {
     return this.request("DELETE", path, options);
   }

@@ -122,6 +122,47 @@ export function webhookTests(h: Harness): void {
       }
     });
 
+    it("PATCH /webhooks/{id} changes url, events and status, answers the endpoint without its secret, and checks what it gets", async () => {
+      const user = await h.user();
+      const created = (await user.post("/webhooks", { url: PUBLIC_URL, events: ["post.failed"] })).body;
+      const changed = await user.patch(`/webhooks/${created.id}`, {
+        url: `${PUBLIC_URL}/v2`,
+        events: ["post.failed", "post.published", "post.failed"],
+      });
+      expect(changed.status).toBe(200);
+      expect(changed.body).toEqual({
+        id: created.id,
+        url: `${PUBLIC_URL}/v2`,
+        events: ["post.published", "post.failed"],
+        status: "enabled",
+        created_at: created.created_at,
+      });
+      expect((await user.get(`/webhooks/${created.id}`)).body).toEqual(changed.body);
+      const disabled = await user.patch(`/webhooks/${created.id}`, { status: "disabled" });
+      expect(disabled.body).toEqual({ ...changed.body, status: "disabled" });
+      await user.createPost({ caption: "Unheard", platforms: ["x"] });
+      expect(await h.store.claimDueDeliveries(h.clock.now(), h.clock.now() + 15_000, 10)).toEqual([]);
+
+      for (const [body, message] of [
+        [{}, /^Send at least one of url, events or status to change\.$/],
+        [{ url: "ftp://example.com/hook" }, /url/],
+        [{ url: "https://user:secret@93.184.215.14/hook" }, /url/],
+        [{ events: [] }, /events/],
+        [{ events: ["post.exploded"] }, /events/],
+        [{ status: "paused" }, /status/],
+      ] as const) {
+        const res = await user.patch(`/webhooks/${created.id}`, body);
+        expect(res.status, JSON.stringify(body)).toBe(400);
+        expect(res.body.error).toMatch(message);
+      }
+      expect((await user.get(`/webhooks/${created.id}`)).body).toEqual(disabled.body);
+
+      const other = await h.user();
+      const foreign = await other.patch(`/webhooks/${created.id}`, { status: "enabled" });
+      expect(foreign).toMatchObject({ status: 404, body: { error: "Webhook not found." } });
+      expect(JSON.stringify(disabled.body)).not.toContain(created.secret);
+    });
+
     it("at most 20 endpoints per account", async () => {
       const user = await h.user();
       for (let i = 0; i < 20; i++)

@@ -267,7 +267,7 @@ export function describeClientAgainstService(name: string, makeTarget: () => Pro
       await expect(api.accounts.disconnect("threads")).rejects.toBeInstanceOf(NotFoundError);
     });
 
-    it("creates, lists, reads, tests and deletes a webhook endpoint; the secret is shown once", async () => {
+    it("creates, lists, reads, tests, updates and deletes a webhook endpoint; the secret is shown once", async () => {
       const created = await api.webhooks.create({
         url: "http://127.0.0.1:9/hooks",
         events: ["post.published"],
@@ -284,6 +284,14 @@ export function describeClientAgainstService(name: string, makeTarget: () => Pro
       expect(await api.webhooks.get(created.id)).not.toHaveProperty("secret");
       const event = await api.webhooks.test(created.id);
       expect(event.type).toBe("post.published");
+      const { secret: _, ...endpoint } = created;
+      expect(await api.webhooks.update(created.id, { events: ["post.failed"], status: "disabled" })).toEqual({
+        ...endpoint,
+        events: ["post.failed"],
+        status: "disabled",
+      });
+      await expect(api.webhooks.test(created.id)).rejects.toMatchObject({ status: 409 });
+      expect((await api.webhooks.update(created.id, { status: "enabled" })).status).toBe("enabled");
       expect(await api.webhooks.delete(created.id)).toEqual({ deleted: true, id: created.id });
       await expect(api.webhooks.get(created.id)).rejects.toBeInstanceOf(NotFoundError);
     });
