@@ -103,6 +103,9 @@ export interface WebhookRecord {
   created_at: number;
 }
 
+/** What PATCH /webhooks/{id} may change: never the id, the owner, the secret or created_at. */
+export type WebhookPatch = Partial<Pick<WebhookRecord, "url" | "events" | "status">>;
+
 /** What every event written to the outbox carries besides its type and data. */
 export interface NewEventBase {
   id: string;
@@ -342,6 +345,13 @@ export interface Store {
    * deliveries become failed, so nothing more is sent there.
    */
   setWebhookStatus(id: string, status: WebhookStatus): Promise<void>;
+  /**
+   * Changes the user's endpoint (URL, events, status; the secret stays) and answers it as updated, or
+   * null when the user has no such endpoint. Disabling ends what is still owed to it, as
+   * setWebhookStatus does; enabling does not bring that back: the endpoint is owed the events written
+   * from then on (and any resent).
+   */
+  updateWebhook(userId: string, id: string, patch: WebhookPatch): Promise<WebhookRecord | null>;
   /**
    * Writes events on their own (analytics.daily, test events), with deliveries like any other, and
    * `effects` (their events too) in the same transaction.

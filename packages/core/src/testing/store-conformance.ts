@@ -653,6 +653,36 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
         expect(await store.nextDeliveryAt()).toBe(T0 + 20_000);
       });
 
+      it("updateWebhook changes the owner's endpoint (never its secret); disabling ends what was owed, enabling owes only later events", async () => {
+        const a = await user();
+        const b = await user();
+        const w = webhook(a.id);
+        await store.createWebhook(w);
+        expect(await store.updateWebhook(b.id, w.id, { status: "disabled" })).toBeNull();
+        expect(await store.updateWebhook(a.id, "wh_missing", { status: "disabled" })).toBeNull();
+        await store.appendEvents([event(a.id)]);
+        expect(await store.updateWebhook(a.id, w.id, { status: "disabled" })).toEqual({
+          ...w,
+          status: "disabled",
+        });
+        expect(await store.claimDueDeliveries(T0 + 1000, T0 + 20_000, 10)).toEqual([]);
+
+        const patch = {
+          status: "enabled" as const,
+          url: "https://example.com/new",
+          events: ["post.failed" as const, "post.published" as const],
+        };
+        const enabled = await store.updateWebhook(a.id, w.id, patch);
+        expect(enabled).toEqual({ ...w, ...patch });
+        expect(await store.getWebhook(a.id, w.id)).toEqual(enabled);
+        expect(await store.updateWebhook(a.id, w.id, { url: undefined })).toEqual(enabled);
+        // What was dropped while disabled stays dropped; a later event is owed to it.
+        expect(await store.claimDueDeliveries(T0 + 1000, T0 + 20_000, 10)).toEqual([]);
+        await store.appendEvents([event(a.id, "post.failed")]);
+        const jobs = await store.claimDueDeliveries(T0 + 1000, T0 + 20_000, 10);
+        expect(jobs.map((j) => j.webhook)).toEqual([enabled]);
+      });
+
       it("a claim leaves room per endpoint: at most perWebhook, counting those busy; other endpoints still get theirs", async () => {
         const u = await user();
         const slow = webhook(u.id);

@@ -1,9 +1,9 @@
-import type { z } from "zod";
-import { EVENT_TYPES, type EventType, type WebhookEndpoint } from "../../contract/events.ts";
+import { z } from "zod";
+import { EVENT_TYPES, EventType, WEBHOOK_STATUSES, type WebhookEndpoint } from "../../contract/events.ts";
 import type { CreateWebhookBody, TestWebhookBody } from "../../contract/requests.ts";
 import { newId } from "../../ids.ts";
 import { generateWebhookSecret } from "../../keys.ts";
-import type { WebhookRecord } from "../../store/types.ts";
+import type { WebhookPatch, WebhookRecord } from "../../store/types.ts";
 import type { RequestContext } from "../context.ts";
 import { badRequest, HttpError } from "../http-error.ts";
 import { json } from "../responses.ts";
@@ -14,6 +14,36 @@ import { checkWebhookUrl } from "../webhook-url.ts";
 export const MAX_WEBHOOKS_PER_USER = 20;
 
 const notFound = () => new HttpError(404, "Webhook not found.");
+
+/** What a request that would send to a disabled endpoint gets: 409, and how to enable it again. */
+export const endpointDisabled = (id: string) =>
+  new HttpError(
+    409,
+    `This webhook endpoint is disabled (it answered 410 Gone, or was disabled with PATCH), so nothing is sent to it; enable it again with PATCH /webhooks/${id} {"status": "enabled"}.`,
+  );
+
+/** The body of PATCH /webhooks/{id}: what may change. The secret never does. */
+export const UpdateWebhookBody = z
+  .object({
+    url: z
+      .string()
+      .optional()
+      .describe("https:// or http:// URL that receives events; checked as at creation"),
+    events: z.array(EventType).min(1).optional().describe("the event types to receive, replacing the list"),
+    status: z
+      .enum(WEBHOOK_STATUSES)
+      .optional()
+      .describe(
+        "enabled: send events again (an endpoint is disabled when it answers 410 Gone); disabled: send nothing",
+      ),
+  })
+  .meta({ id: "UpdateWebhookBody" });
+
+/** The types asked for, in the contract's order, each once. */
+function inContractOrder(events: readonly EventType[]): EventType[] {
+  const wanted = new Set(events);
+  return EVENT_TYPES.filter((t) => wanted.has(t));
+}
 
 function toEndpoint(w: WebhookRecord): WebhookEndpoint {
   return { id: w.id, url: w.url, events: w.events, status: w.status, created_at: w.created_at };
@@ -32,13 +62,11 @@ export async function createWebhook({
     throw badRequest(`At most ${MAX_WEBHOOKS_PER_USER} webhook endpoints per account; delete one first.`);
   }
   const now = deps.clock.now();
-  const wanted = new Set<EventType>(body.events ?? EVENT_TYPES);
   const webhook: WebhookRecord = {
     id: newId("wh", now),
     user_id: caller.user.id,
     url,
-    // In the contract's order, each once.
-    events: EVENT_TYPES.filter((t) => wanted.has(t)),
+    events: inContractOrder(body.events ?? EVENT_TYPES),
     secret: generateWebhookSecret(),
     status: "enabled",
     created_at: now,
@@ -58,6 +86,34 @@ export async function getWebhook({ deps, caller, params }: RequestContext): Prom
   return json(200, toEndpoint(webhook));
 }
 
+/**
+ * PATCH /webhooks/{id}: changes the endpoint's URL (checked as at creation), events or status, and
+ * answers it (without its secret, which stays the same). `{"status": "enabled"}` re-enables an endpoint
+ * disabled after a 410 Gone; what it was owed when it was disabled stays dropped (resend it if needed).
+ */
+export async function updateWebhook({
+  deps,
+  caller,
+  params,
+  body,
+}: RequestContext<z.output<typeof UpdateWebhookBody>>): Promise<Response> {
+  if (body.url === undefined && body.events === undefined && body.status === undefined) {
+    throw badRequest("Send at least one of url, events or status to change.");
+  }
+  // An unknown endpoint is 404 before its new URL is looked up.
+  if (!(await deps.store.getWebhook(caller.user.id, params.id!))) throw notFound();
+  const patch: WebhookPatch = {
+    ...(body.url !== undefined && {
+      url: await checkWebhookUrl(body.url, deps.webhooks.allowPrivateUrls, deps.webhooks.lookupHost),
+    }),
+    ...(body.events !== undefined && { events: inContractOrder(body.events) }),
+    ...(body.status !== undefined && { status: body.status }),
+  };
+  const updated = await deps.store.updateWebhook(caller.user.id, params.id!, patch);
+  if (!updated) throw notFound();
+  return json(200, toEndpoint(updated));
+}
+
 export async function deleteWebhook({ deps, caller, params, keptAnswer }: RequestContext): Promise<Response> {
   const answer = { deleted: true, id: params.id! };
   const removed = await deps.store.deleteWebhook(caller.user.id, params.id!, {
@@ -69,7 +125,8 @@ export async function deleteWebhook({ deps, caller, params, keptAnswer }: Reques
 
 /**
  * POST /webhooks/{id}/test: queues a test event for this endpoint only (202), with sample data of the
- * type asked for (default: the endpoint's first subscribed type), and answers the event.
+ * type asked for (default: the endpoint's first subscribed type), and answers the event. A disabled
+ * endpoint is sent nothing: 409.
  */
 export async function testWebhook({
   deps,
@@ -80,6 +137,8 @@ export async function testWebhook({
 }: RequestContext<z.output<typeof TestWebhookBody>>): Promise<Response> {
   const webhook = await deps.store.getWebhook(caller.user.id, params.id!);
   if (!webhook) throw notFound();
+  // It would be written and then dropped unsent: say so rather than answer 202.
+  if (webhook.status === "disabled") throw endpointDisabled(webhook.id);
   const now = deps.clock.now();
   const type = body.type ?? webhook.events[0] ?? "post.published";
   const event = sampleEvent(type, now, {
