@@ -5,6 +5,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from "playwrig
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CHROMIUM_ARGS, findChromium, INSTALL_HINT } from "../scripts/chromium.ts";
 import { callApi, type ServerProcess, startSandboxServer } from "../scripts/server-process.ts";
+import { contrastRatio } from "./support/contrast.ts";
 import { type LargeAccount, seedLargeAccount } from "./support/large-account.ts";
 
 const KEY = "sp_test_DashboardEndToEndKey0123456789abcdef";
@@ -142,6 +143,48 @@ describe("the sandbox dashboard in Chromium", () => {
       .toContain("needs to be reconnected (health: reauth_required)");
     expect(await linkedin.locator(".badge").textContent()).toBe("failed");
     expect(await page.locator('article[data-platform="x"] .badge').textContent()).toBe("published");
+  });
+
+  test("input and select borders contrast 3:1 with what is inside and around them, light and dark (WCAG 1.4.11)", async () => {
+    try {
+      for (const colorScheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme });
+        for (const view of ["Sandbox", "Webhooks"]) {
+          await page.getByRole("link", { name: view, exact: true }).click();
+          const section = page.locator(`section[aria-labelledby="${view.toLowerCase()}-title"]`);
+          const fields = section.locator("input:not([type=checkbox]), select");
+          await fields.first().waitFor(SEEN_WITHIN);
+          const controls = await fields.evaluateAll((elements) => {
+            /** The colour actually behind an element: the first ancestor's background that is not transparent. */
+            const backdrop = (element: Element | null): string => {
+              for (let at = element; at; at = at.parentElement) {
+                const color = getComputedStyle(at).backgroundColor;
+                if (!/^rgba\(.*,\s*0\)$/.test(color) && color !== "transparent") return color;
+              }
+              return "rgb(255, 255, 255)";
+            };
+            return elements.map((element) => ({
+              id: element.id,
+              border: getComputedStyle(element).borderTopColor,
+              inside: backdrop(element),
+              around: backdrop(element.parentElement),
+            }));
+          });
+          expect(controls.length).toBeGreaterThan(0);
+          for (const control of controls) {
+            const where = `${colorScheme}, ${view}, #${control.id}`;
+            expect(contrastRatio(control.border, control.inside), `${where}: inside`).toBeGreaterThanOrEqual(
+              3,
+            );
+            expect(contrastRatio(control.border, control.around), `${where}: around`).toBeGreaterThanOrEqual(
+              3,
+            );
+          }
+        }
+      }
+    } finally {
+      await page.emulateMedia({ colorScheme: null });
+    }
   });
 
   test("each delivery attempt is listed with its answer and next retry, and an event can be resent", async () => {
