@@ -1,4 +1,5 @@
 import { ErrorBody } from "../contract/errors.ts";
+import { redactSecrets } from "./redact.ts";
 import { parseRetryAfter } from "./retry-policy.ts";
 
 /** What the client knows about the request and answer behind an error. Never holds the API key. */
@@ -9,7 +10,7 @@ export interface ErrorDetails {
   requestId: string | null;
   /** Response headers (empty when no answer came). */
   headers: Headers;
-  /** The raw response body, as received. */
+  /** The raw response body, as received; an error keeps it with its secrets hidden. */
   body: string | null;
   method: string;
   /** Path and query relative to the base URL, e.g. `/posts/post_01…`. */
@@ -26,6 +27,10 @@ export class SocialPublishError extends Error {
   readonly status: number | null;
   readonly requestId: string | null;
   readonly headers: Headers;
+  /**
+   * The response body as received, except that the value of every `secret` field and anything shaped
+   * like a signing secret (whsec_…) or an API key reads `[redacted]`.
+   */
   readonly body: string | null;
   readonly method: string;
   readonly path: string;
@@ -35,7 +40,7 @@ export class SocialPublishError extends Error {
     this.status = details.status;
     this.requestId = details.requestId;
     this.headers = details.headers;
-    this.body = details.body;
+    this.body = details.body === null ? null : redactSecrets(details.body);
     this.method = details.method;
     this.path = details.path;
   }

@@ -145,6 +145,59 @@ describe("response validation", () => {
   });
 });
 
+describe("secrets in bodies held by errors", () => {
+  const SECRET = "whsec_c2lnbmluZy1zZWNyZXQtb2YtMzItYnl0ZXMtLS0tLS0tLS0=";
+  const endpoint = {
+    id: "wh_01",
+    url: "https://example.com/hook",
+    events: ["post.published"],
+    status: "enabled",
+    created_at: 1_800_000_000_000,
+  };
+  const printed = (error: SocialPublishError) =>
+    [error.message, error.body, JSON.stringify(error), inspect(error, { depth: 10, showHidden: true })].join(
+      "\n",
+    );
+
+  it("a POST /webhooks answer that fails validation keeps its body with the secret hidden", async () => {
+    server.script({ status: 201, body: { ...endpoint, created_at: "yesterday", secret: SECRET } });
+    const error = await failure(client().webhooks.create({ url: "https://example.com/hook" }));
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(error.message).toContain("created_at");
+    expect(printed(error)).not.toContain(SECRET.slice(6));
+    expect(JSON.parse(error.body!)).toEqual({ ...endpoint, created_at: "yesterday", secret: "[redacted]" });
+  });
+
+  it("a body that is not JSON, or cut short, loses anything shaped like a secret or an API key", async () => {
+    server.script({ status: 201, body: `{"id":"wh_01","secret":"${SECRET.slice(0, 20)}` });
+    const cut = await failure(client().webhooks.create({ url: "https://example.com/hook" }));
+    expect(cut.body).toBe('{"id":"wh_01","secret":"whsec_[redacted]');
+
+    server.script({ status: 500, body: `upstream said: signing=${SECRET} key=${API_KEY}` });
+    const text = await failure(client().me());
+    expect(text.body).toBe("upstream said: signing=whsec_[redacted] key=sp_test_[redacted]");
+  });
+
+  it("hides secret fields wherever they are, and escaped slashes of a secret too", async () => {
+    const body = `{"error":"Bad.","detail":{"client_secret":"abc\\"def","webhook":{"secret" : "${SECRET.replace("/", "\\/")}"}},"x":"${SECRET.replace(/=$/, "\\/=")}"}`;
+    server.script({ status: 400, body });
+    const error = await failure(client().me());
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error.message).toBe("Bad.");
+    expect(JSON.parse(error.body!)).toEqual({
+      error: "Bad.",
+      detail: { client_secret: "[redacted]", webhook: { secret: "[redacted]" } },
+      x: "whsec_[redacted]",
+    });
+  });
+
+  it("leaves a body without secrets as received", async () => {
+    const body = '{ "error" : "Post not found.",\n "secretive": "no" }';
+    server.script({ status: 404, body });
+    expect((await failure(client().posts.get("post_1"))).body).toBe(body);
+  });
+});
+
 describe("construction", () => {
   it("refuses a missing API key, without echoing anything", () => {
     expect(() => new SocialPublishClient({ apiKey: "" })).toThrow(/apiKey is required/);
