@@ -1,6 +1,5 @@
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
-import type { ScheduleBody } from "../contract/requests.ts";
 import { Analytics, CurrentUser, Post } from "../contract/resources.ts";
 import { createFetchTransport } from "./fetch-transport.ts";
 import {
@@ -12,7 +11,7 @@ import {
 } from "./requester.ts";
 import { AccountsResource } from "./resources/accounts.ts";
 import { MediaResource } from "./resources/media.ts";
-import { PostsResource } from "./resources/posts.ts";
+import { PostsResource, type ScheduleInput } from "./resources/posts.ts";
 import { WebhooksResource } from "./resources/webhooks.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.ts";
 import type { FetchLike } from "./transport.ts";
@@ -99,7 +98,7 @@ export class SocialPublishClient {
   }
 
   /** Queues a post for a time, or for the next optimal slot with `at: "next"`. */
-  async schedule(body: z.input<typeof ScheduleBody>, options?: RequestOptions): Promise<Post> {
+  async schedule(body: ScheduleInput, options?: RequestOptions): Promise<Post> {
     return (await this.#send({ method: "POST", path: "/schedule", json: body, schema: Post, options })).data;
   }
 

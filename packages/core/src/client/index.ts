@@ -9,7 +9,13 @@ export type { Page } from "./pagination.ts";
 export type { ApiRequest, ApiResponse, HttpMethod, RequestOptions } from "./requester.ts";
 export type { ConnectAccountInput } from "./resources/accounts.ts";
 export type { MediaBytesInput, MediaUrlInput } from "./resources/media.ts";
-export type { CreatePostInput, ListPostsParams, PublishDraftInput } from "./resources/posts.ts";
+export type {
+  CreatePostInput,
+  ListPostsParams,
+  PlatformId,
+  PublishDraftInput,
+  ScheduleInput,
+} from "./resources/posts.ts";
 export type { WaitForOptions } from "./resources/wait-for-status.ts";
 export type { CreateWebhookInput, TestWebhookInput } from "./resources/webhooks.ts";
 export {

@@ -1,5 +1,11 @@
 import type { z } from "zod";
-import type { CreatePostBody, ListPostsQuery, PublishDraftBody } from "../../contract/requests.ts";
+import type { NetworkId } from "../../contract/networks.ts";
+import type {
+  CreatePostBody,
+  ListPostsQuery,
+  PublishDraftBody,
+  ScheduleBody,
+} from "../../contract/requests.ts";
 import {
   DeleteResult,
   Post,
@@ -14,7 +20,20 @@ import type { Requester, RequestOptions } from "../requester.ts";
 import { resourcePath } from "./resource-path.ts";
 import { type WaitForOptions, waitForStatus } from "./wait-for-status.ts";
 
-export type CreatePostInput = z.input<typeof CreatePostBody>;
+/**
+ * A network id (offered by autocomplete), or any other string: the service ignores ids it does not
+ * know, so a list written for networks a newer service adds still works with this client.
+ */
+export type PlatformId = NetworkId | (string & Record<never, never>);
+
+/** A request body whose `platforms` takes PlatformIds, as a mutable or a readonly array. */
+type WithPlatformIds<T extends { platforms: string[] }> = Omit<T, "platforms"> & {
+  platforms: readonly PlatformId[];
+};
+
+export type CreatePostInput = WithPlatformIds<z.input<typeof CreatePostBody>>;
+
+export type ScheduleInput = WithPlatformIds<z.input<typeof ScheduleBody>>;
 
 export type PublishDraftInput = z.input<typeof PublishDraftBody>;
 
