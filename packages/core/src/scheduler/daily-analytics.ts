@@ -1,10 +1,18 @@
 import type { Analytics } from "../contract/resources.ts";
 import { newId } from "../ids.ts";
 import type { Logger } from "../service/logger.ts";
-import type { Store } from "../store/types.ts";
+import type { Store, UserRecord } from "../store/types.ts";
 import type { Clock, TimerHandle } from "../time/clock.ts";
 
 const DAY = 86_400_000;
+
+/**
+ * How many of the most recent days that ended are caught up when the service starts (or when a run
+ * finds days it missed). A server down for longer writes the last week's events, not one per day it
+ * was down: the figures are the summary as it stands when they are written (no history of metrics is
+ * kept), so older days would only repeat the same numbers.
+ */
+export const ANALYTICS_CATCH_UP_DAYS = 7;
 
 export interface DailyAnalyticsOptions {
   store: Store;
@@ -17,7 +25,13 @@ export interface DailyAnalyticsOptions {
 /**
  * Writes analytics.daily for every user when a UTC day ends: the summary as it stood at the end of
  * that day (figures are cumulative, as GET /analytics reports them), plus the day's date. Only users
- * with an endpoint subscribed to analytics.daily get one: for the others it would reach no one.
+ * with an endpoint subscribed to analytics.daily get an event: for the others it would reach no one,
+ * but their day is settled all the same.
+ *
+ * Each user's day is settled in one store step with its event (Store.settleAnalyticsDay), which records
+ * it as the user's last day. So a crash in the middle of the users loses no one's event and writes no
+ * one's twice, and `start()` writes the days that ended while the service was stopped — at most the
+ * last ANALYTICS_CATCH_UP_DAYS, oldest first, with the summary as it stands then.
  */
 export class DailyAnalytics {
   private readonly options: DailyAnalyticsOptions;
@@ -28,8 +42,12 @@ export class DailyAnalytics {
     this.options = options;
   }
 
-  start(): void {
-    if (this.timer === null) this.arm();
+  /** Writes the days that ended and are not settled yet, then arms the timer for the next midnight. */
+  async start(): Promise<void> {
+    if (this.timer !== null) return;
+    const { clock } = this.options;
+    this.arm();
+    await this.runLogged(Math.floor(clock.now() / DAY) * DAY);
   }
 
   async stop(): Promise<void> {
@@ -38,26 +56,52 @@ export class DailyAnalytics {
     await this.running;
   }
 
-  /** Writes the events for the day that ended at `dayEnd` (UTC midnight). */
+  /**
+   * Settles, for every user, the days that ended at or before `dayEnd` (a UTC midnight) and are not
+   * settled yet: at most the last ANALYTICS_CATCH_UP_DAYS of them, none before the day the user was
+   * created. A user whose store step fails is logged and left for the next run; the others go on.
+   */
   async run(dayEnd: number): Promise<void> {
-    const { store, clock, summarize } = this.options;
-    const date = new Date(dayEnd - DAY).toISOString().slice(0, 10);
-    const now = clock.now();
+    const { store, logger } = this.options;
     for (const user of await store.listUsers()) {
-      const subscribed = (await store.listWebhooks(user.id)).some(
-        (w) => w.status === "enabled" && w.events.includes("analytics.daily"),
-      );
-      if (!subscribed) continue;
-      await store.appendEvents([
-        {
-          id: newId("evt", now),
-          user_id: user.id,
-          type: "analytics.daily",
-          created: Math.floor(now / 1000),
-          data: { ...(await summarize(user.id)), date },
-        },
-      ]);
+      try {
+        await this.settleUser(user, dayEnd);
+      } catch (err) {
+        logger.error({ err, user_id: user.id }, "analytics.daily failed for a user; the next run retries");
+      }
     }
+  }
+
+  private async settleUser(user: UserRecord, dayEnd: number): Promise<void> {
+    const { store } = this.options;
+    const last = await store.lastAnalyticsDay(user.id);
+    let day = Math.max(
+      Math.floor(user.created_at / DAY) * DAY,
+      dayEnd - ANALYTICS_CATCH_UP_DAYS * DAY,
+      last === null ? Number.NEGATIVE_INFINITY : Date.parse(`${last}T00:00:00Z`) + DAY,
+    );
+    for (; day + DAY <= dayEnd; day += DAY) {
+      await store.settleAnalyticsDay(user.id, isoDate(day), await this.eventsFor(user, day));
+    }
+  }
+
+  /** The day's event for the user, or none when no enabled endpoint of the user listens for it. */
+  private async eventsFor(user: UserRecord, day: number) {
+    const { store, clock, summarize } = this.options;
+    const subscribed = (await store.listWebhooks(user.id)).some(
+      (w) => w.status === "enabled" && w.events.includes("analytics.daily"),
+    );
+    if (!subscribed) return [];
+    const now = clock.now();
+    return [
+      {
+        id: newId("evt", now),
+        user_id: user.id,
+        type: "analytics.daily" as const,
+        created: Math.floor(now / 1000),
+        data: { ...(await summarize(user.id)), date: isoDate(day) },
+      },
+    ];
   }
 
   private arm(): void {
@@ -68,12 +112,23 @@ export class DailyAnalytics {
 
   private onTimer(dayEnd: number): Promise<void> {
     this.timer = null;
-    this.running = this.run(dayEnd)
+    this.arm();
+    return this.runLogged(dayEnd);
+  }
+
+  private runLogged(dayEnd: number): Promise<void> {
+    const previous = this.running ?? Promise.resolve();
+    const run = previous
+      .then(() => this.run(dayEnd))
       .catch((err) => this.options.logger.error({ err }, "analytics.daily failed"))
       .finally(() => {
-        this.running = null;
+        if (this.running === run) this.running = null;
       });
-    this.arm();
-    return this.running;
+    this.running = run;
+    return run;
   }
+}
+
+function isoDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
 }

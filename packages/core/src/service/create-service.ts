@@ -155,7 +155,8 @@ export function createService(options: ServiceOptions): Service {
       if (freed > 0)
         logger.info({ freed }, "freed Idempotency-Keys of requests interrupted before any change");
       await scheduler.start();
-      daily.start();
+      // Writes the analytics.daily of days that ended while the service was stopped, then arms.
+      await daily.start();
       await deliveries.start();
     },
     close: async () => {

@@ -10,6 +10,7 @@ const WRITES_EVENTS: ReadonlySet<PropertyKey> = new Set<keyof Store>([
   "appendEvents",
   "insertMedia",
   "resendEvent",
+  "settleAnalyticsDay",
 ]);
 
 /**

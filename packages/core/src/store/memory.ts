@@ -51,6 +51,8 @@ export class MemoryStore implements Store {
   private attempts: AttemptRecord[] = [];
   private readonly media = new Map<string, MediaRecord>();
   private readonly idempotency = new Map<string, IdempotencyRecord>();
+  /** The last day settled for analytics.daily, by user. */
+  private readonly analyticsDays = new Map<string, string>();
   private closed = false;
 
   async ping(): Promise<void> {
@@ -507,6 +509,20 @@ export class MemoryStore implements Store {
       released++;
     }
     return released;
+  }
+
+  // Daily analytics
+
+  async lastAnalyticsDay(userId: string): Promise<string | null> {
+    return this.analyticsDays.get(userId) ?? null;
+  }
+
+  async settleAnalyticsDay(userId: string, date: string, events: NewEvent[]): Promise<boolean> {
+    const last = this.analyticsDays.get(userId);
+    if (last !== undefined && last >= date) return false;
+    this.analyticsDays.set(userId, date);
+    this.writeEffects({ events });
+    return true;
   }
 
   // Media

@@ -425,6 +425,18 @@ export interface Store {
    */
   releaseInterruptedIdempotentRequests(): Promise<number>;
 
+  // Daily analytics
+  /** The last UTC day (YYYY-MM-DD) settled for the user by settleAnalyticsDay, or null before the first. */
+  lastAnalyticsDay(userId: string): Promise<string | null>;
+  /**
+   * Settles the user's analytics.daily for `date` (YYYY-MM-DD, UTC) in one step: when `date` is later
+   * than the last day settled, writes `events` (the day's event, or none when no endpoint listens) and
+   * records `date` as the last day settled, answering true; otherwise writes nothing and answers false.
+   * A day is therefore written once however often it is tried, a crash included, and never after a later
+   * one.
+   */
+  settleAnalyticsDay(userId: string, date: string, events: NewEvent[]): Promise<boolean>;
+
   // Media
   insertMedia(media: MediaRecord, effects?: Effects): Promise<void>;
   getMedia(userId: string, id: string): Promise<MediaRecord | null>;

@@ -808,6 +808,42 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
       });
     });
 
+    describe("daily analytics", () => {
+      it("settleAnalyticsDay writes a day's events and marks it settled once; an earlier or the same day writes nothing", async () => {
+        const u = await user();
+        const other = await user();
+        const w = webhook(u.id, { events: ["analytics.daily"] });
+        await store.createWebhook(w);
+        expect(await store.lastAnalyticsDay(u.id)).toBeNull();
+        const daily = (date: string) => ({
+          id: newId("evt", T0),
+          user_id: u.id,
+          type: "analytics.daily" as const,
+          created: Math.floor(T0 / 1000),
+          data: { totalReach: 0, engagementRate: 0, postsPublished: 0, followers: 0, perPlatform: [], date },
+        });
+        expect(await store.settleAnalyticsDay(u.id, "2026-06-14", [daily("2026-06-14")])).toBe(true);
+        expect(await store.settleAnalyticsDay(u.id, "2026-06-14", [daily("2026-06-14")])).toBe(false);
+        expect(await store.settleAnalyticsDay(u.id, "2026-06-13", [daily("2026-06-13")])).toBe(false);
+        expect(await store.settleAnalyticsDay(u.id, "2026-06-15", [])).toBe(true);
+        expect(await store.lastAnalyticsDay(u.id)).toBe("2026-06-15");
+        expect(await store.lastAnalyticsDay(other.id)).toBeNull();
+        const events = await store.listEvents(u.id);
+        expect(events.map((e) => (e.data as { date: string }).date)).toEqual(["2026-06-14"]);
+        // Written like any event: owed to the endpoint that listens for it.
+        const jobs = await store.claimDueDeliveries(T0 + 1000, T0 + 20_000, 10);
+        expect(jobs.map((j) => [j.webhook.id, j.event.id])).toEqual([[w.id, events[0]!.id]]);
+      });
+
+      it("of concurrent settlements of one day exactly one writes", async () => {
+        const u = await user();
+        const results = await Promise.all(
+          Array.from({ length: 5 }, () => store.settleAnalyticsDay(u.id, "2026-06-14", [])),
+        );
+        expect(results.filter(Boolean)).toHaveLength(1);
+      });
+    });
+
     describe("idempotency keys", () => {
       const claim = (userId: string, key: string, at: number, fingerprint = "POST /api/v1/posts abc") => ({
         user_id: userId,

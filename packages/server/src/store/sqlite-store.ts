@@ -847,6 +847,28 @@ export class SqliteStore implements Store {
     return this.all("SELECT * FROM events WHERE user_id = ? ORDER BY rowid", userId).map(toEvent);
   }
 
+  // ── daily analytics ─────────────────────────────────────────────────────────────────────────────
+
+  async lastAnalyticsDay(userId: string): Promise<string | null> {
+    const row = this.get("SELECT last_date FROM analytics_days WHERE user_id = ?", userId);
+    return row ? (row.last_date as string) : null;
+  }
+
+  async settleAnalyticsDay(userId: string, date: string, events: NewEvent[]): Promise<boolean> {
+    return this.tx(() => {
+      const settled =
+        this.run(
+          `INSERT INTO analytics_days (user_id, last_date) VALUES (?, ?)
+           ON CONFLICT (user_id) DO UPDATE SET last_date = excluded.last_date
+           WHERE excluded.last_date > analytics_days.last_date`,
+          userId,
+          date,
+        ) > 0;
+      if (settled) this.writeEvents(events);
+      return settled;
+    });
+  }
+
   // ── idempotency keys ────────────────────────────────────────────────────────────────────────────
 
   async beginIdempotentRequest(record: IdempotencyRecord): Promise<IdempotencyRecord | null> {
