@@ -76,9 +76,10 @@ async function main(): Promise<void> {
   try {
     const { postId, webhookId } = await seed(server.url, receiverUrl);
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 }, colorScheme: "light" });
-    const shoot = async (name: string, fullPage = false) => {
+    // Whole views: the page's full height, not only what fits the window.
+    const shoot = async (name: string) => {
       await page.waitForLoadState("networkidle");
-      await page.screenshot({ path: `${OUT}${name}.png`, fullPage });
+      await page.screenshot({ path: `${OUT}${name}.png`, fullPage: true });
       console.log(`docs/screenshots/${name}.png`);
     };
 
@@ -91,10 +92,21 @@ async function main(): Promise<void> {
 
     await page.goto(`${server.url}/#/posts/${postId}`);
     await page.locator("article.target").first().waitFor();
-    await shoot("post", true);
+    await shoot("post");
 
+    // The receiver refused the first delivery: wait for its retry (5 s later), then resend that event
+    // from the page, so the view shows a failed attempt, its retry and a resend.
     await page.goto(`${server.url}/#/webhooks/${webhookId}`);
-    await page.locator("table.attempts, .deliveries .empty, .deliveries .error").first().waitFor();
+    const attempts = page.locator("table.attempts tbody tr");
+    const retry = attempts.filter({ hasText: "#2" }).first();
+    await retry.waitFor({ timeout: 60_000 });
+    const eventId = await retry.getAttribute("data-event-id");
+    await page.waitForTimeout(2000); // so the resend's time differs from the retry's
+    await retry.getByRole("button", { name: /Resend/ }).click();
+    await attempts
+      .and(page.locator(`[data-event-id="${eventId}"]`))
+      .nth(2)
+      .waitFor({ timeout: 60_000 });
     await shoot("webhooks");
 
     await page.goto(`${server.url}/#/sandbox`);
@@ -103,7 +115,7 @@ async function main(): Promise<void> {
 
     await page.goto(`${server.url}/#/analytics`);
     await page.locator("figure.chart").first().waitFor();
-    await shoot("analytics", true);
+    await shoot("analytics");
   } finally {
     await browser.close();
     await server.stop();
