@@ -17,38 +17,50 @@ export type EventType = z.infer<typeof EventType>;
 
 const count = z.number().int().min(0);
 
-export const PostPublishedData = z.object({
-  post_id: z.string(),
-  platform: NetworkId,
-  status: z.literal("published"),
-  permalink: z.string(),
-  metrics: z.object({ reach: count, likes: count }),
-});
-export const PostFailedData = z.object({
-  post_id: z.string(),
-  platform: NetworkId,
-  status: z.literal("failed"),
-  error: z.string(),
-});
-export const PostScheduledData = z.object({
-  post_id: z.string(),
-  platforms: z.array(NetworkId),
-  scheduled_at: z.number().int().describe("Unix time in milliseconds"),
-});
-export const PostDeletedData = z.object({ post_id: z.string(), previous_status: PostStatus });
-export const AccountEventData = z.object({ platform: NetworkId, handle: z.string(), health: AccountHealth });
-export const MediaProcessedData = z.object({
-  media_id: z.string(),
-  url: z.string(),
-  type: z.string(),
-  size: count,
-});
+export const PostPublishedData = z
+  .object({
+    post_id: z.string(),
+    platform: NetworkId,
+    status: z.literal("published"),
+    permalink: z.string(),
+    metrics: z.object({ reach: count, likes: count }),
+  })
+  .meta({ id: "PostPublishedData" });
+export const PostFailedData = z
+  .object({
+    post_id: z.string(),
+    platform: NetworkId,
+    status: z.literal("failed"),
+    error: z.string(),
+  })
+  .meta({ id: "PostFailedData" });
+export const PostScheduledData = z
+  .object({
+    post_id: z.string(),
+    platforms: z.array(NetworkId),
+    scheduled_at: z.number().int().describe("Unix time in milliseconds"),
+  })
+  .meta({ id: "PostScheduledData" });
+export const PostDeletedData = z
+  .object({ post_id: z.string(), previous_status: PostStatus })
+  .meta({ id: "PostDeletedData" });
+export const AccountEventData = z
+  .object({ platform: NetworkId, handle: z.string(), health: AccountHealth })
+  .meta({ id: "AccountEventData" });
+export const MediaProcessedData = z
+  .object({
+    media_id: z.string(),
+    url: z.string(),
+    type: z.string(),
+    size: count,
+  })
+  .meta({ id: "MediaProcessedData" });
 export const AnalyticsDailyData = Analytics.extend({
   date: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/)
     .describe("the UTC day the figures cover"),
-});
+}).meta({ id: "AnalyticsDailyData" });
 
 /** Data schema of each event type. */
 export const EVENT_DATA = {
@@ -64,25 +76,39 @@ export const EVENT_DATA = {
 
 export type EventDataMap = { [K in EventType]: z.infer<(typeof EVENT_DATA)[K]> };
 
-const envelope = <K extends EventType>(type: K) =>
-  z.object({
-    id: z.string().describe("event id, evt_…; the webhook-id header carries the same value"),
-    type: z.literal(type),
-    created: z.number().int().describe("Unix time in seconds"),
-    data: EVENT_DATA[type],
-  });
+const envelope = <K extends EventType>(type: K, id: string) =>
+  z
+    .object({
+      id: z.string().describe("event id, evt_…; the webhook-id header carries the same value"),
+      type: z.literal(type),
+      created: z.number().int().describe("Unix time in seconds"),
+      data: EVENT_DATA[type],
+    })
+    .meta({ id });
+
+/** The envelope of each event type, as a delivery's body carries it. */
+export const EVENT_ENVELOPES = {
+  "post.published": envelope("post.published", "PostPublishedEvent"),
+  "post.scheduled": envelope("post.scheduled", "PostScheduledEvent"),
+  "post.failed": envelope("post.failed", "PostFailedEvent"),
+  "post.deleted": envelope("post.deleted", "PostDeletedEvent"),
+  "account.connected": envelope("account.connected", "AccountConnectedEvent"),
+  "account.disconnected": envelope("account.disconnected", "AccountDisconnectedEvent"),
+  "media.processed": envelope("media.processed", "MediaProcessedEvent"),
+  "analytics.daily": envelope("analytics.daily", "AnalyticsDailyEvent"),
+} as const satisfies Record<EventType, z.ZodType>;
 
 /** A webhook event: the envelope, discriminated on `type`. */
 export const WebhookEvent = z
   .discriminatedUnion("type", [
-    envelope("post.published"),
-    envelope("post.scheduled"),
-    envelope("post.failed"),
-    envelope("post.deleted"),
-    envelope("account.connected"),
-    envelope("account.disconnected"),
-    envelope("media.processed"),
-    envelope("analytics.daily"),
+    EVENT_ENVELOPES["post.published"],
+    EVENT_ENVELOPES["post.scheduled"],
+    EVENT_ENVELOPES["post.failed"],
+    EVENT_ENVELOPES["post.deleted"],
+    EVENT_ENVELOPES["account.connected"],
+    EVENT_ENVELOPES["account.disconnected"],
+    EVENT_ENVELOPES["media.processed"],
+    EVENT_ENVELOPES["analytics.daily"],
   ])
   .meta({ id: "WebhookEvent" });
 export type WebhookEvent = z.infer<typeof WebhookEvent>;

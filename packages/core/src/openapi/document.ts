@@ -3,6 +3,8 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import { ErrorBody } from "../contract/errors.ts";
 import { type AnyRoute, API_BASE, fullPath } from "../service/route.ts";
 import { ROUTES } from "../service/routes.ts";
+import { RESPONSE_HEADERS } from "./headers.ts";
+import { webhookDocs } from "./webhooks.ts";
 
 export const API_VERSION = "1.0.0";
 
@@ -34,6 +36,36 @@ function takesIdempotencyKey(route: AnyRoute): boolean {
   return route.auth && (route.method === "POST" || route.method === "DELETE");
 }
 
+/**
+ * Answers a keyed write can replay: those stored with the key. 401, 409, 429 and 5xx are not stored;
+ * 413, 415, 422 and a malformed key are answered before the key is looked at.
+ */
+function canBeReplayed(status: number): boolean {
+  return status < 500 && ![401, 409, 413, 415, 422, 429].includes(status);
+}
+
+/** A list paged with an opaque cursor, linked from the Link header. */
+function isPaged(route: AnyRoute): boolean {
+  return route.query instanceof z.ZodObject && "cursor" in route.query.shape;
+}
+
+/** The headers an answer of the route with this status carries. */
+function responseHeaders(route: AnyRoute, status: number) {
+  const h = RESPONSE_HEADERS;
+  // Authentication comes before the rate limit, and an unexpected error answers without its headers.
+  const limited = route.auth && status !== 401 && status < 500;
+  return z.object({
+    "X-Request-Id": h.requestId,
+    ...(limited ? { "RateLimit-Policy": h.rateLimitPolicy, RateLimit: h.rateLimit } : {}),
+    ...(status === 429 ? { "Retry-After": h.retryAfter } : {}),
+    ...(status === 401 ? { "WWW-Authenticate": h.wwwAuthenticate } : {}),
+    ...(takesIdempotencyKey(route) && canBeReplayed(status)
+      ? { "Idempotent-Replayed": h.idempotentReplayed }
+      : {}),
+    ...(status === 200 && isPaged(route) ? { Link: h.link } : {}),
+  });
+}
+
 const idempotencyHeader = z.object({
   "Idempotency-Key": z.string().min(1).max(255).optional().meta({
     description:
@@ -45,7 +77,11 @@ function operation(route: AnyRoute): ZodOpenApiOperationObject {
   const responses: NonNullable<ZodOpenApiOperationObject["responses"]> = {};
   const shared = sharedResponses(route);
   for (const [status, description] of Object.entries(shared)) {
-    responses[status as `4${string}`] = { description, content: errorContent };
+    responses[status as `4${string}`] = {
+      description,
+      headers: responseHeaders(route, Number(status)),
+      content: errorContent,
+    };
   }
   for (const [status, spec] of Object.entries(route.responses)) {
     const isError = Number(status) >= 400;
@@ -54,6 +90,7 @@ function operation(route: AnyRoute): ZodOpenApiOperationObject {
     const also = isError ? shared[Number(status)] : undefined;
     responses[status as `2${string}`] = {
       description: also ? `${spec.description} Also: ${also}` : spec.description,
+      headers: responseHeaders(route, Number(status)),
       ...(schema ? { content: { "application/json": { schema } } } : {}),
     };
   }
@@ -127,5 +164,6 @@ export function buildOpenApiDocument(
       },
     },
     paths,
+    webhooks: webhookDocs(),
   });
 }
