@@ -1,7 +1,15 @@
-import { type Clock, createService, type Service, type ServiceOptions, type Store } from "@socialpub/core";
+import {
+  type Clock,
+  createService,
+  type Service,
+  type ServiceOptions,
+  type Store,
+  systemClock,
+} from "@socialpub/core";
 import { createDashboard, type DashboardOptions } from "@socialpub/dashboard";
 import { type HttpTimeouts, listen } from "./http/http-server.ts";
 import { createLogger, type Logger, type RequestLogFields } from "./logging.ts";
+import { DEFAULT_RETENTION_DAYS, HistoryPruner, type RetentionOptions } from "./retention.ts";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
@@ -25,6 +33,11 @@ export interface StartServerOptions {
   service?: Omit<ServiceOptions, "store" | "clock" | "logger" | "maxBodyBytes">;
   /** Serve the sandbox dashboard at `/` (the API stays under /api/v1). Off by default. */
   dashboard?: boolean | DashboardOptions;
+  /**
+   * How long delivered (or failed for good) webhook events, with their deliveries and attempts, are
+   * kept: 30 days by default, pruned at start and hourly. `false` keeps them forever.
+   */
+  retention?: RetentionOptions | false;
 }
 
 export interface RunningServer {
@@ -32,8 +45,8 @@ export interface RunningServer {
   readonly url: string;
   readonly service: Service;
   /**
-   * Stops accepting, finishes in-flight requests, stops the scheduler and webhook delivery (attempts
-   * in flight get their grace period). The store stays open.
+   * Stops accepting, finishes in-flight requests, stops pruning, the scheduler and webhook delivery
+   * (attempts in flight get their grace period). The store stays open.
    */
   close(): Promise<void>;
 }
@@ -63,6 +76,17 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...(options.clock && { clock: options.clock }),
   });
   await service.start();
+  const pruner =
+    options.retention === false
+      ? null
+      : new HistoryPruner({
+          ...(options.retention ?? { days: DEFAULT_RETENTION_DAYS }),
+          store: options.store,
+          clock: options.clock ?? systemClock,
+          logger,
+        });
+  // In the background: a large backlog (the first start after an upgrade) must not hold up listening.
+  pruner?.start();
   let handler = service.fetch;
   if (dashboard) {
     // The page's own paths first; everything else, the API included, is the service's.
@@ -90,6 +114,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       onError: (err, requestId) => logger.error({ err, request_id: requestId }, "unexpected error"),
     });
   } catch (error) {
+    await pruner?.stop();
     await service.close();
     throw error;
   }
@@ -101,6 +126,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     close: () => {
       closing ??= (async () => {
         await http.close();
+        await pruner?.stop();
         await service.close();
       })();
       return closing;

@@ -470,6 +470,26 @@ export class MemoryStore implements Store {
     return this.events.filter((e) => e.user_id === userId).map(copy);
   }
 
+  async pruneDeliveryHistory(before: number, limit: number): Promise<number> {
+    const owed = new Set<string>();
+    for (const d of this.deliveries.values()) if (d.state === "pending") owed.add(d.event_id);
+    const doomed = new Set(
+      this.events
+        .filter((e) => e.created * 1000 < before && !owed.has(e.id))
+        .sort((a, b) => a.created - b.created)
+        .slice(0, Math.max(0, limit))
+        .map((e) => e.id),
+    );
+    if (doomed.size === 0) return 0;
+    for (let i = this.events.length - 1; i >= 0; i--) {
+      if (doomed.has(this.events[i]!.id)) this.events.splice(i, 1);
+    }
+    for (const id of doomed) this.eventsById.delete(id);
+    for (const [id, d] of this.deliveries) if (doomed.has(d.event_id)) this.deliveries.delete(id);
+    this.attempts = this.attempts.filter((a) => !doomed.has(a.event_id));
+    return doomed.size;
+  }
+
   // Idempotency keys
 
   async beginIdempotentRequest(record: IdempotencyRecord): Promise<IdempotencyRecord | null> {

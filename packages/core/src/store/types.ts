@@ -394,6 +394,13 @@ export interface Store {
   ): Promise<DeliveryRecord | null>;
   /** The user's events, oldest first, as written to the outbox (test events included). */
   listEvents(userId: string): Promise<NewEvent[]>;
+  /**
+   * Retention: removes up to `limit` events created before `before` (Unix ms) that nothing is still
+   * owed for — every delivery of them delivered or failed for good, or none at all — with their
+   * deliveries and attempts, oldest first, and answers how many events it removed. An event with a
+   * pending delivery (a retry, a resend) stays until that ends.
+   */
+  pruneDeliveryHistory(before: number, limit: number): Promise<number>;
 
   // Idempotency keys
   /**

@@ -808,6 +808,64 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
       });
     });
 
+    describe("retention", () => {
+      it("pruneDeliveryHistory removes old events nothing is owed for, with their deliveries and attempts; owed and recent ones stay", async () => {
+        const u = await user();
+        const w = webhook(u.id, { events: ["post.published"] });
+        await store.createWebhook(w);
+        const old = Math.floor(T0 / 1000) - 3600;
+        const delivered = event(u.id, "post.published", { created: old });
+        const failed = event(u.id, "post.published", { created: old });
+        const owed = event(u.id, "post.published", { created: old });
+        const unheard = event(u.id, "post.failed", { created: old });
+        const recent = event(u.id, "post.published");
+        await store.appendEvents([delivered, failed, owed, unheard, recent]);
+        const jobs = await store.claimDueDeliveries(T0, T0 + 15_000, 10);
+        const byEvent = new Map(jobs.map((j) => [j.event.id, j]));
+        const record = async (eventId: string, state: "delivered" | "failed" | "pending") => {
+          const job = byEvent.get(eventId)!;
+          await store.recordAttempt(
+            {
+              id: newId("att", T0),
+              delivery_id: job.delivery.id,
+              webhook_id: w.id,
+              event_id: eventId,
+              attempt: 1,
+              at: T0,
+              response_status: state === "delivered" ? 200 : 500,
+              duration_ms: 5,
+              error: state === "delivered" ? null : "the endpoint answered 500",
+            },
+            { state, next_attempt_at: state === "pending" ? T0 + 5000 : null },
+          );
+        };
+        await record(delivered.id, "delivered");
+        await record(failed.id, "failed");
+        await record(owed.id, "pending");
+        await record(recent.id, "delivered");
+
+        expect(await store.pruneDeliveryHistory(T0 - 60_000, 100)).toBe(3);
+        expect((await store.listEvents(u.id)).map((e) => e.id)).toEqual([owed.id, recent.id]);
+        const attempts = await store.listAttempts(w.id, { limit: 10 });
+        expect(attempts.map((a) => a.event_id).sort()).toEqual([owed.id, recent.id].sort());
+        // What is still owed is still delivered.
+        const retry = await store.claimDueDeliveries(T0 + 5000, T0 + 20_000, 10);
+        expect(retry.map((j) => j.event.id)).toEqual([owed.id]);
+        expect(await store.pruneDeliveryHistory(T0 - 60_000, 100)).toBe(0);
+      });
+
+      it("pruneDeliveryHistory removes at most `limit` events a call, oldest first", async () => {
+        const u = await user();
+        const base = Math.floor(T0 / 1000) - 3600;
+        const events = [3, 1, 2].map((n) => event(u.id, "post.failed", { created: base + n }));
+        await store.appendEvents(events);
+        expect(await store.pruneDeliveryHistory(T0, 2)).toBe(2);
+        expect((await store.listEvents(u.id)).map((e) => e.created)).toEqual([base + 3]);
+        expect(await store.pruneDeliveryHistory(T0, 2)).toBe(1);
+        expect(await store.pruneDeliveryHistory(T0, 2)).toBe(0);
+      });
+    });
+
     describe("daily analytics", () => {
       it("settleAnalyticsDay writes a day's events and marks it settled once; an earlier or the same day writes nothing", async () => {
         const u = await user();

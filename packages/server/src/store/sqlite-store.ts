@@ -847,6 +847,30 @@ export class SqliteStore implements Store {
     return this.all("SELECT * FROM events WHERE user_id = ? ORDER BY rowid", userId).map(toEvent);
   }
 
+  async pruneDeliveryHistory(before: number, limit: number): Promise<number> {
+    return this.tx(() => {
+      // Through events_by_created: only events old enough are visited.
+      const ids = this.all(
+        `SELECT id FROM events e
+         WHERE created < ? AND NOT EXISTS (
+           SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.state = 'pending')
+         ORDER BY created LIMIT ?`,
+        Math.ceil(before / 1000),
+        limit,
+      ).map((row) => row.id as string);
+      if (ids.length === 0) return 0;
+      const list = JSON.stringify(ids);
+      this.run(
+        `DELETE FROM delivery_attempts WHERE delivery_id IN (
+           SELECT id FROM deliveries WHERE event_id IN (SELECT value FROM json_each(?)))`,
+        list,
+      );
+      this.run("DELETE FROM deliveries WHERE event_id IN (SELECT value FROM json_each(?))", list);
+      this.run("DELETE FROM events WHERE id IN (SELECT value FROM json_each(?))", list);
+      return ids.length;
+    });
+  }
+
   // ── daily analytics ─────────────────────────────────────────────────────────────────────────────
 
   async lastAnalyticsDay(userId: string): Promise<string | null> {

@@ -2,6 +2,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { Command, Option } from "commander";
 import { createLogger, type LogLevel } from "../../logging.ts";
 import { FileMediaStorage } from "../../media/file-media-storage.ts";
+import { DEFAULT_RETENTION_DAYS } from "../../retention.ts";
 import { startServer } from "../../server.ts";
 import { lockDatabaseForServer } from "../../store/server-lock.ts";
 import type { Synchronous } from "../../store/sqlite-store.ts";
@@ -29,6 +30,7 @@ interface StartOptions {
   synchronous: Synchronous;
   allowPrivateWebhooks?: boolean;
   rateLimit: number;
+  retentionDays: number;
   mediaDir?: string;
   /** undefined: neither flag nor variable given (then it follows --dev). */
   dashboard?: boolean;
@@ -36,15 +38,16 @@ interface StartOptions {
 
 const ENVIRONMENT = `
 Environment variables (a flag given on the command line wins):
-  SOCIALPUB_HOST        --host
-  SOCIALPUB_PORT        --port
-  SOCIALPUB_DB          --db
-  SOCIALPUB_MEDIA_DIR   --media-dir
-  SOCIALPUB_DEV_KEY     --dev-key
-  SOCIALPUB_DASHBOARD   --dashboard (on or off)
-  SOCIALPUB_LOG_LEVEL   --log-level
-  SOCIALPUB_SYNCHRONOUS --synchronous
-  SOCIALPUB_RATE_LIMIT  --rate-limit
+  SOCIALPUB_HOST           --host
+  SOCIALPUB_PORT           --port
+  SOCIALPUB_DB             --db
+  SOCIALPUB_MEDIA_DIR      --media-dir
+  SOCIALPUB_DEV_KEY        --dev-key (read only with --dev)
+  SOCIALPUB_DASHBOARD      --dashboard (on or off)
+  SOCIALPUB_LOG_LEVEL      --log-level
+  SOCIALPUB_SYNCHRONOUS    --synchronous
+  SOCIALPUB_RATE_LIMIT     --rate-limit
+  SOCIALPUB_RETENTION_DAYS --retention-days
 
 Stops gracefully on SIGINT or SIGTERM: no new connections, requests in flight finish, then the
 scheduler stops, webhook attempts in flight finish (up to 10 s; a cut one is sent again after the
@@ -94,6 +97,15 @@ export function startCommand(): Command {
       new Option("--rate-limit <n>", "requests a minute per API key; 0 turns the limit off")
         .env("SOCIALPUB_RATE_LIMIT")
         .default(600)
+        .argParser(parseNonNegativeInteger),
+    )
+    .addOption(
+      new Option(
+        "--retention-days <n>",
+        "keep delivered (or failed) webhook events and their delivery attempts this many days; 0 keeps them forever",
+      )
+        .env("SOCIALPUB_RETENTION_DAYS")
+        .default(DEFAULT_RETENTION_DAYS)
         .argParser(parseNonNegativeInteger),
     )
     .addOption(logLevelOption())
@@ -201,6 +213,7 @@ async function start(options: StartOptions): Promise<void> {
       store,
       logger,
       dashboard,
+      retention: options.retentionDays === 0 ? false : { days: options.retentionDays },
       service: {
         ...(mediaDir !== null && { mediaStorage: new FileMediaStorage(mediaDir) }),
         allowPrivateWebhookUrls: allowPrivateWebhooks,

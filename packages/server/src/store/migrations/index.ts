@@ -2,9 +2,16 @@ import { initial } from "./0001-initial.ts";
 import { idempotencyKeys } from "./0002-idempotency-keys.ts";
 import { deliveryLog } from "./0003-delivery-log.ts";
 import { analyticsDays } from "./0004-analytics-days.ts";
+import { eventsByCreated } from "./0005-events-by-created.ts";
 import type { Migration } from "./types.ts";
 
 export type { Migration } from "./types.ts";
 
 /** Every migration, oldest first. Append new ones; never edit or reorder released ones. */
-export const MIGRATIONS: readonly Migration[] = [initial, idempotencyKeys, deliveryLog, analyticsDays];
+export const MIGRATIONS: readonly Migration[] = [
+  initial,
+  idempotencyKeys,
+  deliveryLog,
+  analyticsDays,
+  eventsByCreated,
+];
