@@ -129,9 +129,7 @@ describe("service edges", () => {
     expect((await get(open)).headers.get("ratelimit")).toBeNull();
   });
 
-  // Known gap: pipeline.ts refuses with the rate limit before it counts the call, so this fails today.
-  // The fix moves the count ahead of the refusal; with it, this becomes it(…).
-  it.fails("a request the rate limit refuses still counts toward usage.api_calls_this_month", async () => {
+  it("a request the rate limit refuses still counts toward usage.api_calls_this_month", async () => {
     const s = await setup({ rateLimit: { limit: 2, windowMs: 1000 } });
     const me = () => s.service.fetch(new Request("http://localhost/api/v1/me", { headers: s.auth }));
     expect((await me()).status).toBe(200);

@@ -37,13 +37,25 @@ export async function runRoute(
     keptAnswer: noAnswer,
   } as RequestContext;
   let rateHeaders: Record<string, string> = {};
-  if (route.auth) {
-    ctx.caller = await authenticate(request, deps.store);
-    if (options.rateLimiter) rateHeaders = options.rateLimiter.take(ctx.caller.key.id);
-  }
+  if (route.auth) ctx.caller = await authenticate(request, deps.store);
   try {
     const now = deps.clock.now();
-    if (route.auth) await countApiCall(deps.store, ctx.caller, now);
+    if (route.auth) {
+      // Every authenticated request counts toward the month, one the short-term limit refuses included
+      // (decisions.md); that refusal, with its RateLimit headers, stays the answer.
+      let rateRefusal: unknown = null;
+      try {
+        if (options.rateLimiter) rateHeaders = options.rateLimiter.take(ctx.caller.key.id);
+      } catch (err) {
+        rateRefusal = err;
+      }
+      try {
+        await countApiCall(deps.store, ctx.caller, now);
+      } catch (err) {
+        if (rateRefusal === null || !(err instanceof HttpError)) throw err;
+      }
+      if (rateRefusal !== null) throw rateRefusal;
+    }
     const rawBody = route.body ? await readBodyBytes(request, options.maxBodyBytes) : new Uint8Array(0);
     const contentType = request.headers.get("content-type");
     const type = mediaTypeOf(contentType);
