@@ -11,21 +11,45 @@
 //
 //   SOCIALPUB_WEBHOOK_SECRET=whsec_… PORT=3000 node receive-webhooks.ts
 import { once } from "node:events";
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { verifyWebhook, type WebhookEvent, WebhookVerificationError } from "@socialpub/core";
+import { signWebhook, verifyWebhook, type WebhookEvent, WebhookVerificationError } from "@socialpub/core";
 import { clientFromEnv, fail, runExample } from "./lib/example-env.ts";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const handled = new Set<string>();
-let secret = process.env.SOCIALPUB_WEBHOOK_SECRET;
+let secret = process.env.SOCIALPUB_WEBHOOK_SECRET?.trim() || undefined;
 if (!secret && !process.env.SOCIALPUB_API_KEY) {
   fail(
     "Set SOCIALPUB_API_KEY to register this receiver, or SOCIALPUB_WEBHOOK_SECRET to an endpoint's whsec_… secret.",
   );
 }
+if (secret) checkSecret(secret);
+
+/**
+ * Refuses a malformed secret now, in one line, rather than on the first delivery. Signing decodes the
+ * secret as verifying does, and its error says what is wrong without repeating the secret.
+ */
+function checkSecret(value: string): void {
+  try {
+    signWebhook("{}", value);
+  } catch (error) {
+    fail(`SOCIALPUB_WEBHOOK_SECRET cannot be used: ${(error as Error).message}`);
+  }
+}
 
 const server = createServer(async (req, res) => {
+  try {
+    await receive(req, res);
+  } catch (error) {
+    // Never let one delivery take the receiver down: the sender retries a 500 later.
+    console.error(`Could not handle a delivery: ${(error as Error).message}`);
+    if (!res.headersSent) res.writeHead(500, { connection: "close" });
+    res.end();
+  }
+});
+
+async function receive(req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.method !== "POST") {
     res.writeHead(405, { allow: "POST" }).end();
     return;
@@ -53,12 +77,13 @@ const server = createServer(async (req, res) => {
   if (handled.has(event.id)) {
     console.log(`Duplicate ${event.id} ignored`);
   } else {
-    handled.add(event.id);
     handle(event);
+    // Only once it is handled: should handling fail, the 500 makes the sender try again.
+    handled.add(event.id);
   }
   // Answer quickly with a 2xx; slow work belongs in a queue, or the sender times out and retries.
   res.writeHead(204).end();
-});
+}
 
 function handle(event: WebhookEvent): void {
   switch (event.type) {

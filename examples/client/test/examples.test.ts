@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
-import { type Post, SocialPublishClient, signWebhook, type WebhookEvent } from "@socialpub/core";
+import { connect } from "node:net";
+import { type Post, SocialPublishClient, signWebhook, type WebhookEventOf } from "@socialpub/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ReferenceServer, startReferenceServer } from "./support/reference-server.ts";
 import { runExample, spawnExample } from "./support/run-example.ts";
@@ -89,18 +90,7 @@ describe("schedule.ts", () => {
 
 describe("receive-webhooks.ts", () => {
   const secret = `whsec_${randomBytes(32).toString("base64")}`;
-  const event: WebhookEvent = {
-    id: "evt_01JD3Z6Q1M8W5V0K9T2R4Y7B3C",
-    type: "post.published",
-    created: Math.floor(Date.now() / 1000),
-    data: {
-      post_id: "post_01JD3Z6Q1M8W5V0K9T2R4Y7B3D",
-      platform: "x",
-      status: "published",
-      permalink: "https://x.com/sandbox/status/1",
-      metrics: { reach: 0, likes: 0 },
-    },
-  };
+  const event = sampleEvent();
 
   it("accepts a signed delivery once, ignores its retry, and refuses a forged one with the reason", async () => {
     const child = spawnExample("receive-webhooks.ts", [], { SOCIALPUB_WEBHOOK_SECRET: secret, PORT: "0" });
@@ -141,8 +131,62 @@ describe("receive-webhooks.ts", () => {
   });
 });
 
+describe("receive-webhooks.ts with a secret it cannot use", () => {
+  it("says so in one line at startup, without repeating the secret", async () => {
+    const secret = "whsec_not-base64!";
+    const result = await runExample("receive-webhooks.ts", [], {
+      SOCIALPUB_WEBHOOK_SECRET: secret,
+      PORT: "0",
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe(
+      "SOCIALPUB_WEBHOOK_SECRET cannot be used: The webhook secret is not valid: expected whsec_ followed by base64, as shown when the endpoint was created.\n",
+    );
+    expect(result.stderr).not.toContain("not-base64");
+  });
+});
+
+describe("receive-webhooks.ts when a delivery fails unexpectedly", () => {
+  it("logs it and keeps receiving instead of crashing", async () => {
+    const secret = `whsec_${randomBytes(32).toString("base64")}`;
+    const child = spawnExample("receive-webhooks.ts", [], { SOCIALPUB_WEBHOOK_SECRET: secret, PORT: "0" });
+    const errors = outputLines(child.stderr);
+    try {
+      const lines = outputLines(child.stdout);
+      const listening = await lines.next((line) => line.startsWith("Listening for webhooks on "));
+      const url = new URL(listening.slice("Listening for webhooks on ".length));
+
+      // A sender that goes away halfway through the body: reading it fails.
+      const socket = connect(Number(url.port), url.hostname);
+      await once(socket, "connect");
+      socket.write(
+        "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{",
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      socket.destroy();
+      expect(await errors.next((line) => line.startsWith("Could not handle a delivery: "))).toMatch(
+        /aborted/,
+      );
+
+      const body = JSON.stringify({ ...sampleEvent(), id: "evt_after_the_failure" });
+      const after = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...signWebhook(body, secret) },
+        body,
+      });
+      expect(after.status).toBe(204);
+      expect(await lines.next((line) => line.includes("evt_after_the_failure"))).toMatch(/^post\.published /);
+      expect(child.exitCode).toBeNull();
+    } finally {
+      child.kill();
+      await once(child, "exit");
+    }
+  });
+});
+
 describe("receive-webhooks.ts with an API key", () => {
-  it("registers itself for every event type, and removes its endpoint when stopped", async () => {
+  it("registers itself for every event type, verifies what the server delivers, and removes its endpoint when stopped", async () => {
     const child = spawnExample("receive-webhooks.ts", [], { ...env, PORT: "0" });
     const lines = outputLines(child.stdout);
     let exited = false;
@@ -155,6 +199,28 @@ describe("receive-webhooks.ts with an API key", () => {
 
       await using client = new SocialPublishClient({ apiKey: server.apiKey, baseUrl: server.baseUrl });
       expect((await client.webhooks.get(id?.[1] ?? "")).url).toBe(url);
+
+      // The server delivers to the example, which prints an event only once its signature verified.
+      const post = await client.posts.create({ caption: "Delivered end to end", platforms: ["x"] });
+      const [target] = (await client.posts.targets(post.id)).data;
+      const published = await lines.next(
+        (line) => line.startsWith("post.published ") && line.includes(post.id),
+      );
+      expect(published).toMatch(/^post\.published evt_\w+: /);
+      expect(published.endsWith(`: ${post.id} on x at ${target?.permalink}`)).toBe(true);
+      const test = await client.webhooks.test(id?.[1] ?? "", { type: "post.failed" });
+      expect(await lines.next((line) => line.startsWith(`post.failed ${test.id}:`))).toBe(
+        `post.failed ${test.id}: post_test on x: This is a test event.`,
+      );
+      // The server records each attempt once the example's 204 has reached it.
+      await expect
+        .poll(async () =>
+          (await client.webhooks.attempts(id?.[1] ?? "")).data.map((a) => [a.event_type, a.response_status]),
+        )
+        .toEqual([
+          ["post.failed", 204],
+          ["post.published", 204],
+        ]);
 
       const exit = once(child, "exit");
       child.kill("SIGTERM");
@@ -170,6 +236,21 @@ describe("receive-webhooks.ts with an API key", () => {
     }
   });
 });
+
+function sampleEvent(): WebhookEventOf<"post.published"> {
+  return {
+    id: "evt_01JD3Z6Q1M8W5V0K9T2R4Y7B3C",
+    type: "post.published",
+    created: Math.floor(Date.now() / 1000),
+    data: {
+      post_id: "post_01JD3Z6Q1M8W5V0K9T2R4Y7B3D",
+      platform: "x",
+      status: "published",
+      permalink: "https://x.com/sandbox/status/1",
+      metrics: { reach: 0, likes: 0 },
+    },
+  };
+}
 
 /** Lines a child prints, awaited one predicate at a time. */
 function outputLines(stream: NodeJS.ReadableStream | null) {
