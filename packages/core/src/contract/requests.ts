@@ -73,7 +73,8 @@ export const ListLimit = z
   .meta({
     description: `items per page, 1 to ${MAX_LIST_LIMIT}; larger values are clamped to ${MAX_LIST_LIMIT}`,
     // A query parameter travels as text, but what it means is an integer: document that.
-    override: { type: "integer", minimum: 1, maximum: MAX_LIST_LIMIT, default: DEFAULT_LIST_LIMIT },
+    // No `maximum`: a larger value is accepted (and clamped), so a client that validates must not refuse it.
+    override: { type: "integer", minimum: 1, default: DEFAULT_LIST_LIMIT },
   });
 
 /**

@@ -20,7 +20,8 @@ function sharedResponses(route: AnyRoute): Record<number, string> {
   if (route.body) {
     out[400] = "The body is not JSON, or a field is not what it must be; the message names it.";
     out[413] = "The body is larger than 1 MiB.";
-    out[415] = "The Content-Type is not application/json.";
+    out[415] =
+      "The Content-Type is not application/json, or the body is compressed (Content-Encoding other than identity).";
   }
   if (takesIdempotencyKey(route)) {
     out[400] ??= "The Idempotency-Key is not 1 to 255 printable ASCII characters.";
