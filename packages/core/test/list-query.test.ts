@@ -56,9 +56,7 @@ describe("list query schemas", () => {
       const limit = doc.paths[path]![method]!.parameters!.find((p) => p.in === "query" && p.name === "limit");
       expect(limit?.schema, path).toMatchObject({ type: "integer", minimum: 1, default: 20 });
       expect(limit?.schema, path).not.toHaveProperty("maximum");
-      expect(limit?.description ?? (limit?.schema as { description?: string }).description, path).toMatch(
-        /clamped to 100/,
-      );
+      expect(JSON.stringify(limit), path).toMatch(/clamped to 100/);
     }
   });
 
