@@ -18,6 +18,7 @@ export type { LookupHost } from "./service/webhook-url.ts";
 export { MemoryStore } from "./store/memory.ts";
 export type * from "./store/types.ts";
 export { adaptText, truncate } from "./text/adapt.ts";
+export { withoutDanglingEnd } from "./text/clean-cut.ts";
 export { measure } from "./text/measure.ts";
 export { type Clock, systemClock, type TimerHandle } from "./time/clock.ts";
 export { parseScheduleAt, parseScheduleTime, SCHEDULE_SKEW_MS } from "./time/schedule-at.ts";

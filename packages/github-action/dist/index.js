@@ -74969,7 +74969,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(842);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5915);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -74978,7 +74978,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 842:
+/***/ 5915:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -87526,6 +87526,39 @@ function textLimitFor(id, hasMedia) {
     return hasMedia && r.textLimitWithMedia !== undefined ? r.textLimitWithMedia : r.textLimit;
 }
 
+;// CONCATENATED MODULE: ../core/src/text/clean-cut.ts
+/*
+ * A cut text should read as a pause, not a stumble: no list marker, separator or opening bracket just
+ * before the "…", and no half of a URL (a link to nowhere).
+ */
+/** What ends a shortened text. */
+const ELLIPSIS = "…";
+/** A word made only of list-marker, separator or opening-bracket characters, at the end of the text. */
+const DANGLING_WORD = /(^|\s)[•·*|/\\:;,&+=#([{–—-]+$/;
+/** An ordered list item's number alone at the end of a line. */
+const DANGLING_NUMBER = /(^|\n)[ \t]*\d+[.)]$/;
+/** A URL at the end of the text. */
+const LAST_URL = /[a-z][a-z0-9+.-]*:\/\/\S*$/i;
+/**
+ * `whole` cut with "…" (as `truncate` gives it) without what dangles at the cut: "• …" becomes "…" on
+ * the line before, "Feature |…" becomes "Feature…", and a URL cut in the middle (a link to nowhere) goes
+ * with the bracket before it. "" when nothing else is left; an uncut text as it is.
+ */
+function withoutDanglingEnd(cut, whole) {
+    if (!cut.endsWith(ELLIPSIS))
+        return cut;
+    let text = cut.slice(0, -ELLIPSIS.length);
+    const cutInsideWord = /\S$/.test(text) && /^\S/.test(whole.slice(text.length));
+    if (cutInsideWord)
+        text = text.replace(LAST_URL, "");
+    let previous;
+    do {
+        previous = text;
+        text = text.trimEnd().replace(DANGLING_WORD, "$1").replace(DANGLING_NUMBER, "$1").trimEnd();
+    } while (text !== previous);
+    return text === "" ? "" : `${text}${ELLIPSIS}`;
+}
+
 ;// CONCATENATED MODULE: ../core/src/text/measure.ts
 let graphemeSegmenter;
 let wordSegmenter;
@@ -87561,7 +87594,8 @@ function measure(text, unit) {
 ;// CONCATENATED MODULE: ../core/src/text/adapt.ts
 
 
-const ELLIPSIS = "…";
+
+
 /** UTF-16 units read past the cut to decide whether the cut falls between two words. */
 const WORD_CONTEXT = 64;
 /**
@@ -87576,7 +87610,8 @@ function adaptText(caption, platform, hasMedia) {
 /**
  * Shortens `text` so that it, with a closing `…`, measures at most `limit` in `unit`. Cuts only between
  * graphemes (never inside an emoji or a letter with its accents), prefers the end of a word, and drops
- * the whitespace before the `…`.
+ * the whitespace before the `…` — and a list marker, separator, opening bracket or half a URL left
+ * there (see clean-cut.ts), unless that would take away more than half of what is kept.
  */
 function truncate(text, limit, unit) {
     if (measure(text, unit) <= limit)
@@ -87611,42 +87646,18 @@ function truncate(text, limit, unit) {
             break;
         }
     }
-    const kept = text.slice(0, cut).trimEnd();
-    return `${kept}${ELLIPSIS}`;
+    const kept = `${text.slice(0, cut).trimEnd()}${ELLIPSIS}`;
+    // Cleaning the end follows the word rule above: worth it only while it keeps half of the room.
+    const cleaned = withoutDanglingEnd(kept, text);
+    return measure(cleaned, unit) >= measure(kept, unit) * MIN_WORD_CUT_SHARE ? cleaned : kept;
 }
 
 ;// CONCATENATED MODULE: ./src/clean-cut.ts
 /*
- * Where the Action shortens release notes itself, the cut should read as a pause, not a stumble: no
- * list marker, separator or opening bracket just before the "…", and no heading standing above a "…"
- * with everything it introduced cut away.
+ * Where the Action shortens release notes itself, whole lines should not end on a heading standing
+ * above a "…" with everything it introduced cut away. (A cut inside a line is cleaned by core's
+ * `truncate`, which leaves no list marker, separator or half a URL before the "…".)
  */
-const clean_cut_ELLIPSIS = "…";
-/** A word made only of list-marker, separator or opening-bracket characters, at the end of the text. */
-const DANGLING_WORD = /(^|\s)[•·*|/\\:;,&+=#([{–—-]+$/;
-/** An ordered list item's number alone at the end of a line. */
-const DANGLING_NUMBER = /(^|\n)[ \t]*\d+[.)]$/;
-/** A URL at the end of the text. */
-const LAST_URL = /[a-z][a-z0-9+.-]*:\/\/\S*$/i;
-/**
- * `whole` cut with "…" (as `truncate` gives it) without what dangles at the cut: "• …" becomes "…" on
- * the line before, "Feature |…" becomes "Feature…", and a URL cut in the middle (a link to nowhere) goes
- * with the bracket before it. "" when nothing else is left; an uncut text as it is.
- */
-function withoutDanglingEnd(cut, whole) {
-    if (!cut.endsWith(clean_cut_ELLIPSIS))
-        return cut;
-    let text = cut.slice(0, -clean_cut_ELLIPSIS.length);
-    const cutInsideWord = /\S$/.test(text) && /^\S/.test(whole.slice(text.length));
-    if (cutInsideWord)
-        text = text.replace(LAST_URL, "");
-    let previous;
-    do {
-        previous = text;
-        text = text.trimEnd().replace(DANGLING_WORD, "$1").replace(DANGLING_NUMBER, "$1").trimEnd();
-    } while (text !== previous);
-    return text === "" ? "" : `${text}${clean_cut_ELLIPSIS}`;
-}
 const LIST_ITEM = /^(?:• |\d+\. )/;
 /**
  * The first `count` lines of social text, less those at the end that run straight on into the next
@@ -87814,7 +87825,7 @@ function shortenNotes(notes, render, ok) {
     const lineCount = largest(lines.length - 1, (count) => ok(withLines(count)));
     if (keptText(lineCount) !== "")
         return withLines(lineCount);
-    const withChars = (budget) => render(budget < FEWEST_WORTH_KEEPING ? "" : withoutDanglingEnd(truncate(notes, budget, "characters"), notes));
+    const withChars = (budget) => render(budget < FEWEST_WORTH_KEEPING ? "" : truncate(notes, budget, "characters"));
     return withChars(largest(measure(notes, "characters"), (budget) => ok(withChars(budget))));
 }
 /** Fewer characters of notes than this read as noise: the post goes without notes instead. */
@@ -112948,6 +112959,28 @@ const CONTRACT_MESSAGES = {
     notFound: "Not found.",
 };
 
+;// CONCATENATED MODULE: ../core/src/client/redact.ts
+/** What stands in for a hidden secret. */
+const REDACTED = "[redacted]";
+/**
+ * The value of a `secret` field (or `…_secret`), as JSON text writes it: a string, with its escapes, or
+ * a bare number, boolean or null.
+ */
+const SECRET_FIELD = /("(?:\w+_)?secret"\s*:\s*)("(?:[^"\\]|\\.)*"|[-\w.+]+)/gi;
+/**
+ * A webhook signing secret (whsec_…) or an API key (sp_test_…, sp_live_…) wherever it appears, even
+ * in a body cut short or not JSON at all. A backslash belongs to it too: JSON may write `/` as `\/`.
+ */
+const SECRET_VALUE = /\b(whsec_|sp_(?:test|live)_)[A-Za-z0-9+/=_\\-]+/g;
+/**
+ * A response body with its secrets hidden, for an error to keep. Errors get logged, printed and sent to
+ * error trackers, and a body that failed validation may be the one answer that holds a signing secret
+ * (POST /webhooks). Everything else in the body stays as received.
+ */
+function redactSecrets(body) {
+    return body.replace(SECRET_FIELD, `$1"${REDACTED}"`).replace(SECRET_VALUE, `$1${REDACTED}`);
+}
+
 ;// CONCATENATED MODULE: ../core/src/client/retry-policy.ts
 /*
  * When and how long to wait before retrying a request. Pure functions: the randomness and the current
@@ -113015,6 +113048,7 @@ function decideRetry(outcome, retriesSoFar, policy, now, random = Math.random) {
 ;// CONCATENATED MODULE: ../core/src/client/errors.ts
 
 
+
 /**
  * Base class of every error the client throws about a request. `message` is the service's own
  * `{"error": "…"}` text when it sent one.
@@ -113024,6 +113058,10 @@ class SocialPublishError extends Error {
     status;
     requestId;
     headers;
+    /**
+     * The response body as received, except that the value of every `secret` field and anything shaped
+     * like a signing secret (whsec_…) or an API key reads `[redacted]`.
+     */
     body;
     method;
     path;
@@ -113032,7 +113070,7 @@ class SocialPublishError extends Error {
         this.status = details.status;
         this.requestId = details.requestId;
         this.headers = details.headers;
-        this.body = details.body;
+        this.body = details.body === null ? null : redactSecrets(details.body);
         this.method = details.method;
         this.path = details.path;
     }
@@ -113775,31 +113813,37 @@ const PostPublishedData = object({
     status: literal("published"),
     permalink: schemas_string(),
     metrics: object({ reach: events_count, likes: events_count }),
-});
+})
+    .meta({ id: "PostPublishedData" });
 const PostFailedData = object({
     post_id: schemas_string(),
     platform: NetworkId,
     status: literal("failed"),
     error: schemas_string(),
-});
+})
+    .meta({ id: "PostFailedData" });
 const PostScheduledData = object({
     post_id: schemas_string(),
     platforms: array(NetworkId),
     scheduled_at: schemas_number().int().describe("Unix time in milliseconds"),
-});
-const PostDeletedData = object({ post_id: schemas_string(), previous_status: PostStatus });
-const AccountEventData = object({ platform: NetworkId, handle: schemas_string(), health: AccountHealth });
+})
+    .meta({ id: "PostScheduledData" });
+const PostDeletedData = object({ post_id: schemas_string(), previous_status: PostStatus })
+    .meta({ id: "PostDeletedData" });
+const AccountEventData = object({ platform: NetworkId, handle: schemas_string(), health: AccountHealth })
+    .meta({ id: "AccountEventData" });
 const MediaProcessedData = object({
     media_id: schemas_string(),
     url: schemas_string(),
     type: schemas_string(),
     size: events_count,
-});
+})
+    .meta({ id: "MediaProcessedData" });
 const AnalyticsDailyData = Analytics.extend({
     date: schemas_string()
         .regex(/^\d{4}-\d{2}-\d{2}$/)
         .describe("the UTC day the figures cover"),
-});
+}).meta({ id: "AnalyticsDailyData" });
 /** Data schema of each event type. */
 const EVENT_DATA = {
     "post.published": PostPublishedData,
@@ -113811,22 +113855,34 @@ const EVENT_DATA = {
     "media.processed": MediaProcessedData,
     "analytics.daily": AnalyticsDailyData,
 };
-const envelope = (type) => object({
+const envelope = (type, id) => object({
     id: schemas_string().describe("event id, evt_…; the webhook-id header carries the same value"),
     type: literal(type),
     created: schemas_number().int().describe("Unix time in seconds"),
     data: EVENT_DATA[type],
-});
+})
+    .meta({ id });
+/** The envelope of each event type, as a delivery's body carries it. */
+const EVENT_ENVELOPES = {
+    "post.published": envelope("post.published", "PostPublishedEvent"),
+    "post.scheduled": envelope("post.scheduled", "PostScheduledEvent"),
+    "post.failed": envelope("post.failed", "PostFailedEvent"),
+    "post.deleted": envelope("post.deleted", "PostDeletedEvent"),
+    "account.connected": envelope("account.connected", "AccountConnectedEvent"),
+    "account.disconnected": envelope("account.disconnected", "AccountDisconnectedEvent"),
+    "media.processed": envelope("media.processed", "MediaProcessedEvent"),
+    "analytics.daily": envelope("analytics.daily", "AnalyticsDailyEvent"),
+};
 /** A webhook event: the envelope, discriminated on `type`. */
 const WebhookEvent = discriminatedUnion("type", [
-    envelope("post.published"),
-    envelope("post.scheduled"),
-    envelope("post.failed"),
-    envelope("post.deleted"),
-    envelope("account.connected"),
-    envelope("account.disconnected"),
-    envelope("media.processed"),
-    envelope("analytics.daily"),
+    EVENT_ENVELOPES["post.published"],
+    EVENT_ENVELOPES["post.scheduled"],
+    EVENT_ENVELOPES["post.failed"],
+    EVENT_ENVELOPES["post.deleted"],
+    EVENT_ENVELOPES["account.connected"],
+    EVENT_ENVELOPES["account.disconnected"],
+    EVENT_ENVELOPES["media.processed"],
+    EVENT_ENVELOPES["analytics.daily"],
 ])
     .meta({ id: "WebhookEvent" });
 const WEBHOOK_STATUSES = ["enabled", "disabled"];
@@ -113897,6 +113953,13 @@ class WebhooksResource {
     }
     async get(id, options) {
         return (await this.#send({ method: "GET", path: webhooks_path(id), schema: WebhookEndpoint, options })).data;
+    }
+    /**
+     * Changes the endpoint's `url`, `events` or `status` (the secret stays). `{ status: "enabled" }`
+     * re-enables an endpoint the service disabled after it answered 410 Gone.
+     */
+    async update(id, body, options) {
+        return (await this.#send({ method: "PATCH", path: webhooks_path(id), json: body, schema: WebhookEndpoint, options })).data;
     }
     async delete(id, options) {
         return (await this.#send({ method: "DELETE", path: webhooks_path(id), schema: DeleteResult, options })).data;

@@ -1,5 +1,5 @@
 import { adaptText, measure, NETWORK_RULES, type NetworkId, textLimitFor, truncate } from "@socialpub/core";
-import { leadingLines, withoutDanglingEnd } from "./clean-cut.ts";
+import { leadingLines } from "./clean-cut.ts";
 import { renderTemplate, type TemplatePart, type TemplateValues } from "./template.ts";
 
 export interface CaptionInput {
@@ -90,9 +90,7 @@ function shortenNotes(
   if (keptText(lineCount) !== "") return withLines(lineCount);
 
   const withChars = (budget: number) =>
-    render(
-      budget < FEWEST_WORTH_KEEPING ? "" : withoutDanglingEnd(truncate(notes, budget, "characters"), notes),
-    );
+    render(budget < FEWEST_WORTH_KEEPING ? "" : truncate(notes, budget, "characters"));
   return withChars(largest(measure(notes, "characters"), (budget) => ok(withChars(budget))));
 }
 

@@ -1,7 +1,8 @@
 import { NETWORK_RULES, type NetworkId, textLimitFor } from "../contract/networks.ts";
+import { ELLIPSIS, withoutDanglingEnd } from "./clean-cut.ts";
 import { eachGrapheme, measure, wordBoundaries } from "./measure.ts";
 
-export const ELLIPSIS = "…";
+export { ELLIPSIS };
 
 /** UTF-16 units read past the cut to decide whether the cut falls between two words. */
 const WORD_CONTEXT = 64;
@@ -20,7 +21,8 @@ export function adaptText(caption: string, platform: NetworkId, hasMedia: boolea
 /**
  * Shortens `text` so that it, with a closing `…`, measures at most `limit` in `unit`. Cuts only between
  * graphemes (never inside an emoji or a letter with its accents), prefers the end of a word, and drops
- * the whitespace before the `…`.
+ * the whitespace before the `…` — and a list marker, separator, opening bracket or half a URL left
+ * there (see clean-cut.ts), unless that would take away more than half of what is kept.
  */
 export function truncate(text: string, limit: number, unit: "characters" | "graphemes"): string {
   if (measure(text, unit) <= limit) return text;
@@ -52,6 +54,8 @@ export function truncate(text: string, limit: number, unit: "characters" | "grap
       break;
     }
   }
-  const kept = text.slice(0, cut).trimEnd();
-  return `${kept}${ELLIPSIS}`;
+  const kept = `${text.slice(0, cut).trimEnd()}${ELLIPSIS}`;
+  // Cleaning the end follows the word rule above: worth it only while it keeps half of the room.
+  const cleaned = withoutDanglingEnd(kept, text);
+  return measure(cleaned, unit) >= measure(kept, unit) * MIN_WORD_CUT_SHARE ? cleaned : kept;
 }
