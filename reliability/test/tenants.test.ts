@@ -96,6 +96,7 @@ const BODIES: Record<string, unknown> = {
   "POST /sandbox/accounts/{platform}": { health: "reauth_required" },
   "POST /posts/{id}/publish": {},
   "POST /webhooks/{id}/test": {},
+  "PATCH /webhooks/{id}": { status: "enabled" },
 };
 
 /** An answer with the id it names taken out, to compare Alice's id with an unknown one. */
