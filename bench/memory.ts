@@ -1,7 +1,7 @@
 // Memory of the reference server process with 1 000 000 posts stored (50 users with 20 000 published
 // posts each, three networks per post) while it serves GET /posts?limit=100 and GET /posts/{id} of
-// random posts over 50 keep-alive connections. RSS is sampled through the run. Goal: the largest RSS
-// sample at most 150 MB.
+// random posts over 50 keep-alive connections. RSS (and the heap in use) is sampled through the run.
+// Goal: the largest RSS sample at most 150 MB.
 //
 //   pnpm bench memory [--quick]
 import { statSync } from "node:fs";
@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { load } from "./lib/load.ts";
 import { benchOptions, count, seconds } from "./lib/options.ts";
 import { report, round } from "./lib/result.ts";
-import { sampleRss } from "./lib/rss.ts";
+import { sampleMemory } from "./lib/rss.ts";
 import { createDatabase, insertPublishedPosts } from "./lib/seed.ts";
 import { startServiceServer, stopAll } from "./lib/servers.ts";
 import { withTempDir } from "./lib/temp-dir.ts";
@@ -32,7 +32,7 @@ await withTempDir(async (dir) => {
   const server = await startServiceServer(dbPath);
   try {
     const idle = await server.rss();
-    const sampler = sampleRss(server, 250);
+    const sampler = sampleMemory(server, 250);
     // Each connection is one user: it reads a page of its posts, then one of its posts at random.
     const result = await load({
       url: server.url,
@@ -54,7 +54,8 @@ await withTempDir(async (dir) => {
         };
       },
     });
-    const samples = await sampler.stop();
+    const memory = await sampler.stop();
+    const samples = memory.map((m) => m.rss);
     const peak = Math.max(...samples);
     console.log(
       `  ${result.requests.toLocaleString("en-US")} requests (${result.requests_per_s.toLocaleString("en-US")} req/s); ` +
@@ -82,6 +83,7 @@ await withTempDir(async (dir) => {
         database_mb: dbMb,
         rss_idle_mb: round(idle / MB, 1),
         rss_samples_mb: samples.map((s) => round(s / MB, 1)),
+        heap_used_samples_mb: memory.map((m) => round(m.heapUsed / MB, 1)),
         load: result,
       },
     );
