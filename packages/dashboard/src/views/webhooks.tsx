@@ -88,6 +88,7 @@ export function WebhooksView({ selected }: { selected?: string }) {
           {current ? (
             <EndpointDetail
               endpoint={current}
+              onChanged={() => endpoints.refresh()}
               onDeleted={async () => {
                 await endpoints.refresh();
                 location.hash = hrefFor({ view: "webhooks" });
@@ -102,7 +103,7 @@ export function WebhooksView({ selected }: { selected?: string }) {
   );
 }
 
-function EndpointDetail(props: { endpoint: WebhookEndpoint; onDeleted(): void }) {
+function EndpointDetail(props: { endpoint: WebhookEndpoint; onChanged(): Promise<void>; onDeleted(): void }) {
   const { api, announce } = useApp();
   const { endpoint } = props;
   const [error, setError] = useState<string | null>(null);
@@ -116,6 +117,17 @@ function EndpointDetail(props: { endpoint: WebhookEndpoint; onDeleted(): void })
       setError(null);
       announce(`A test ${testType} event was queued for this endpoint.`);
       setRefreshKey((n) => n + 1);
+    } catch (failure) {
+      setError(describeError(failure));
+    }
+  }
+
+  async function enable() {
+    try {
+      await api.send("PATCH", path, { status: "enabled" });
+      setError(null);
+      announce(`Endpoint ${endpoint.id} enabled: it receives the events written from now on.`);
+      await props.onChanged();
     } catch (failure) {
       setError(describeError(failure));
     }
@@ -140,6 +152,17 @@ function EndpointDetail(props: { endpoint: WebhookEndpoint; onDeleted(): void })
       <p class="muted">
         {endpoint.id} · added <Time ms={endpoint.created_at} /> · subscribed to {endpoint.events.join(", ")}
       </p>
+      {endpoint.status === "disabled" && (
+        <div class="notice" role="status">
+          <p>
+            This endpoint is disabled: it answered 410 Gone, so nothing is sent to it. Enabling it sends the
+            events written from then on; resend any event it missed from the list below.
+          </p>
+          <button type="button" onClick={enable}>
+            Enable endpoint
+          </button>
+        </div>
+      )}
       <div class="actions">
         <label for="test-type">Test event type</label>
         <select
