@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { IdempotencyAnswer, Store } from "../store/types.ts";
 import type { Caller, KeepAnswer } from "./context.ts";
 import { HttpError } from "./http-error.ts";
-import { textResponse } from "./responses.ts";
+import { bodyTextOf, textResponse } from "./responses.ts";
 
 /** How long a response is kept for replay (decisions: 24 hours). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -105,7 +105,9 @@ export async function withIdempotency(
     await store.releaseIdempotentRequest(userId, key);
     return response;
   }
-  const body = await response.text();
+  // Answers made by json() carry their text: their stream need not be read (and can still be sent).
+  const text = bodyTextOf(response);
+  const body = text ?? (await response.text());
   // The usual case: the answer sent is the one the change stored with it, so there is nothing to add.
   if (kept?.status !== response.status || kept.body !== body) {
     await store.completeIdempotentRequest(userId, key, {
@@ -114,5 +116,5 @@ export async function withIdempotency(
       expires_at: now + IDEMPOTENCY_TTL_MS,
     });
   }
-  return textResponse(response.status, body, response.headers);
+  return text !== undefined ? response : textResponse(response.status, body, response.headers);
 }
