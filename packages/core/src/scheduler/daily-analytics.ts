@@ -80,26 +80,35 @@ export class DailyAnalytics {
       dayEnd - ANALYTICS_CATCH_UP_DAYS * DAY,
       last === null ? Number.NEGATIVE_INFINITY : Date.parse(`${last}T00:00:00Z`) + DAY,
     );
+    if (day + DAY > dayEnd) return;
+    // Read once for all the days due: the summary is the one as it stands now (see above).
+    const summary = (await this.isSubscribed(user)) ? await this.options.summarize(user.id) : null;
     for (; day + DAY <= dayEnd; day += DAY) {
-      await store.settleAnalyticsDay(user.id, isoDate(day), await this.eventsFor(user, day));
+      await store.settleAnalyticsDay(
+        user.id,
+        isoDate(day),
+        summary ? this.eventsFor(user, day, summary) : [],
+      );
     }
   }
 
-  /** The day's event for the user, or none when no enabled endpoint of the user listens for it. */
-  private async eventsFor(user: UserRecord, day: number) {
-    const { store, clock, summarize } = this.options;
-    const subscribed = (await store.listWebhooks(user.id)).some(
+  /** Whether an enabled endpoint of the user listens for analytics.daily: without one, no event. */
+  private async isSubscribed(user: UserRecord): Promise<boolean> {
+    return (await this.options.store.listWebhooks(user.id)).some(
       (w) => w.status === "enabled" && w.events.includes("analytics.daily"),
     );
-    if (!subscribed) return [];
-    const now = clock.now();
+  }
+
+  /** The day's event for the user. */
+  private eventsFor(user: UserRecord, day: number, summary: Analytics) {
+    const now = this.options.clock.now();
     return [
       {
         id: newId("evt", now),
         user_id: user.id,
         type: "analytics.daily" as const,
         created: Math.floor(now / 1000),
-        data: { ...(await summarize(user.id)), date: isoDate(day) },
+        data: { ...summary, date: isoDate(day) },
       },
     ];
   }
