@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import { ErrorBody } from "../contract/errors.ts";
+import { isKept } from "../service/idempotency.ts";
 import { type AnyRoute, API_BASE, fullPath } from "../service/route.ts";
 import { ROUTES } from "../service/routes.ts";
 import { RESPONSE_HEADERS } from "./headers.ts";
@@ -42,7 +43,7 @@ function takesIdempotencyKey(route: AnyRoute): boolean {
  * 413, 415, 422 and a malformed key are answered before the key is looked at.
  */
 function canBeReplayed(status: number): boolean {
-  return status < 500 && ![401, 409, 413, 415, 422, 429].includes(status);
+  return isKept(status) && ![413, 415, 422].includes(status);
 }
 
 /** A list paged with an opaque cursor, linked from the Link header. */

@@ -17,7 +17,7 @@ export const IN_FLIGHT_TTL_MS = 5 * 60 * 1000;
 const VALID_KEY = /^[\x20-\x7E]{1,255}$/;
 
 /** Responses that are not kept: a retry should run again (decisions: 401, 409, 429 and 5xx). */
-const isKept = (status: number) => status !== 401 && status !== 409 && status !== 429 && status < 500;
+export const isKept = (status: number) => status !== 401 && status !== 409 && status !== 429 && status < 500;
 
 /** The request's Idempotency-Key, or null without one; 400 when it is not a valid key. */
 export function idempotencyKeyOf(request: Request): string | null {
