@@ -8,6 +8,7 @@ export { buildOpenApiDocument } from "./openapi/document.ts";
 export { type AccountSpec, type ProvisionedUser, type ProvisionOptions, provisionUser } from "./provision.ts";
 export { Scheduler } from "./scheduler/scheduler.ts";
 export { createService, type Service, type ServiceOptions } from "./service/create-service.ts";
+export { accountEvent } from "./service/handlers/connect-accounts.ts";
 export { HttpError } from "./service/http-error.ts";
 export type { RateLimitOptions } from "./service/limits.ts";
 export { consoleLogger, type Logger, silentLogger } from "./service/logger.ts";

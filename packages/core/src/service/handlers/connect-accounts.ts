@@ -10,7 +10,8 @@ import { badRequest, HttpError } from "../http-error.ts";
 import { json } from "../responses.ts";
 import { toAccount } from "../serialize.ts";
 
-function accountEvent(
+/** account.connected or account.disconnected for the account as it now stands. */
+export function accountEvent(
   type: "account.connected" | "account.disconnected",
   account: AccountRecord,
   now: number,

@@ -1,9 +1,8 @@
 import {
   type AccountHealth,
   type AccountRecord,
+  accountEvent,
   type NetworkId,
-  type NewEvent,
-  newId,
   PLANS,
   type Store,
   type UserRecord,
@@ -15,20 +14,6 @@ export interface ConnectAccount {
   handle: string;
   followers: number;
   health: AccountHealth;
-}
-
-function accountEvent(
-  type: "account.connected" | "account.disconnected",
-  account: AccountRecord,
-  now: number,
-): NewEvent {
-  return {
-    id: newId("evt", now),
-    user_id: account.user_id,
-    type,
-    created: Math.floor(now / 1000),
-    data: { platform: account.platform, handle: account.handle, health: account.health },
-  };
 }
 
 /**
