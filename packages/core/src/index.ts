@@ -4,6 +4,18 @@ export * from "./client/index.ts";
 export * from "./contract/index.ts";
 export { newId } from "./ids.ts";
 export { API_KEY_PATTERN, generateApiKey, hashApiKey, keyHint } from "./keys.ts";
+export {
+  type AccountSession,
+  type ConnectedAccount,
+  type Credentials,
+  type FailureKind,
+  type MediaFile,
+  type NetworkAdapter,
+  NetworkError,
+  type PacingRule,
+  type PublishedPost,
+  type PublishInput,
+} from "./networks/adapter.ts";
 export { buildOpenApiDocument } from "./openapi/document.ts";
 export { type AccountSpec, type ProvisionedUser, type ProvisionOptions, provisionUser } from "./provision.ts";
 export { Scheduler } from "./scheduler/scheduler.ts";

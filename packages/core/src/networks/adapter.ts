@@ -1,0 +1,146 @@
+import type { NetworkId, NetworkRule } from "../contract/networks.ts";
+import type { AccountHealth } from "../contract/resources.ts";
+import type { TargetMetrics } from "../store/types.ts";
+
+/*
+ * The seam between the service and a social network. The service holds the rules (who may post,
+ * when, how often, what is retried); an adapter only knows how to talk to its network: check
+ * credentials, publish one post, read its metrics back, and say what a failure means. The sandbox is
+ * one more implementation of this interface, so the service publishes the same way in both modes.
+ *
+ * Adapters live outside @socialpub/core (in @socialpub/networks, one folder per network) with their
+ * dependencies; core only defines what they must provide.
+ */
+
+/**
+ * One live account's credentials, as its adapter understands them (an app password and a session, a bot
+ * token and a chat, a webhook URL, OAuth tokens). The store keeps them encrypted; they never appear in
+ * an answer, an event, a log line or an error.
+ */
+export type Credentials = Readonly<Record<string, string | number | boolean | null>>;
+
+/**
+ * What a failure means, so the service knows what to do with it:
+ * - `retry`: try again later (429, 5xx, a timeout or connection error before anything was sent);
+ *   `retryAfterMs` carries the network's own hint when it gave one.
+ * - `reauth`: the grant is gone (revoked token, changed password): the account turns reauth_required.
+ * - `refused`: the request is wrong for this network (too long, bad media, chat not found): never retried.
+ * - `unknown`: the request was sent and no answer came: it may have published. The service checks with
+ *   `findPublished` where the adapter has it, and otherwise fails the target as "outcome unknown".
+ */
+export type FailureKind = "retry" | "reauth" | "refused" | "unknown";
+
+/** A classified failure. `message` says which network said what, in words a user can act on. */
+export class NetworkError extends Error {
+  readonly network: NetworkId;
+  readonly kind: FailureKind;
+  /** The network's own hint of when to try again, in milliseconds. */
+  readonly retryAfterMs: number | undefined;
+  /** The HTTP status the network answered with, when it answered. */
+  readonly status: number | undefined;
+
+  constructor(
+    network: NetworkId,
+    kind: FailureKind,
+    message: string,
+    details: { retryAfterMs?: number; status?: number; cause?: unknown } = {},
+  ) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = "NetworkError";
+    this.network = network;
+    this.kind = kind;
+    this.retryAfterMs = details.retryAfterMs;
+    this.status = details.status;
+  }
+}
+
+/** What connecting (or checking) an account found out. */
+export interface ConnectedAccount {
+  /** The handle as the network shows it (@name, a channel title, a webhook's name). */
+  handle: string;
+  /** Followers where the network says; 0 where it does not. */
+  followers: number;
+  health: AccountHealth;
+  /** What to keep for publishing: may hold more than was given (a session, a resolved chat id). */
+  credentials: Credentials;
+}
+
+/**
+ * A live account as an adapter sees it while it works. `saveCredentials` stores credentials the adapter
+ * changed (a refreshed session, a rotated refresh token) before it goes on using them, so a crash right
+ * after a refresh does not leave the store holding a token the network has already invalidated.
+ */
+export interface AccountSession {
+  readonly handle: string;
+  readonly credentials: Credentials;
+  saveCredentials(next: Credentials): Promise<void>;
+}
+
+/** One media file, already fetched by the service (address rule and size limit applied). */
+export interface MediaFile {
+  bytes: Uint8Array;
+  /** image/jpeg, video/mp4, … as sniffed from the bytes. */
+  contentType: string;
+  filename: string;
+  /** A public URL of the same bytes, for networks that fetch media themselves (instagram, threads). */
+  url: string;
+  alt?: string;
+}
+
+export interface PublishInput {
+  /** The text, already adapted to this network's limit. */
+  text: string;
+  media: readonly MediaFile[];
+  /**
+   * Stable for this post on this network across retries and restarts. Where the network lets the
+   * caller choose the new post's key (Bluesky's record key), the adapter uses it, so a retry cannot
+   * make a second post.
+   */
+  key: string;
+  signal: AbortSignal;
+}
+
+export interface PublishedPost {
+  /** The network's id of the post (a record key, a message id). */
+  id: string;
+  permalink: string;
+}
+
+/** How fast one account may publish: at most `count` posts in any `windowMs`. */
+export interface PacingRule {
+  count: number;
+  windowMs: number;
+}
+
+export interface NetworkAdapter {
+  readonly id: NetworkId;
+  /** Text limits and media rules: the same table the sandbox uses. */
+  readonly rule: NetworkRule;
+  /** The network's documented limits per account; the service waits or refuses beyond them. */
+  readonly pacing: readonly PacingRule[];
+  /** Largest media file the network takes, in bytes. */
+  readonly maxMediaBytes: number;
+
+  /**
+   * Checks credentials a user pasted (the fields of POST /accounts/connect other than `platform`)
+   * against the network at once. Throws NetworkError: `refused` or `reauth` for bad credentials (400),
+   * `retry` when the network could not be reached (502).
+   */
+  connect(fields: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<ConnectedAccount>;
+
+  /** Publishes one post. Throws NetworkError, classified. */
+  publish(account: AccountSession, post: PublishInput): Promise<PublishedPost>;
+
+  /**
+   * Looks for a post made earlier with `key`, after an attempt whose outcome is unknown. Absent when the
+   * network gives no way to tell; then such a target fails as "outcome unknown" instead of posting twice.
+   */
+  findPublished?(account: AccountSession, key: string, signal: AbortSignal): Promise<PublishedPost | null>;
+
+  /** Reads the post's counts. Absent when the network reports none (Discord webhooks, Telegram bots). */
+  readMetrics?(
+    account: AccountSession,
+    post: PublishedPost,
+    signal: AbortSignal,
+  ): Promise<Partial<TargetMetrics>>;
+}
