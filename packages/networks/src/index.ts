@@ -1,0 +1,6 @@
+// Public surface of @socialpub/networks: the adapters by network id. Each network's folder adds its
+// adapter here; nothing runs at import time.
+import type { NetworkAdapter, NetworkId } from "@socialpub/core";
+
+/** Builds the adapters of the networks that publish for real, keyed by network id. */
+export type AdapterRegistry = Partial<Record<NetworkId, NetworkAdapter>>;
