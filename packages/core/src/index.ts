@@ -6,11 +6,13 @@ export { newId } from "./ids.ts";
 export { API_KEY_PATTERN, generateApiKey, hashApiKey, keyHint } from "./keys.ts";
 export {
   type AccountSession,
+  type ConnectContext,
   type ConnectedAccount,
   type Credentials,
   type FailureKind,
   type MediaFile,
   type NetworkAdapter,
+  type NetworkAdapters,
   NetworkError,
   type PacingRule,
   type PublishedPost,

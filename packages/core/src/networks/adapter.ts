@@ -88,15 +88,22 @@ export interface MediaFile {
 }
 
 export interface PublishInput {
+  /** The service's id of the post (post_…), for the adapter's own records; never sent as content. */
+  postId: string;
   /** The text, already adapted to this network's limit. */
   text: string;
   media: readonly MediaFile[];
   /**
    * Stable for this post on this network across retries and restarts. Where the network lets the
    * caller choose the new post's key (Bluesky's record key), the adapter uses it, so a retry cannot
-   * make a second post.
+   * make a second post. It is a TID (13 characters of base32-sortable, as atproto record keys are), so
+   * it fits a record key as it is.
    */
   key: string;
+  /**
+   * Aborted when the service stops waiting for this attempt (its time limit, or shutdown). An adapter
+   * that had already sent the request throws `unknown`; one that had not, `retry`.
+   */
   signal: AbortSignal;
 }
 
@@ -112,6 +119,22 @@ export interface PacingRule {
   windowMs: number;
 }
 
+/** What the service lends an adapter while it connects an account. */
+export interface ConnectContext {
+  signal: AbortSignal;
+  /**
+   * Checks a URL the user gave (a Bluesky PDS, a Discord webhook URL) against the public-address rule
+   * the service applies to webhook URLs: http(s), no user name or password, and, unless the server
+   * allows private addresses (--dev, --allow-private-urls), a host that resolves only to public
+   * addresses. Returns the URL; throws an error whose message names `field` and the fix (the service
+   * answers it as 400).
+   */
+  checkUserUrl(value: string, field: string): Promise<URL>;
+}
+
+/** The live adapters a server publishes through, by network id; a network absent here cannot connect. */
+export type NetworkAdapters = Partial<Record<NetworkId, NetworkAdapter>>;
+
 export interface NetworkAdapter {
   readonly id: NetworkId;
   /** Text limits and media rules: the same table the sandbox uses. */
@@ -126,7 +149,7 @@ export interface NetworkAdapter {
    * against the network at once. Throws NetworkError: `refused` or `reauth` for bad credentials (400),
    * `retry` when the network could not be reached (502).
    */
-  connect(fields: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<ConnectedAccount>;
+  connect(fields: Readonly<Record<string, unknown>>, context: ConnectContext): Promise<ConnectedAccount>;
 
   /** Publishes one post. Throws NetworkError, classified. */
   publish(account: AccountSession, post: PublishInput): Promise<PublishedPost>;
