@@ -108,10 +108,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           status,
           duration_ms: durationMs,
         };
-        if (status >= 500) requestLog.error(fields, "request failed");
+        // 501 answers a method the client chose (PROPFIND, CONNECT…): the client's doing, not a failure.
+        if (status >= 500 && status !== 501) requestLog.error(fields, "request failed");
         else requestLog.info(fields, "request");
       },
       onError: (err, requestId) => logger.error({ err, request_id: requestId }, "unexpected error"),
+      refuseMethod: (method, pathname) => service.refuseMethod(method, pathname),
     });
   } catch (error) {
     await pruner?.stop();

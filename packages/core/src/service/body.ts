@@ -52,7 +52,11 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      // The stream broke: the client went away mid-body, or a server layer cut it off (its own limit).
+      // Either way the cause is the request, not a defect: a 400 the server may replace with its own.
+      throw new HttpError(400, "The request body ended before it was complete; send the whole body.");
+    });
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {

@@ -53,6 +53,12 @@ export interface Service {
    * period). Does not close the store.
    */
   close(): Promise<void>;
+  /**
+   * The answer to a method no route serves on that path: 405 with Allow where the path exists, 501 for
+   * a method the service serves nowhere, else 404. A server calls it directly for the methods a
+   * `Request` cannot carry (CONNECT, TRACE, TRACK), so those get the same JSON answer.
+   */
+  refuseMethod(method: string, pathname: string): Response;
   readonly scheduler: Scheduler;
   readonly deliveries: DeliveryWorker;
 }
@@ -109,19 +115,8 @@ export function createService(options: ServiceOptions): Service {
       runRoute(route, c.req.raw, c.req.param() as Record<string, string>, c.env.requestId, deps, pipeline),
     );
   }
-  const allowed = allowedMethods(ROUTES);
-  app.notFound((c) => {
-    const methods = allowed(new URL(c.req.url).pathname);
-    if (methods.length === 0) return errorResponse(404, CONTRACT_MESSAGES.notFound);
-    const path = new URL(c.req.url).pathname;
-    return errorResponse(
-      405,
-      `Method ${c.req.method} is not allowed on ${path}; allowed: ${methods.join(", ")}.`,
-      {
-        allow: methods.join(", "),
-      },
-    );
-  });
+  const refuseMethod = methodRefusal(ROUTES);
+  app.notFound((c) => refuseMethod(c.req.method, new URL(c.req.url).pathname));
   app.onError((err) => {
     throw err;
   });
@@ -165,6 +160,7 @@ export function createService(options: ServiceOptions): Service {
       // Last: the scheduler's final run may have written events.
       await deliveries.stop();
     },
+    refuseMethod,
     scheduler,
     deliveries,
   };
@@ -185,6 +181,29 @@ function withRequestId(response: Response, requestId: string): Response {
 /** `/posts/{id}` → `/posts/:id` */
 function honoPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ":$1");
+}
+
+/** See `Service.refuseMethod`. */
+function methodRefusal(routes: readonly AnyRoute[]): (method: string, pathname: string) => Response {
+  const allowed = allowedMethods(routes);
+  const served = new Set(
+    routes.flatMap((route) => (route.method === "GET" ? ["GET", "HEAD"] : [route.method])),
+  );
+  const servedList = [...served].sort().join(", ");
+  return (method, pathname) => {
+    const methods = allowed(pathname);
+    if (methods.length > 0) {
+      return errorResponse(
+        405,
+        `Method ${method} is not allowed on ${pathname}; allowed: ${methods.join(", ")}.`,
+        { allow: methods.join(", ") },
+      );
+    }
+    if (!served.has(method)) {
+      return errorResponse(501, `Method ${method} is not implemented; the API uses ${servedList}.`);
+    }
+    return errorResponse(404, CONTRACT_MESSAGES.notFound);
+  };
 }
 
 /** For a path that exists under other methods: the methods it allows (GET implies HEAD). */

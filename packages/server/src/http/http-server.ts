@@ -1,6 +1,9 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type FetchHandler, type RequestCompleted, toNodeListener } from "./node-adapter.ts";
+import type { Duplex } from "node:stream";
+import { type FetchHandler, type RequestCompleted, refusedMethod, toNodeListener } from "./node-adapter.ts";
+import { jsonError, writeRawAnswer } from "./raw-answer.ts";
+import { requestIdFor } from "./request-id.ts";
 
 export interface HttpServerOptions {
   host: string;
@@ -14,6 +17,8 @@ export interface HttpServerOptions {
   timeouts?: Partial<HttpTimeouts>;
   onComplete?: (info: RequestCompleted) => void;
   onError?: (error: unknown, requestId: string) => void;
+  /** The answer to CONNECT, TRACE and TRACK, which never reach the handler (see `NodeAdapterOptions`). */
+  refuseMethod?: (method: string, pathname: string) => Response;
 }
 
 /** How long a client may take; a client slower than these is answered 408 and cut off. */
@@ -39,6 +44,44 @@ export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
 /** Node checks the header and request timeouts every this often (at most 1 s, sooner for short ones). */
 function checkingIntervalFor(timeouts: HttpTimeouts): number {
   return Math.max(10, Math.min(1_000, Math.floor(Math.min(timeouts.headersMs, timeouts.requestMs) / 4)));
+}
+
+/**
+ * Node's own answers to a request its parser refused (400 malformed, 431 headers too large, 413 chunk
+ * extensions too large, 408 too slow), with the JSON body every other error has instead of none.
+ */
+function answerParserError(error: NodeJS.ErrnoException, socket: Duplex, timeouts: HttpTimeouts): void {
+  socket.on("error", () => {});
+  // Nothing to answer: the client is gone, or an answer to this request has already begun.
+  const response = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === "ECONNRESET" || !socket.writable || response?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const requestId = requestIdFor(undefined);
+  let answer: Response;
+  switch (error.code) {
+    case "HPE_HEADER_OVERFLOW":
+      answer = jsonError(431, "Request headers are too large; send fewer or shorter headers.", requestId);
+      break;
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+      answer = jsonError(413, "Chunk extensions are too large; send the body without them.", requestId);
+      break;
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      answer = jsonError(
+        408,
+        `The request did not arrive in time (headers within ${timeouts.headersMs / 1000} s, the whole request within ${timeouts.requestMs / 1000} s); send it again.`,
+        requestId,
+      );
+      break;
+    default:
+      answer = jsonError(
+        400,
+        "The request is not valid HTTP/1.1; check the request line and headers.",
+        requestId,
+      );
+  }
+  void writeRawAnswer(socket, answer);
 }
 
 export interface HttpServer {
@@ -81,8 +124,30 @@ export async function listen(handler: FetchHandler, options: HttpServerOptions):
       isDraining: () => draining,
       ...(options.onComplete && { onComplete: options.onComplete }),
       ...(options.onError && { onError: options.onError }),
+      ...(options.refuseMethod && { refuseMethod: options.refuseMethod }),
     }),
   );
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) =>
+    answerParserError(error, socket, timeouts),
+  );
+  // Node hands CONNECT to this event, not to the request listener; without a listener it just closes.
+  server.on("connect", (req: IncomingMessage, socket: Duplex) => {
+    const started = performance.now();
+    const requestId = requestIdFor(req.headers["x-request-id"]);
+    const target = req.url ?? "";
+    const pathname = target.startsWith("/") ? new URL(target, "http://x").pathname : target;
+    const response = refusedMethod("CONNECT", pathname, requestId, options.refuseMethod);
+    socket.on("error", () => {});
+    void writeRawAnswer(socket, response).then(() =>
+      options.onComplete?.({
+        requestId,
+        method: "CONNECT",
+        path: pathname,
+        status: response.status,
+        durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      }),
+    );
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

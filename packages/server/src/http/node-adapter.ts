@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { bodyTextOf } from "@socialpub/core";
 import { limitedBodyStream } from "./body-stream.ts";
+import { jsonError } from "./raw-answer.ts";
 import { requestIdFor } from "./request-id.ts";
 
 /** The service as the platform sees it: a web-standard handler. */
@@ -25,16 +26,30 @@ export interface NodeAdapterOptions {
   onError?: (error: unknown, requestId: string) => void;
   /** True once the server is shutting down: responses then close their connection. */
   isDraining?: () => boolean;
+  /**
+   * The answer to a method a `Request` cannot carry (CONNECT, TRACE, TRACK), so it never reaches the
+   * handler: the service's own refusal (405 with Allow on its paths); a plain 501 without one.
+   */
+  refuseMethod?: (method: string, pathname: string) => Response;
+}
+
+/** Methods the Fetch standard forbids: `new Request` throws on them, so the handler never sees them. */
+const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+
+/** The answer to a method the handler cannot be asked about (see `NodeAdapterOptions.refuseMethod`). */
+export function refusedMethod(
+  method: string,
+  pathname: string,
+  requestId: string,
+  refuse: NodeAdapterOptions["refuseMethod"],
+): Response {
+  const response =
+    refuse?.(method, pathname) ?? jsonError(501, `Method ${method} is not implemented.`, requestId);
+  response.headers.set("x-request-id", requestId);
+  return response;
 }
 
 const BODYLESS_METHODS = new Set(["GET", "HEAD"]);
-
-function jsonError(status: number, message: string, requestId: string, extra: Record<string, string> = {}) {
-  return new Response(JSON.stringify({ error: message }), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", "x-request-id": requestId, ...extra },
-  });
-}
 
 /** Worded as the service words its own 413, so a client sees one message whichever layer refused. */
 function tooLarge(limit: number, requestId: string): Response {
@@ -165,11 +180,18 @@ export function toNodeListener(handler: FetchHandler, options: NodeAdapterOption
         await writeResponse(tooLarge(bodyLimit, requestId), res, true);
         return;
       }
+      if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
+        await writeResponse(refusedMethod(method, url.pathname, requestId, options.refuseMethod), res, false);
+        return;
+      }
       let overflowed = false;
       const hasBody = !BODYLESS_METHODS.has(method);
+      const headers = headersOf(req);
+      // The handler names the request by the same id this layer logs it under, even when it made it up.
+      headers.set("x-request-id", requestId);
       const request = new Request(url, {
         method,
-        headers: headersOf(req),
+        headers,
         body: hasBody
           ? limitedBodyStream(req, bodyLimit, () => {
               overflowed = true;
