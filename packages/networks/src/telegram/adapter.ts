@@ -1,0 +1,41 @@
+import { NETWORK_RULES, type NetworkAdapter } from "@socialpub/core";
+import { WaitGate } from "../common/wait-gate.ts";
+import type { BotApiConfig } from "./bot-api.ts";
+import { connectTelegram } from "./connect.ts";
+import { MAX_UPLOAD_BYTES, publishTelegram } from "./publish.ts";
+
+export interface TelegramAdapterOptions {
+  /** The Bot API's base URL (default https://api.telegram.org; the server reads SOCIALPUB_TELEGRAM_API_URL). */
+  apiUrl?: string;
+  /** Longest flood wait slept through before a send; longer ones come back as a retry (default 2 s). */
+  maxWaitMs?: number;
+  fetch?: typeof fetch;
+}
+
+export const TELEGRAM_API_URL = "https://api.telegram.org";
+
+/**
+ * Telegram through a bot (Bot API): the bot is an administrator of the channel, or a member of the
+ * supergroup, it posts to. The Bot API reports no views or reactions to bots, so there is no
+ * readMetrics; and no way to look a message up by our key, so there is no findPublished.
+ */
+export function telegramAdapter(options: TelegramAdapterOptions = {}): NetworkAdapter {
+  const config: BotApiConfig = {
+    apiUrl: (options.apiUrl ?? TELEGRAM_API_URL).replace(/\/+$/, ""),
+    fetch: options.fetch ?? globalThis.fetch,
+  };
+  const gate = new WaitGate({ maxWaitMs: options.maxWaitMs ?? 2000 });
+  return {
+    id: "telegram",
+    rule: NETWORK_RULES.telegram,
+    // Telegram asks bots to send at most one message a second to a chat and 20 a minute to a group;
+    // both apply to every chat, as the account does not say which kind it posts to.
+    pacing: [
+      { count: 1, windowMs: 1000 },
+      { count: 20, windowMs: 60_000 },
+    ],
+    maxMediaBytes: MAX_UPLOAD_BYTES,
+    connect: (fields, context) => connectTelegram(config, fields, context.signal),
+    publish: (account, post) => publishTelegram(config, gate, account, post),
+  };
+}
