@@ -63,8 +63,9 @@ describe("OpenAPI response headers", () => {
         expect(names.includes("RateLimit") && names.includes("RateLimit-Policy"), where).toBe(limited);
         expect(names.includes("Retry-After"), where).toBe(status === "429");
         expect(names.includes("WWW-Authenticate"), where).toBe(status === "401");
-        if (route.auth && isWrite(method) && Number(status) < 300) {
-          expect(names, where).toContain("Idempotent-Replayed");
+        // Only answers that made a change are kept for a key, so only those can be replayed.
+        if (route.auth && isWrite(method)) {
+          expect(names.includes("Idempotent-Replayed"), where).toBe(Number(status) < 300);
         }
         if (!isWrite(method)) expect(names, where).not.toContain("Idempotent-Replayed");
       }

@@ -26,10 +26,6 @@ export interface FailureContext {
 export function explainFailure(error: unknown, context: FailureContext = {}): string {
   if (!(error instanceof SocialPublishError)) return error instanceof Error ? error.message : String(error);
   const requestId = error.requestId ? ` (request id ${error.requestId})` : "";
-  const replayNote =
-    error.headers.get("idempotent-replayed") === "true"
-      ? ` This is the stored answer to an earlier run with the same idempotency key (${context.idempotencyKey ?? "see the summary"}); to try again after fixing the cause, set a new \`idempotency-key\`.`
-      : "";
   const at = context.baseUrl ?? "the service";
 
   if (error instanceof AuthenticationError) {
@@ -40,12 +36,12 @@ export function explainFailure(error: unknown, context: FailureContext = {}): st
       error.message === CONTRACT_MESSAGES.noConnectedNetwork && context.platforms
         ? ` None of ${context.platforms.join(", ")} is connected to the account: connect one in the service or change \`platforms\`.`
         : "";
-    return `The service refused the post (400): ${error.message}${hint} Nothing was posted.${replayNote || storedNote(context)}${requestId}`;
+    return `The service refused the post (400): ${error.message}${hint} Nothing was posted.${retryNote(context)}${requestId}`;
   }
   if (error instanceof UnprocessableEntityError) {
-    // The earlier request under this key may have been refused (a 400 is stored too), so this cannot
-    // claim that the release was announced.
-    return `An earlier run used the idempotency key ${context.idempotencyKey ?? "of this run"} for a different request (422: ${error.message}): other text, networks, media or schedule, maybe one the service refused. This run posted nothing. To post the release now, set \`idempotency-key\` to a new value; check the service's posts first if an earlier run may already have announced it.${requestId}`;
+    // The service keeps only answers that made a change: a 422 means an earlier request under this key
+    // was accepted (posted, scheduled or kept as a draft) with other content.
+    return `An earlier run already sent a post under the idempotency key ${context.idempotencyKey ?? "of this run"} with a different request (422: ${error.message}): other text, networks, media or schedule. This run posted nothing. Check the service's posts for that one; to post the release again on purpose, set \`idempotency-key\` to a new value.${requestId}`;
   }
   if (error instanceof ConflictError) {
     return `Another run is announcing this release right now under the same idempotency key (409: ${error.message}). Re-run this job when it has finished: it will replay that post rather than post again.${requestId}`;
@@ -63,14 +59,14 @@ export function explainFailure(error: unknown, context: FailureContext = {}): st
   if (error instanceof ConnectionError || error instanceof TimeoutError) {
     return `Could not reach the service at ${at}: ${error.message} Check \`base-url\` and that the service is reachable from the runner.`;
   }
-  return `${error.message}${replayNote}${requestId}`;
+  return `${error.message}${requestId}`;
 }
 
 /**
- * The service keeps a refused post's answer under its idempotency key and gives it to every later
- * request with that key (a changed request gets 422), so fixing the input alone is not enough.
+ * The service keeps no refused answer under an idempotency key, so a re-run with the input fixed (or
+ * the network connected) posts under the same key.
  */
-function storedNote(context: FailureContext): string {
+function retryNote(context: FailureContext): string {
   if (context.idempotencyKey === undefined) return "";
-  return ` The service keeps this answer under the idempotency key ${context.idempotencyKey}: a re-run with that key gets it again, or a 422 once the input changed. After fixing the cause, set \`idempotency-key\` to a new value and re-run.`;
+  return ` The service keeps no refused answer: after fixing the cause, re-run the job; it posts under the same idempotency key (${context.idempotencyKey}).`;
 }

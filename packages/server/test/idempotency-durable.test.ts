@@ -58,6 +58,36 @@ describe("Idempotency-Key is durable", () => {
     expect(posts.body.data.map((p: { id: string }) => p.id)).toEqual([first.body.id]);
   });
 
+  it("a refused request leaves its key unused, across a kill -9 too: once the cause is fixed, the retry with the same key publishes, once", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const args = ["--dev", "--dev-key", TEST_KEY, "--db", dir.file("refused.db"), "--log-level", "warn"];
+    const body = { caption: "Release 3.1", platforms: ["reddit"] };
+    let server = await startServerProcess(args);
+    servers.push(server);
+    const refused = await keyedPost(server.url, TEST_KEY, "release-3.1", body);
+    expect(refused).toEqual({
+      status: 400,
+      replayed: null,
+      body: { error: "Select at least one connected network." },
+    });
+    expect(await server.stop("SIGKILL")).toBe("SIGKILL");
+
+    server = await startServerProcess(args);
+    servers.push(server);
+    expect((await api(server, TEST_KEY, "POST", "/accounts/connect", { platform: "reddit" })).status).toBe(
+      201,
+    );
+    const fixed = await keyedPost(server.url, TEST_KEY, "release-3.1", body);
+    expect(fixed).toMatchObject({ status: 201, replayed: null, body: { status: "published" } });
+    expect(await keyedPost(server.url, TEST_KEY, "release-3.1", body)).toEqual({
+      ...fixed,
+      replayed: "true",
+    });
+    const posts = await api(server, TEST_KEY, "GET", "/posts");
+    expect(posts.body.data.map((p: { id: string }) => p.id)).toEqual([fixed.body.id]);
+  });
+
   it("a key is kept 24 hours across restarts, then expires (fake clock)", async () => {
     const dir = tempDir();
     dirs.push(dir);

@@ -23,7 +23,9 @@ export interface RequestOptions {
   maxRetries?: number;
   /**
    * POST and DELETE only: the Idempotency-Key to send (1–255 printable characters). Default: a fresh
-   * UUID per call. Either way the same key is sent on every retry of that call.
+   * UUID per call. Either way the same key is sent on every retry of that call. The service keeps only
+   * answers that made a change: after an error (say 400, a network not connected), fix the cause and
+   * call again with the same key to make the change; after a success the same key replays it.
    */
   idempotencyKey?: string;
 }

@@ -38,14 +38,6 @@ function takesIdempotencyKey(route: AnyRoute): boolean {
   return route.auth && (route.method === "POST" || route.method === "DELETE");
 }
 
-/**
- * Answers a keyed write can replay: those stored with the key. 401, 409, 429 and 5xx are not stored;
- * 413, 415, 422 and a malformed key are answered before the key is looked at.
- */
-function canBeReplayed(status: number): boolean {
-  return isKept(status) && ![413, 415, 422].includes(status);
-}
-
 /** A list paged with an opaque cursor, linked from the Link header. */
 function isPaged(route: AnyRoute): boolean {
   return route.query instanceof z.ZodObject && "cursor" in route.query.shape;
@@ -61,9 +53,8 @@ function responseHeaders(route: AnyRoute, status: number) {
     ...(limited ? { "RateLimit-Policy": h.rateLimitPolicy, RateLimit: h.rateLimit } : {}),
     ...(status === 429 ? { "Retry-After": h.retryAfter } : {}),
     ...(status === 401 ? { "WWW-Authenticate": h.wwwAuthenticate } : {}),
-    ...(takesIdempotencyKey(route) && canBeReplayed(status)
-      ? { "Idempotent-Replayed": h.idempotentReplayed }
-      : {}),
+    // Only answers that made a change are kept for a key (isKept), so only those can be replayed.
+    ...(takesIdempotencyKey(route) && isKept(status) ? { "Idempotent-Replayed": h.idempotentReplayed } : {}),
     ...(status === 200 && isPaged(route) ? { Link: h.link } : {}),
   });
 }
@@ -71,7 +62,7 @@ function responseHeaders(route: AnyRoute, status: number) {
 const idempotencyHeader = z.object({
   "Idempotency-Key": z.string().min(1).max(255).optional().meta({
     description:
-      "Makes a retry safe: the same key with the same request within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running again.",
+      "Makes a retry safe: once a request with this key has made its change (a 2xx answer), the same request with the same key within 24 hours replays that answer (with Idempotent-Replayed: true) instead of running again. An error answer is not kept: fix the cause and retry with the same key to make the change.",
   }),
 });
 

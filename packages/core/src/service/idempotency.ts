@@ -16,8 +16,12 @@ export const IN_FLIGHT_TTL_MS = 5 * 60 * 1000;
 /** 1–255 printable ASCII characters. */
 const VALID_KEY = /^[\x20-\x7E]{1,255}$/;
 
-/** Responses that are not kept: a retry should run again (decisions: 401, 409, 429 and 5xx). */
-export const isKept = (status: number) => status !== 401 && status !== 409 && status !== 429 && status < 500;
+/**
+ * Only the answers of requests that made a change (2xx) are kept. An error answer leaves the key
+ * unused, so a client that fixes the cause (connects the network, adds the media) and retries with the
+ * same key gets the change rather than the old error.
+ */
+export const isKept = (status: number) => status >= 200 && status < 300;
 
 /** The request's Idempotency-Key, or null without one; 400 when it is not a valid key. */
 export function idempotencyKeyOf(request: Request): string | null {
@@ -37,14 +41,16 @@ export async function requestFingerprint(request: Request, body: Uint8Array<Arra
 }
 
 /**
- * Runs `handle` at most once per (user, key): a retry of the same request gets the stored status and
- * body with `Idempotent-Replayed: true`. While the first request with the key is still running, the
- * key answers 409; once it has answered, the same key on a different request answers 422.
+ * Runs `handle` at most once per (user, key) to a change: a retry of a request that made its change gets
+ * the stored status and body with `Idempotent-Replayed: true`. While the first request with the key is
+ * still running, the key answers 409; once it has made its change, the same key on a different request
+ * answers 422. An error answer frees the key: the retry runs again.
  *
  * `handle` gets `keep`, with which each write stores the answer in the same transaction as its change:
  * should the process die after the change and before the answer below is stored, the retry still
- * replays instead of making the change again. An answer that differs from the one kept (or a refusal
- * that changed nothing) is stored once the handler has answered.
+ * replays instead of making the change again. A 2xx answer that differs from the one kept is stored
+ * once the handler has answered. An error answer whose change was written with it stays kept (a 5xx
+ * after the change): the store keeps a record that holds an answer, so the retry replays the change.
  */
 export async function withIdempotency(
   store: Store,
