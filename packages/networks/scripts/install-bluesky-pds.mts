@@ -1,0 +1,104 @@
+// Installs the real Bluesky PDS (with an in-memory PLC directory) that the adapter's tests publish to,
+// into a cache folder outside the repository (see src/bluesky/peer/pds-install-location.ts).
+// Idempotent: when the cache is complete it only says so. Safe to run several at once: the cache
+// install shared with the n8n tests takes a lock, installs beside the cache and renames into place.
+//
+// The PDS needs one native module, better-sqlite3. Its prebuilt download is not reachable here, so it
+// is compiled from source against the headers of the Node.js package installed beside it (the same
+// Node that then runs the PDS): install scripts are skipped first, then only better-sqlite3 is rebuilt
+// with npm_config_nodedir pointing at that package.
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { delimiter, dirname } from "node:path";
+import { installOnce } from "../../n8n-nodes/scripts/cache-install.mts";
+import {
+  isPdsInstalled,
+  nodePackageName,
+  PDS_INSTALL_COMMAND,
+  PDS_NODE_VERSION,
+  PDS_VERSION,
+  PLC_SERVER_VERSION,
+  pdsCacheDir,
+  pdsNodeBinary,
+  pdsNodeDir,
+  pdsReadyMarker,
+} from "../src/bluesky/peer/pds-install-location.ts";
+
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
+  console.log(`$ ${command} ${args.join(" ")}`);
+  const result = spawnSync(command, args, {
+    cwd,
+    env,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  if (result.error) throw result.error;
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(" ")} failed with exit code ${result.status}`);
+  return result.stdout;
+}
+
+/** Installs the PDS into `dir`, an empty folder; writes the ready marker last. */
+function install(dir: string): void {
+  writeFileSync(
+    `${dir}/package.json`,
+    `${JSON.stringify({ name: "socialpub-bluesky-pds-cache", private: true }, null, 2)}\n`,
+  );
+  const env = { ...process.env };
+  delete env.npm_config_nodedir;
+  delete env.NPM_CONFIG_NODEDIR;
+  run(
+    "npm",
+    [
+      "install",
+      "--ignore-scripts",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      `${nodePackageName()}@${PDS_NODE_VERSION}`,
+      `@atproto/pds@${PDS_VERSION}`,
+      `@did-plc/server@${PLC_SERVER_VERSION}`,
+    ],
+    dir,
+    env,
+  );
+  run("npm", ["rebuild", "better-sqlite3", "--loglevel=error"], dir, {
+    ...env,
+    PATH: `${dirname(pdsNodeBinary(dir))}${delimiter}${process.env.PATH ?? ""}`,
+    npm_config_nodedir: pdsNodeDir(dir),
+  });
+  // The proof that the native build loads in the Node that will run it.
+  const check = run(
+    pdsNodeBinary(dir),
+    [
+      "-e",
+      "const D=require('better-sqlite3');console.log(new D(':memory:').prepare('select 1 as one').get().one)",
+    ],
+    dir,
+  ).trim();
+  if (check !== "1") throw new Error(`better-sqlite3 did not load: printed "${check}"`);
+  writeFileSync(pdsReadyMarker(dir), `${PDS_VERSION}\n`);
+}
+
+const cacheDir = pdsCacheDir();
+try {
+  const result = await installOnce({
+    cacheDir,
+    isReady: isPdsInstalled,
+    install: (dir) => {
+      console.log(`Installing the Bluesky PDS ${PDS_VERSION} into ${cacheDir} (about 5 minutes, 360 MB)…`);
+      install(dir);
+    },
+    log: (message) => console.log(message),
+  });
+  console.log(
+    result === "present"
+      ? `The Bluesky PDS ${PDS_VERSION} is installed in ${cacheDir}`
+      : `The Bluesky PDS ${PDS_VERSION} is ready in ${cacheDir}`,
+  );
+} catch (error) {
+  console.error(
+    `Installing the Bluesky PDS failed: ${(error as Error).message}. Retry with: ${PDS_INSTALL_COMMAND}`,
+  );
+  process.exit(1);
+}

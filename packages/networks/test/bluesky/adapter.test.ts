@@ -1,0 +1,316 @@
+// The Bluesky adapter against a real PDS on loopback (see src/bluesky/peer). Nothing is skipped: when
+// the PDS is not installed, beforeAll fails and says how to install it.
+
+import { type AddressInfo, createServer } from "node:net";
+import type { AppBskyEmbedExternal, AppBskyEmbedImages, AppBskyFeedPost } from "@atproto/api";
+import { adaptText, NetworkError } from "@socialpub/core";
+import { SAMPLE_PNG } from "@socialpub/core/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { blueskyAdapter } from "../../src/bluesky/index.ts";
+import { type BlueskyPeer, type PeerAccount, startBlueskyPeer } from "../../src/bluesky/peer/start-peer.ts";
+import { countOf, loggingFetch, methodOf, sessionOf } from "./helpers.ts";
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+let peer: BlueskyPeer;
+let alice: PeerAccount;
+let bob: PeerAccount;
+const signal = () => AbortSignal.timeout(30_000);
+
+beforeAll(async () => {
+  peer = await startBlueskyPeer({ rateLimits: true });
+  [alice, bob] = await Promise.all([peer.createAccount("alice"), peer.createAccount("bob")]);
+}, 120_000);
+
+afterAll(async () => {
+  await peer?.stop();
+});
+
+function connectFields(account: PeerAccount, password = account.appPassword) {
+  return { handle: account.handle, app_password: password, service: peer.url };
+}
+
+async function readRecord(account: PeerAccount, rkey: string): Promise<AppBskyFeedPost.Record> {
+  const owner = await peer.ownerAgent(account);
+  const { data } = await owner.com.atproto.repo.getRecord({
+    repo: account.did,
+    collection: "app.bsky.feed.post",
+    rkey,
+  });
+  return data.value as AppBskyFeedPost.Record;
+}
+
+async function postKeys(account: PeerAccount): Promise<string[]> {
+  const owner = await peer.ownerAgent(account);
+  const { data } = await owner.com.atproto.repo.listRecords({
+    repo: account.did,
+    collection: "app.bsky.feed.post",
+  });
+  return data.records.map((record) => record.uri.split("/").pop() as string);
+}
+
+const input = (
+  text: string,
+  key: string,
+  extra: Partial<Parameters<ReturnType<typeof blueskyAdapter>["publish"]>[1]> = {},
+) => ({
+  text,
+  media: [],
+  key,
+  signal: signal(),
+  ...extra,
+});
+
+describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
+  it("connects with an app password and publishes a text whose link and mention become facets", async () => {
+    const adapter = blueskyAdapter();
+    const connected = await adapter.connect(connectFields(alice), signal());
+    expect(connected.handle).toBe(alice.handle);
+    expect(connected.health).toBe("healthy");
+    expect(connected.credentials.did).toBe(alice.did);
+    expect(JSON.stringify(connected)).not.toContain(alice.password);
+
+    const text = `Shipped 🚀 with @${bob.handle} — notes at https://example.com/releases/v2 ✨`;
+    const published = await adapter.publish(
+      sessionOf(connected),
+      input(text, "post_01JDXYZ0000000000000000001:bluesky"),
+    );
+    expect(published.permalink).toBe(`https://bsky.app/profile/${alice.handle}/post/${published.id}`);
+
+    const record = await readRecord(alice, published.id);
+    expect(record.text).toBe(text);
+    const bytes = Buffer.from(text, "utf8");
+    const slice = (start: number, end: number) => bytes.subarray(start, end).toString("utf8");
+    const facets = record.facets ?? [];
+    expect(facets).toHaveLength(2);
+    const [mention, link] = facets;
+    expect(slice(mention!.index.byteStart, mention!.index.byteEnd)).toBe(`@${bob.handle}`);
+    expect(mention!.features[0]).toMatchObject({ $type: "app.bsky.richtext.facet#mention", did: bob.did });
+    expect(slice(link!.index.byteStart, link!.index.byteEnd)).toBe("https://example.com/releases/v2");
+    expect(link!.features[0]).toMatchObject({ uri: "https://example.com/releases/v2" });
+    // A link and no image: the link gets a card.
+    expect((record.embed as AppBskyEmbedExternal.Main).external.uri).toBe("https://example.com/releases/v2");
+  });
+
+  it("leaves a mention of a handle that does not resolve as plain text", async () => {
+    const adapter = blueskyAdapter();
+    const account = sessionOf(await adapter.connect(connectFields(alice), signal()));
+    const published = await adapter.publish(
+      account,
+      input("hello @nobody-here.test", "key-unresolved-mention"),
+    );
+    const record = await readRecord(alice, published.id);
+    expect(record.facets ?? []).toEqual([]);
+  });
+
+  it("uploads an image as a blob and posts it with its alt text", async () => {
+    const adapter = blueskyAdapter();
+    const account = sessionOf(await adapter.connect(connectFields(alice), signal()));
+    const media = [
+      {
+        bytes: SAMPLE_PNG,
+        contentType: "image/png",
+        filename: "dot.png",
+        url: "https://example.com/dot.png",
+        alt: "A red dot",
+      },
+    ];
+    const published = await adapter.publish(account, input("An image", "key-image", { media }));
+    const record = await readRecord(alice, published.id);
+    const embed = record.embed as AppBskyEmbedImages.Main;
+    expect(embed.$type).toBe("app.bsky.embed.images");
+    expect(embed.images).toHaveLength(1);
+    expect(embed.images[0]!.alt).toBe("A red dot");
+    expect(embed.images[0]!.image.mimeType).toBe("image/png");
+    const owner = await peer.ownerAgent(alice);
+    const blob = await owner.com.atproto.sync.getBlob({
+      did: alice.did,
+      cid: embed.images[0]!.image.ref.toString(),
+    });
+    expect(Buffer.from(blob.data).equals(Buffer.from(SAMPLE_PNG))).toBe(true);
+  });
+
+  it("refuses media Bluesky does not take before uploading anything", async () => {
+    const log: string[] = [];
+    const adapter = blueskyAdapter({ fetch: loggingFetch(log) });
+    const account = sessionOf(await adapter.connect(connectFields(alice), signal()));
+    const video = {
+      bytes: new Uint8Array(10),
+      contentType: "video/mp4",
+      filename: "clip.mp4",
+      url: "https://example.com/clip.mp4",
+    };
+    const error = await adapter
+      .publish(account, input("A clip", "key-video", { media: [video] }))
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.kind).toBe("refused");
+    expect(error.message).toContain("video/mp4");
+    expect(countOf(log, "com.atproto.repo.uploadBlob")).toBe(0);
+  });
+
+  it("publishes a 301-grapheme caption once core has adapted it to 300; the PDS itself refuses 301", async () => {
+    const adapter = blueskyAdapter();
+    const account = sessionOf(await adapter.connect(connectFields(alice), signal()));
+    // Family emoji are one grapheme each but many UTF-16 units and bytes: the limit is in graphemes.
+    const caption = `${"👨‍👩‍👧 ".repeat(150)}x`;
+    expect([...new Intl.Segmenter().segment(caption)]).toHaveLength(301);
+
+    const tooLong = await adapter.publish(account, input(caption, "key-301")).catch((e) => e);
+    expect(tooLong).toBeInstanceOf(NetworkError);
+    expect(tooLong.kind).toBe("refused");
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.message).toContain("grapheme too big (maximum 300, got 301)");
+
+    const adapted = adaptText(caption, "bluesky", false);
+    expect([...new Intl.Segmenter().segment(adapted)].length).toBeLessThanOrEqual(300);
+    const published = await adapter.publish(account, input(adapted, "key-300"));
+    expect((await readRecord(alice, published.id)).text).toBe(adapted);
+  });
+
+  it("refuses a wrong app password with the PDS's reason, and the account's own password", async () => {
+    const adapter = blueskyAdapter();
+    const wrong = await adapter
+      .connect(connectFields(alice, "aaaa-bbbb-cccc-dddd"), signal())
+      .catch((e) => e);
+    expect(wrong).toBeInstanceOf(NetworkError);
+    expect(wrong.kind).toBe("refused");
+    expect(wrong.message).toContain("Invalid identifier or password");
+    expect(wrong.message).not.toContain("aaaa-bbbb-cccc-dddd");
+
+    const own = await adapter.connect(connectFields(alice, alice.password), signal()).catch((e) => e);
+    expect(own).toBeInstanceOf(NetworkError);
+    expect(own.kind).toBe("refused");
+    expect(own.message).toContain("app password");
+  });
+
+  it("refreshes an expiring session instead of logging in again, and saves it before using it", async () => {
+    const log: string[] = [];
+    let now = Date.now();
+    const adapter = blueskyAdapter({ fetch: loggingFetch(log), now: () => now });
+    const account = sessionOf(await adapter.connect(connectFields(alice), signal()), log);
+    await adapter.publish(account, input("first", "key-refresh-1"));
+    await adapter.publish(account, input("second", "key-refresh-2"));
+    expect(countOf(log, "com.atproto.server.createSession")).toBe(1);
+    expect(countOf(log, "com.atproto.server.refreshSession")).toBe(0);
+
+    now += 3 * 60 * 60_000; // past the access token's two hours
+    log.length = 0;
+    const before = account.credentials;
+    await adapter.publish(account, input("third", "key-refresh-3"));
+    expect(countOf(log, "com.atproto.server.createSession")).toBe(0);
+    expect(countOf(log, "com.atproto.server.refreshSession")).toBe(1);
+    expect(log.indexOf("saveCredentials")).toBeGreaterThan(log.indexOf("com.atproto.server.refreshSession"));
+    expect(log.indexOf("saveCredentials")).toBeLessThan(log.indexOf("com.atproto.repo.createRecord"));
+    expect(account.credentials.refresh_jwt).not.toBe(before.refresh_jwt);
+  });
+
+  it("refreshes when the PDS no longer takes the access token", async () => {
+    const log: string[] = [];
+    const adapter = blueskyAdapter({ fetch: loggingFetch(log) });
+    const connected = await adapter.connect(connectFields(alice), signal());
+    // Unexpired as far as the adapter can read, but not signed by the PDS.
+    const claims = Buffer.from(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 3600 })).toString(
+      "base64url",
+    );
+    const forged = `eyJhbGciOiJIUzI1NiJ9.${claims}.c2lnbmF0dXJl`;
+    const account = sessionOf({
+      ...connected,
+      credentials: { ...connected.credentials, access_jwt: forged },
+    });
+    log.length = 0;
+    const published = await adapter.publish(account, input("after a bad token", "key-bad-token"));
+    expect(countOf(log, "com.atproto.server.refreshSession")).toBe(1);
+    expect(countOf(log, "com.atproto.server.createSession")).toBe(0);
+    expect((await readRecord(alice, published.id)).text).toBe("after a bad token");
+  });
+
+  it("asks for a reconnect when the app password was revoked", async () => {
+    const carol = await peer.createAccount("carol");
+    let now = Date.now();
+    const adapter = blueskyAdapter({ now: () => now });
+    const account = sessionOf(await adapter.connect(connectFields(carol), signal()));
+    const owner = await peer.ownerAgent(carol);
+    await owner.com.atproto.server.revokeAppPassword({ name: carol.appPasswordName });
+    now += 3 * 60 * 60_000;
+    const error = await adapter.publish(account, input("revoked", "key-revoked")).catch((e) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.kind).toBe("reauth");
+    expect(await postKeys(carol)).toEqual([]);
+  });
+
+  it("never posts twice: a timed-out create is found by its key, and a retry reuses the record key", async () => {
+    const key = "post_01JDXYZ0000000000000000002:bluesky";
+    let loseAnswer = true;
+    const log: string[] = [];
+    const adapter = blueskyAdapter({
+      fetch: async (request, init) => {
+        const method = methodOf(request);
+        log.push(method);
+        const answer = await fetch(request, init);
+        if (method === "com.atproto.repo.createRecord" && loseAnswer) {
+          loseAnswer = false;
+          // The PDS made the post; its answer is lost on the way back.
+          throw new DOMException("The operation was aborted due to timeout", "TimeoutError");
+        }
+        return answer;
+      },
+    });
+    const account = sessionOf(await adapter.connect(connectFields(bob), signal()));
+
+    const lost = await adapter.publish(account, input("exactly once", key)).catch((e) => e);
+    expect(lost).toBeInstanceOf(NetworkError);
+    expect(lost.kind).toBe("unknown");
+
+    const found = await adapter.findPublished!(account, key, signal());
+    expect(found).not.toBeNull();
+    expect(
+      await adapter.findPublished!(account, "post_01JDXYZ0000000000000000009:bluesky", signal()),
+    ).toBeNull();
+
+    const retried = await adapter.publish(account, input("exactly once", key));
+    expect(retried).toEqual(found);
+    expect(countOf(log, "com.atproto.repo.createRecord")).toBe(2);
+    const keys = await postKeys(bob);
+    expect(keys.filter((k) => k === retried.id)).toHaveLength(1);
+    expect((await readRecord(bob, retried.id)).text).toBe("exactly once");
+  });
+
+  it("classifies a PDS that cannot be reached as retry", async () => {
+    const adapter = blueskyAdapter({ timeoutMs: 5_000 });
+    const connected = await adapter.connect(connectFields(bob), signal());
+    const pds = `http://127.0.0.1:${await closedPort()}`;
+    const account = sessionOf({ ...connected, credentials: { ...connected.credentials, pds } });
+    const error = await adapter.publish(account, input("nowhere", "key-unreachable")).catch((e) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.kind).toBe("retry");
+  });
+
+  it("answers the 31st login within 5 minutes with retry and the PDS's hint", async () => {
+    const dave = await peer.createAccount("dave");
+    const adapter = blueskyAdapter();
+    let limited: NetworkError | undefined;
+    let logins = 0;
+    while (!limited && logins < 40) {
+      logins++;
+      try {
+        await adapter.connect(connectFields(dave), signal());
+      } catch (error) {
+        limited = error as NetworkError;
+      }
+    }
+    expect(logins).toBe(31);
+    expect(limited).toBeInstanceOf(NetworkError);
+    expect(limited!.kind).toBe("retry");
+    expect(limited!.status).toBe(429);
+    expect(limited!.retryAfterMs).toBeGreaterThan(0);
+    expect(limited!.retryAfterMs).toBeLessThanOrEqual(5 * 60_000);
+  }, 120_000);
+});
