@@ -5,4 +5,5 @@ import type { NetworkAdapter, NetworkId } from "@socialpub/core";
 /** Builds the adapters of the networks that publish for real, keyed by network id. */
 export type AdapterRegistry = Partial<Record<NetworkId, NetworkAdapter>>;
 
+export { type BlueskyAdapterOptions, blueskyAdapter } from "./bluesky/index.ts";
 export { TELEGRAM_API_URL, type TelegramAdapterOptions, telegramAdapter } from "./telegram/adapter.ts";

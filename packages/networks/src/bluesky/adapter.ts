@@ -93,7 +93,8 @@ export function blueskyAdapter(options: BlueskyAdapterOptions = {}): NetworkAdap
     pacing: BLUESKY_PACING,
     maxMediaBytes: MAX_IMAGE_BYTES,
 
-    async connect(fields, signal): Promise<ConnectedAccount> {
+    async connect(fields, context): Promise<ConnectedAccount> {
+      const { signal } = context;
       const identifier = requiredString(fields, "handle", "the account's handle, like alice.bsky.social");
       const appPassword = requiredString(
         fields,
@@ -102,14 +103,15 @@ export function blueskyAdapter(options: BlueskyAdapterOptions = {}): NetworkAdap
       );
       const serviceField =
         fields.service === undefined || fields.service === null ? defaultService : fields.service;
-      const service = typeof serviceField === "string" ? originOf(serviceField.trim()) : undefined;
-      if (!service) {
+      if (typeof serviceField !== "string" || !originOf(serviceField.trim())) {
         throw new NetworkError(
           "bluesky",
           "refused",
           "Bluesky's service must be the http(s) address of a PDS, like https://bsky.social",
         );
       }
+      // A self-hosted PDS is an address the user gave: it must pass the service's public-address rule.
+      const service = (await context.checkUserUrl(serviceField.trim(), "service")).origin;
       let session: BlueskyCredentials;
       try {
         session = await openSession(
@@ -129,6 +131,8 @@ export function blueskyAdapter(options: BlueskyAdapterOptions = {}): NetworkAdap
         }
         throw classify(error, "logging in");
       }
+      // The account's own PDS (from its DID document) is where posts go: the same rule applies to it.
+      if (session.pds !== service) await context.checkUserUrl(session.pds, "service");
       // The account password opens a session that can change the account itself; we keep only what
       // posting needs, so we ask for an app password.
       if (jwtClaims(session.access_jwt).scope === "com.atproto.access") {

@@ -7,6 +7,7 @@ import { adaptText, NetworkError } from "@socialpub/core";
 import { SAMPLE_PNG } from "@socialpub/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blueskyAdapter } from "../../src/bluesky/index.ts";
+import { PDS_INSTALL_COMMAND, PDS_VERSION } from "../../src/bluesky/peer/pds-install-location.ts";
 import { type BlueskyPeer, type PeerAccount, startBlueskyPeer } from "../../src/bluesky/peer/start-peer.ts";
 import { countOf, loggingFetch, methodOf, sessionOf } from "./helpers.ts";
 
@@ -23,11 +24,28 @@ let peer: BlueskyPeer;
 let alice: PeerAccount;
 let bob: PeerAccount;
 const signal = () => AbortSignal.timeout(30_000);
+/** The service's connect context with --dev: the peer is on loopback, so private addresses pass. */
+const context = () => ({ signal: signal(), checkUserUrl: async (value: string) => new URL(value) });
 
 beforeAll(async () => {
   peer = await startBlueskyPeer({ rateLimits: true });
   [alice, bob] = await Promise.all([peer.createAccount("alice"), peer.createAccount("bob")]);
 }, 120_000);
+
+describe("bluesky test peer", () => {
+  it("fails saying how to install the PDS when it is not installed", async () => {
+    const previous = process.env.SOCIALPUB_PDS_CACHE;
+    process.env.SOCIALPUB_PDS_CACHE = "/nonexistent/socialpub-cache";
+    try {
+      await expect(startBlueskyPeer()).rejects.toThrow(
+        `not installed in /nonexistent/socialpub-cache/bluesky-pds-${PDS_VERSION}: run ${PDS_INSTALL_COMMAND}`,
+      );
+    } finally {
+      if (previous === undefined) delete process.env.SOCIALPUB_PDS_CACHE;
+      else process.env.SOCIALPUB_PDS_CACHE = previous;
+    }
+  });
+});
 
 afterAll(async () => {
   await peer?.stop();
@@ -61,6 +79,7 @@ const input = (
   key: string,
   extra: Partial<Parameters<ReturnType<typeof blueskyAdapter>["publish"]>[1]> = {},
 ) => ({
+  postId: "post_01JDXYZ0000000000000000000",
   text,
   media: [],
   key,
@@ -71,7 +90,7 @@ const input = (
 describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
   it("connects with an app password and publishes a text whose link and mention become facets", async () => {
     const adapter = blueskyAdapter();
-    const connected = await adapter.connect(connectFields(alice), signal());
+    const connected = await adapter.connect(connectFields(alice), context());
     expect(connected.handle).toBe(alice.handle);
     expect(connected.health).toBe("healthy");
     expect(connected.credentials.did).toBe(alice.did);
@@ -101,7 +120,7 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
 
   it("leaves a mention of a handle that does not resolve as plain text", async () => {
     const adapter = blueskyAdapter();
-    const account = sessionOf(await adapter.connect(connectFields(alice), signal()));
+    const account = sessionOf(await adapter.connect(connectFields(alice), context()));
     const published = await adapter.publish(
       account,
       input("hello @nobody-here.test", "key-unresolved-mention"),
@@ -112,7 +131,7 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
 
   it("uploads an image as a blob and posts it with its alt text", async () => {
     const adapter = blueskyAdapter();
-    const account = sessionOf(await adapter.connect(connectFields(alice), signal()));
+    const account = sessionOf(await adapter.connect(connectFields(alice), context()));
     const media = [
       {
         bytes: SAMPLE_PNG,
@@ -140,7 +159,7 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
   it("refuses media Bluesky does not take before uploading anything", async () => {
     const log: string[] = [];
     const adapter = blueskyAdapter({ fetch: loggingFetch(log) });
-    const account = sessionOf(await adapter.connect(connectFields(alice), signal()));
+    const account = sessionOf(await adapter.connect(connectFields(alice), context()));
     const video = {
       bytes: new Uint8Array(10),
       contentType: "video/mp4",
@@ -158,7 +177,7 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
 
   it("publishes a 301-grapheme caption once core has adapted it to 300; the PDS itself refuses 301", async () => {
     const adapter = blueskyAdapter();
-    const account = sessionOf(await adapter.connect(connectFields(alice), signal()));
+    const account = sessionOf(await adapter.connect(connectFields(alice), context()));
     // Family emoji are one grapheme each but many UTF-16 units and bytes: the limit is in graphemes.
     const caption = `${"👨‍👩‍👧 ".repeat(150)}x`;
     expect([...new Intl.Segmenter().segment(caption)]).toHaveLength(301);
@@ -175,17 +194,35 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
     expect((await readRecord(alice, published.id)).text).toBe(adapted);
   });
 
+  it("checks the service address with the service's public-address rule before logging in", async () => {
+    const log: string[] = [];
+    const adapter = blueskyAdapter({ fetch: loggingFetch(log) });
+    const checked: string[] = [];
+    const refusing = {
+      signal: signal(),
+      checkUserUrl: async (value: string, field: string) => {
+        checked.push(`${field}=${value}`);
+        throw new Error(`${field} must be a public address`);
+      },
+    };
+    await expect(adapter.connect(connectFields(alice), refusing)).rejects.toThrow(
+      "service must be a public address",
+    );
+    expect(checked).toEqual([`service=${peer.url}`]);
+    expect(log).toEqual([]);
+  });
+
   it("refuses a wrong app password with the PDS's reason, and the account's own password", async () => {
     const adapter = blueskyAdapter();
     const wrong = await adapter
-      .connect(connectFields(alice, "aaaa-bbbb-cccc-dddd"), signal())
+      .connect(connectFields(alice, "aaaa-bbbb-cccc-dddd"), context())
       .catch((e) => e);
     expect(wrong).toBeInstanceOf(NetworkError);
     expect(wrong.kind).toBe("refused");
     expect(wrong.message).toContain("Invalid identifier or password");
     expect(wrong.message).not.toContain("aaaa-bbbb-cccc-dddd");
 
-    const own = await adapter.connect(connectFields(alice, alice.password), signal()).catch((e) => e);
+    const own = await adapter.connect(connectFields(alice, alice.password), context()).catch((e) => e);
     expect(own).toBeInstanceOf(NetworkError);
     expect(own.kind).toBe("refused");
     expect(own.message).toContain("app password");
@@ -195,7 +232,7 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
     const log: string[] = [];
     let now = Date.now();
     const adapter = blueskyAdapter({ fetch: loggingFetch(log), now: () => now });
-    const account = sessionOf(await adapter.connect(connectFields(alice), signal()), log);
+    const account = sessionOf(await adapter.connect(connectFields(alice), context()), log);
     await adapter.publish(account, input("first", "key-refresh-1"));
     await adapter.publish(account, input("second", "key-refresh-2"));
     expect(countOf(log, "com.atproto.server.createSession")).toBe(1);
@@ -215,7 +252,7 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
   it("refreshes when the PDS no longer takes the access token", async () => {
     const log: string[] = [];
     const adapter = blueskyAdapter({ fetch: loggingFetch(log) });
-    const connected = await adapter.connect(connectFields(alice), signal());
+    const connected = await adapter.connect(connectFields(alice), context());
     // Unexpired as far as the adapter can read, but not signed by the PDS.
     const claims = Buffer.from(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 3600 })).toString(
       "base64url",
@@ -236,7 +273,7 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
     const carol = await peer.createAccount("carol");
     let now = Date.now();
     const adapter = blueskyAdapter({ now: () => now });
-    const account = sessionOf(await adapter.connect(connectFields(carol), signal()));
+    const account = sessionOf(await adapter.connect(connectFields(carol), context()));
     const owner = await peer.ownerAgent(carol);
     await owner.com.atproto.server.revokeAppPassword({ name: carol.appPasswordName });
     now += 3 * 60 * 60_000;
@@ -247,7 +284,7 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
   });
 
   it("never posts twice: a timed-out create is found by its key, and a retry reuses the record key", async () => {
-    const key = "post_01JDXYZ0000000000000000002:bluesky";
+    const key = "3kabcdefghij2"; // the service's keys are TIDs: used as the record key as they are
     let loseAnswer = true;
     const log: string[] = [];
     const adapter = blueskyAdapter({
@@ -263,7 +300,7 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
         return answer;
       },
     });
-    const account = sessionOf(await adapter.connect(connectFields(bob), signal()));
+    const account = sessionOf(await adapter.connect(connectFields(bob), context()));
 
     const lost = await adapter.publish(account, input("exactly once", key)).catch((e) => e);
     expect(lost).toBeInstanceOf(NetworkError);
@@ -277,6 +314,7 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
 
     const retried = await adapter.publish(account, input("exactly once", key));
     expect(retried).toEqual(found);
+    expect(retried.id).toBe(key);
     expect(countOf(log, "com.atproto.repo.createRecord")).toBe(2);
     const keys = await postKeys(bob);
     expect(keys.filter((k) => k === retried.id)).toHaveLength(1);
@@ -285,7 +323,7 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
 
   it("classifies a PDS that cannot be reached as retry", async () => {
     const adapter = blueskyAdapter({ timeoutMs: 5_000 });
-    const connected = await adapter.connect(connectFields(bob), signal());
+    const connected = await adapter.connect(connectFields(bob), context());
     const pds = `http://127.0.0.1:${await closedPort()}`;
     const account = sessionOf({ ...connected, credentials: { ...connected.credentials, pds } });
     const error = await adapter.publish(account, input("nowhere", "key-unreachable")).catch((e) => e);
@@ -301,7 +339,7 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
     while (!limited && logins < 40) {
       logins++;
       try {
-        await adapter.connect(connectFields(dave), signal());
+        await adapter.connect(connectFields(dave), context());
       } catch (error) {
         limited = error as NetworkError;
       }
