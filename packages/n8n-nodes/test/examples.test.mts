@@ -147,7 +147,7 @@ describe("examples/n8n", () => {
       },
     };
     expect(problemsOf(node)).toEqual([
-      'publish = "later" is not one of ["now","schedule"]',
+      'publish = "later" is not one of ["now","schedule","draft"]',
       "limit is not a parameter shown for these settings",
       "options.waitUntilPublished is not shown for these settings",
     ]);

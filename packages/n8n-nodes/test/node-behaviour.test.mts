@@ -144,7 +144,7 @@ describe("the node's description", () => {
     const resources = (properties.find((property) => property.name === "resource")!.options ?? []).map(
       (option) => (option as { value: string }).value,
     );
-    expect(resources.sort()).toEqual(["account", "analytics", "post", "user"]);
+    expect(resources.sort()).toEqual(["account", "analytics", "media", "post", "user"]);
     const offered = selectors.flatMap((selector) =>
       (selector.options ?? []).map(
         (option) => `${selector.displayOptions?.show?.resource?.[0]}.${(option as { value: string }).value}`,
@@ -152,15 +152,60 @@ describe("the node's description", () => {
     );
     expect(offered.sort()).toEqual([
       "account.connect",
+      "account.disconnect",
       "account.getAll",
       "analytics.get",
+      "media.upload",
       "post.create",
       "post.delete",
       "post.get",
       "post.getAll",
       "post.getTargets",
+      "post.publish",
+      "post.schedule",
       "user.getMe",
     ]);
+  });
+
+  it("labels the resources as words and shows the chosen action as the node's subtitle", () => {
+    const resource = properties.find((property) => property.name === "resource")!;
+    expect((resource.options ?? []).map((option) => (option as { name: string }).name)).toEqual([
+      "Account",
+      "Analytics",
+      "Media",
+      "Post",
+      "User",
+    ]);
+    const subtitle = String(new SocialPublish().description.subtitle);
+    const match =
+      /^=\{\{ (\{.*\})\[\$parameter\["resource"\] \+ ":" \+ \$parameter\["operation"\]\] \}\}$/.exec(
+        subtitle,
+      );
+    const actions = JSON.parse(match![1]!) as Record<string, string>;
+    expect(actions["post:create"]).toBe("Create a post");
+    expect(actions["analytics:get"]).toBe("Get analytics");
+    expect(actions["media:upload"]).toBe("Upload media");
+    expect(Object.keys(actions)).toHaveLength(13);
+  });
+
+  it("describes every field, so an AI agent using the node as a tool knows what to give", () => {
+    // Selectors describe each option instead; collections are described by the fields they hold.
+    const undescribed = (list: INodeProperties[]): string[] =>
+      list.flatMap((property) => {
+        if (property.type === "collection") return undescribed((property.options ?? []) as INodeProperties[]);
+        if (property.type === "fixedCollection") {
+          const groups = (property.options ?? []) as Array<{ values: INodeProperties[] }>;
+          return groups.flatMap((group) => undescribed(group.values));
+        }
+        if (["resource", "operation"].includes(property.name)) {
+          const options = (property.options ?? []) as Array<{ name: string; description?: string }>;
+          return property.name === "operation"
+            ? options.filter((option) => !option.description).map((option) => option.name)
+            : [];
+        }
+        return property.type === "notice" || property.description ? [] : [property.name];
+      });
+    expect(undescribed(properties)).toEqual([]);
   });
 
   it("shows each operation's fields only for that resource and operation", () => {

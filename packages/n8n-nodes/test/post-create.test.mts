@@ -16,6 +16,7 @@ const create = (parameters: Record<string, unknown>) => ({
 const POST_KEYS = [
   "caption",
   "engagement_rate",
+  "failures",
   "has_media",
   "id",
   "platforms",
@@ -49,6 +50,7 @@ describe("Post → Create", () => {
       platforms: ["x", "linkedin"],
       status: "published",
       scheduled_at: null,
+      failures: [],
     });
     expect(output[0]!.pairedItem).toEqual({ item: 0 });
   });
@@ -383,7 +385,7 @@ describe("Post → Create", () => {
       }),
     });
     expect(error).toBeInstanceOf(NodeOperationError);
-    expect(error.message).toMatch(/^Post post_\S+ did not publish on any network$/);
+    expect(error.message).toMatch(/^Post post_\S+ published on no network$/);
     expect(String(error.description)).toMatch(/^x: /);
   });
 });

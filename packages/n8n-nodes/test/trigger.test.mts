@@ -148,11 +148,25 @@ describe("Social Publish Trigger: subscription lifecycle against the reference s
     expect(await lifecycle.checkExists.call(hooks(staticData))).toBe(true);
   });
 
-  it("checkExists answers false and forgets the subscription when the service answers 404", async () => {
+  it("checkExists answers false, forgets the subscription and logs a warning when it was deleted on the service", async () => {
     service = await inProcessService();
     const staticData: IDataObject = { webhookId: "wh_gone", webhookSecret: "whsec_AAAA" };
-    expect(await lifecycle.checkExists.call(hooks(staticData))).toBe(false);
+    const { context, logs } = hookContext({
+      http: service.http,
+      credentials: service.credentials,
+      webhookUrl: WEBHOOK_URL,
+      events: ["post.published"],
+      staticData,
+    });
+    expect(await lifecycle.checkExists.call(context)).toBe(false);
     expect(staticData).toEqual({});
+    expect(logs).toEqual([
+      {
+        level: "warn",
+        message:
+          "Social Publish Trigger: webhook endpoint wh_gone no longer exists on the service (it was deleted there); subscribing again",
+      },
+    ]);
   });
 
   it("checkExists replaces a subscription whose events no longer match the node", async () => {

@@ -34,6 +34,13 @@ export class SocialPublishTrigger implements INodeType {
     ],
     properties: [
       {
+        displayName:
+          "n8n subscribes to the service when the workflow is published and checks the subscription only then. If the webhook endpoint is deleted or disabled on the service later, no event arrives: unpublish and publish the workflow again to subscribe anew (n8n's log says what it found).",
+        name: "subscriptionNotice",
+        type: "notice",
+        default: "",
+      },
+      {
         displayName: "Events",
         name: "events",
         type: "multiOptions",

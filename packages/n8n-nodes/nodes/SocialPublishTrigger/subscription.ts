@@ -47,13 +47,18 @@ function wanted(this: IHookFunctions): { url: string; events: string[] } {
 /**
  * True when the stored subscription still exists with this webhook URL, these events, enabled, and its
  * secret is known. Anything else is cleaned up so that `create` starts afresh: a 404 (deleted on the
- * service), a different URL or event list (the workflow changed), or a disabled endpoint.
+ * service), a different URL or event list (the workflow changed), or a disabled endpoint. n8n asks only
+ * when the workflow is published, so a subscription deleted or disabled later stays so until then: the
+ * log says what was found, at warning level when the service had removed or disabled it.
  */
 export async function subscriptionExists(this: IHookFunctions): Promise<boolean> {
   const { webhookId, webhookSecret } = state.call(this);
   if (typeof webhookId !== "string" || typeof webhookSecret !== "string") return false;
   const response = await sendRequest.call(this, { method: "GET", path: webhookPath(webhookId) });
   if (response.status === 404) {
+    this.logger.warn(
+      `Social Publish Trigger: webhook endpoint ${webhookId} no longer exists on the service (it was deleted there); subscribing again`,
+    );
     forget.call(this);
     return false;
   }
@@ -62,6 +67,15 @@ export async function subscriptionExists(this: IHookFunctions): Promise<boolean>
   const { url, events } = wanted.call(this);
   if (endpoint.url === url && sameEvents(endpoint.events, events) && endpoint.status === "enabled")
     return true;
+  if (endpoint.status !== "enabled") {
+    this.logger.warn(
+      `Social Publish Trigger: webhook endpoint ${webhookId} is ${endpoint.status} on the service, so no event reached this workflow; replacing it`,
+    );
+  } else {
+    this.logger.info(
+      `Social Publish Trigger: webhook endpoint ${webhookId} has another URL or other events than the node; replacing it`,
+    );
+  }
   await remove.call(this, webhookId);
   forget.call(this);
   return false;
@@ -88,6 +102,9 @@ export async function createSubscription(this: IHookFunctions): Promise<boolean>
   const data = state.call(this);
   data.webhookId = created.id;
   data.webhookSecret = created.secret;
+  this.logger.info(
+    `Social Publish Trigger: subscribed ${url} to ${events.join(", ")} as webhook endpoint ${created.id}`,
+  );
   return true;
 }
 

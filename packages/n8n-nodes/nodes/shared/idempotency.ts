@@ -1,8 +1,9 @@
-import { createHash } from "node:crypto";
-import type { IExecuteFunctions } from "n8n-workflow";
+import { createHash, randomUUID } from "node:crypto";
+import type { IExecuteFunctions, INodeProperties } from "n8n-workflow";
+import { NodeOperationError } from "n8n-workflow";
 
 // Stored in the node's execution context. n8n copies an execution's context into the execution that
-// retries it, so the first execution's id stays the seed across "Retry" and the keys repeat exactly.
+// retries it, so the first run's seed stays the seed across "Retry" and the keys repeat exactly.
 const SEED_KEY = "socialPublishIdempotencySeed";
 
 const MAX_KEY_LENGTH = 255;
@@ -12,10 +13,15 @@ const MAX_KEY_LENGTH = 255;
  * execution — including when n8n retries the node (Retry On Fail) or the whole failed execution — and
  * different for every new execution. The service replays the stored answer for a repeated key, so a
  * retry never creates a second post. Hashed: the key stays short and reveals nothing about the instance.
+ *
+ * The seed is the execution's id and 122 random bits, drawn on the node's first run in the execution.
+ * n8n's instance id is a hash of the encryption key and execution ids count from 1 in every database,
+ * so two databases sharing the key (staging and production, a restored backup) would otherwise derive
+ * the same keys for the same workflow and the service would replay one's answers to the other.
  */
 export function defaultIdempotencyKey(this: IExecuteFunctions, itemIndex: number, operation: string): string {
   const context = this.getContext("node");
-  if (typeof context[SEED_KEY] !== "string") context[SEED_KEY] = this.getExecutionId();
+  if (typeof context[SEED_KEY] !== "string") context[SEED_KEY] = `${this.getExecutionId()}:${randomUUID()}`;
   const seed = context[SEED_KEY] as string;
   const runIndex = this.getWorkflowDataProxy(itemIndex).$thisRunIndex ?? 0;
   const parts = [
@@ -51,4 +57,30 @@ export function derivedIdempotencyKey(key: string, suffix: string): string {
   const digest = createHash("sha256").update(key).digest("hex").slice(0, 40);
   const kept = key.slice(0, MAX_KEY_LENGTH - digest.length - suffix.length - 2);
   return `${kept}~${digest}-${suffix}`;
+}
+
+/** The Idempotency Key option of the writes that offer it. */
+export const idempotencyKeyOption: INodeProperties = {
+  displayName: "Idempotency Key",
+  name: "idempotencyKey",
+  type: "string",
+  default: "",
+  description:
+    "Sent as the Idempotency-Key header. Leave empty to use a key derived from the execution and the item, so retrying the node or the execution never makes the change twice. Set your own (1–255 printable characters, such as release- and a feed entry's guid) to make it once across executions.",
+};
+
+/** The key a write sends: the option's value when given (checked before any request), else the default. */
+export function readIdempotencyKey(
+  this: IExecuteFunctions,
+  itemIndex: number,
+  operation: string,
+  given: unknown,
+): string {
+  const key = typeof given === "string" ? given.trim() : "";
+  if (key === "") return defaultIdempotencyKey.call(this, itemIndex, operation);
+  const problem = checkIdempotencyKey(key);
+  if (problem) {
+    throw new NodeOperationError(this.getNode(), `Idempotency Key ${problem}`, { itemIndex });
+  }
+  return key;
 }

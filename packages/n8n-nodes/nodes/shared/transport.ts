@@ -157,15 +157,26 @@ export function errorMessageOf(response: ApiResponse): string {
   return `The service answered HTTP ${response.status}`;
 }
 
-/** A NodeApiError carrying the service's message, status and request id. */
+/**
+ * A NodeApiError carrying the service's message, status and request id. The status and request id are
+ * also kept as data in the error's context, for the item Continue On Fail outputs (see errorItem).
+ */
 export function apiError(this: ApiContext, response: ApiResponse, itemIndex?: number): NodeApiError {
   const message = errorMessageOf(response);
-  return new NodeApiError(this.getNode(), { error: message, statusCode: response.status } as JsonObject, {
-    message,
-    description: hintFor(response),
-    httpCode: String(response.status),
-    itemIndex,
-  });
+  const error = new NodeApiError(
+    this.getNode(),
+    { error: message, statusCode: response.status } as JsonObject,
+    {
+      message,
+      description: hintFor(response),
+      httpCode: String(response.status),
+      itemIndex,
+    },
+  );
+  error.context.httpStatus = response.status;
+  const requestId = response.headers["x-request-id"];
+  if (requestId) error.context.requestId = requestId;
+  return error;
 }
 
 /** Sends a request and returns the body of a 2xx answer; anything else throws a NodeApiError. */

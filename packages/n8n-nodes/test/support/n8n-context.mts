@@ -129,15 +129,20 @@ export interface HookOptions extends BaseOptions {
   staticData?: IDataObject;
 }
 
-export function hookContext(options: HookOptions): { context: IHookFunctions; staticData: IDataObject } {
+export function hookContext(options: HookOptions): {
+  context: IHookFunctions;
+  staticData: IDataObject;
+  logs: LogLine[];
+} {
   const staticData = options.staticData ?? {};
+  const logs: LogLine[] = [];
   const context = {
     ...baseContext(
       {
         ...options,
         node: { name: "Social Publish Trigger", type: "n8n-nodes-socialpub.socialPublishTrigger" },
       },
-      [],
+      logs,
     ),
     getNodeWebhookUrl: (name: string) => (name === "default" ? options.webhookUrl : undefined),
     getNodeParameter: (name: string, fallback?: unknown) =>
@@ -147,7 +152,7 @@ export function hookContext(options: HookOptions): { context: IHookFunctions; st
       return staticData;
     },
   };
-  return { context: context as unknown as IHookFunctions, staticData };
+  return { context: context as unknown as IHookFunctions, staticData, logs };
 }
 
 export interface WebhookOptions extends BaseOptions {

@@ -1,10 +1,12 @@
 import type { INodeProperties } from "n8n-workflow";
 import { type Operation, resourceProperties } from "../../operation";
 import { connectAccount } from "./connect";
+import { disconnectAccount } from "./disconnect";
 import { getManyAccounts } from "./getAll";
 
 export const accountOperations: Record<string, Operation> = {
   connect: connectAccount,
+  disconnect: disconnectAccount,
   getAll: getManyAccounts,
 };
 
@@ -19,6 +21,12 @@ const operationSelector: INodeProperties = {
       value: "connect",
       action: "Connect an account",
       description: "Connect a sandbox account on a network (test keys)",
+    },
+    {
+      name: "Disconnect",
+      value: "disconnect",
+      action: "Disconnect an account",
+      description: "Disconnect the account of a network",
     },
     {
       name: "Get Many",

@@ -1,14 +1,12 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions } from "n8n-workflow";
 import { NodeOperationError } from "n8n-workflow";
-import {
-  checkIdempotencyKey,
-  defaultIdempotencyKey,
-  derivedIdempotencyKey,
-} from "../../../shared/idempotency";
-import { resolveScheduleAt } from "../../../shared/schedule";
-import { apiRequest } from "../../../shared/transport";
+import { idempotencyKeyOption, readIdempotencyKey } from "../../../shared/idempotency";
+import { apiError, sendRequest } from "../../../shared/transport";
 import type { Operation } from "../../operation";
+import { captionField, mediaFields, networksField, readMedia } from "./content";
 import { readNetworks } from "./networks";
+import { type PostLike, publishDraft, publishOutcome } from "./outcome";
+import { readScheduleAt, scheduleAtField } from "./schedule";
 import { waitForPublication } from "./waitForPublication";
 
 interface CreateOptions {
@@ -23,67 +21,10 @@ const DEFAULT_WAIT_MINUTES = 10;
 // returned. `/publish` names the node's Publish field from inside the Options collection.
 const SHOWN_WHEN_SCHEDULED: IDisplayOptions = { show: { "/publish": ["schedule"] } };
 
-/** The instant a scheduled post is due, in Unix milliseconds. */
-function readScheduleAt(this: IExecuteFunctions, itemIndex: number): number {
-  const value = this.getNodeParameter("scheduleAt", itemIndex, "") as unknown;
-  const result = resolveScheduleAt(value, this.getTimezone());
-  if (!result.ok) {
-    throw new NodeOperationError(this.getNode(), `Schedule At is invalid: ${result.reason}`, { itemIndex });
-  }
-  return result.at;
-}
-
-/** Uploads the item's binary file through POST /media and answers the media id. */
-async function uploadBinary(
-  this: IExecuteFunctions,
-  itemIndex: number,
-  idempotencyKey: string,
-): Promise<string> {
-  const property = this.getNodeParameter("binaryPropertyName", itemIndex, "data") as string;
-  const binary = this.helpers.assertBinaryData(itemIndex, property);
-  const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, property);
-  const media = (await apiRequest.call(this, {
-    method: "POST",
-    path: "/media",
-    body: bytes,
-    contentType: binary.mimeType,
-    idempotencyKey: derivedIdempotencyKey(idempotencyKey, "media"),
-    itemIndex,
-  })) as { id: string };
-  return media.id;
-}
-
-function readIdempotencyKey(this: IExecuteFunctions, itemIndex: number, options: CreateOptions): string {
-  const given = (options.idempotencyKey ?? "").trim();
-  if (given === "") return defaultIdempotencyKey.call(this, itemIndex, "post.create");
-  const problem = checkIdempotencyKey(given);
-  if (problem) {
-    throw new NodeOperationError(this.getNode(), `Idempotency Key ${problem}`, { itemIndex });
-  }
-  return given;
-}
-
 export const createPost: Operation = {
   properties: [
-    {
-      displayName: "Caption",
-      name: "caption",
-      type: "string",
-      typeOptions: { rows: 4 },
-      default: "",
-      description:
-        "Text of the post. Each network gets a version shortened to its own limit (280 characters on X, for example).",
-    },
-    {
-      displayName: "Network Names or IDs",
-      name: "networks",
-      type: "multiOptions",
-      typeOptions: { loadOptionsMethod: "getConnectedNetworks" },
-      default: [],
-      required: true,
-      description:
-        'Networks to publish to, from your connected accounts. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-    },
+    captionField,
+    networksField,
     {
       displayName: "Publish",
       name: "publish",
@@ -91,53 +32,17 @@ export const createPost: Operation = {
       options: [
         { name: "Now", value: "now", description: "Publish as soon as the node runs" },
         { name: "At a Scheduled Time", value: "schedule", description: "Queue the post for a date and time" },
-      ],
-      default: "now",
-    },
-    {
-      displayName: "Schedule At",
-      name: "scheduleAt",
-      type: "dateTime",
-      default: "",
-      required: true,
-      description:
-        "When to publish. A time without a zone offset is read in the workflow's time zone. Must not be in the past.",
-      displayOptions: { show: { publish: ["schedule"] } },
-    },
-    {
-      displayName: "Media",
-      name: "mediaSource",
-      type: "options",
-      options: [
-        { name: "None", value: "none" },
-        { name: "URL", value: "url", description: "A publicly reachable image or video" },
         {
-          name: "Binary File",
-          value: "binary",
-          description: "A file from the input item, uploaded to the service first",
+          name: "As a Draft",
+          value: "draft",
+          description: "Keep it unpublished; publish it later with Post → Publish",
         },
       ],
-      default: "none",
-      description: "Instagram, Pinterest, TikTok and YouTube need media",
+      default: "now",
+      description: "When the post goes out",
     },
-    {
-      displayName: "Media URL",
-      name: "mediaUrl",
-      type: "string",
-      default: "",
-      required: true,
-      placeholder: "https://example.com/image.png",
-      displayOptions: { show: { mediaSource: ["url"] } },
-    },
-    {
-      displayName: "Input Binary Field",
-      name: "binaryPropertyName",
-      type: "string",
-      default: "data",
-      required: true,
-      hint: "The name of the input binary field containing the file to be uploaded",
-      displayOptions: { show: { mediaSource: ["binary"] } },
-    },
+    { ...scheduleAtField, displayOptions: { show: { publish: ["schedule"] } } },
+    ...mediaFields(),
     {
       displayName: "Options",
       name: "options",
@@ -145,14 +50,7 @@ export const createPost: Operation = {
       placeholder: "Add Option",
       default: {},
       options: [
-        {
-          displayName: "Idempotency Key",
-          name: "idempotencyKey",
-          type: "string",
-          default: "",
-          description:
-            "Sent as the Idempotency-Key header. Leave empty to use a key derived from the execution and the item, so retrying the node or the execution never posts twice.",
-        },
+        idempotencyKeyOption,
         {
           displayName: "Wait Until Published",
           name: "waitUntilPublished",
@@ -178,16 +76,17 @@ export const createPost: Operation = {
 
   async execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
     const options = this.getNodeParameter("options", itemIndex, {}) as CreateOptions;
-    const idempotencyKey = readIdempotencyKey.call(this, itemIndex, options);
+    const idempotencyKey = readIdempotencyKey.call(this, itemIndex, "post.create", options.idempotencyKey);
     const body: IDataObject = {
       caption: this.getNodeParameter("caption", itemIndex, "") as string,
       platforms: readNetworks.call(this, itemIndex),
     };
 
-    const scheduled = this.getNodeParameter("publish", itemIndex, "now") === "schedule";
+    const publish = this.getNodeParameter("publish", itemIndex, "now") as string;
     const waitMs = Math.max(1, options.waitTimeout ?? DEFAULT_WAIT_MINUTES) * 60_000;
-    const wait = scheduled && options.waitUntilPublished === true;
-    if (scheduled) {
+    const wait = publish === "schedule" && options.waitUntilPublished === true;
+    if (publish === "draft") body.draft = true;
+    if (publish === "schedule") {
       body.schedule_at = readScheduleAt.call(this, itemIndex);
       if (wait && (body.schedule_at as number) - Date.now() > waitMs) {
         throw new NodeOperationError(
@@ -202,21 +101,28 @@ export const createPost: Operation = {
       }
     }
 
-    const mediaSource = this.getNodeParameter("mediaSource", itemIndex, "none") as string;
-    if (mediaSource === "url") {
-      body.media = (this.getNodeParameter("mediaUrl", itemIndex, "") as string).trim();
-    } else if (mediaSource === "binary") {
-      body.media = await uploadBinary.call(this, itemIndex, idempotencyKey);
-    }
+    const media = await readMedia.call(this, itemIndex, idempotencyKey);
+    if (media !== undefined) body.media = media;
 
-    const post = (await apiRequest.call(this, {
+    const response = await sendRequest.call(this, {
       method: "POST",
       path: "/posts",
       body,
       idempotencyKey,
       itemIndex,
-    })) as { id: string; status: string; scheduled_at: number | null };
-    if (!wait) return post;
-    return await waitForPublication.call(this, post, waitMs, itemIndex);
+    });
+    if (response.status < 200 || response.status >= 300) throw apiError.call(this, response, itemIndex);
+    const post = response.body as PostLike;
+    if (publish === "draft") return post;
+    if (publish === "schedule") {
+      return wait ? await waitForPublication.call(this, post, waitMs, itemIndex) : post;
+    }
+    // A replayed draft is this item's earlier attempt, which published nowhere, met again by a retry
+    // (Executions → Retry, Retry On Fail) — perhaps after its cause was fixed: publish the draft again
+    // rather than repeat the old failure.
+    if (post.status === "draft" && response.headers["idempotent-replayed"] === "true") {
+      return await publishDraft.call(this, post.id, itemIndex);
+    }
+    return await publishOutcome.call(this, post, itemIndex, response.headers["x-request-id"]);
   },
 };

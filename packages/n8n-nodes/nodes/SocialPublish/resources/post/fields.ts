@@ -11,8 +11,8 @@ export const postIdField: INodeProperties = {
   description: "ID of the post, as returned when it was created",
 };
 
-/** The path of the post named by the Post ID parameter; an empty ID is an error naming the field. */
-export function postPath(this: IExecuteFunctions, itemIndex: number, suffix = ""): string {
+/** The Post ID parameter; an empty ID is an error naming the field. */
+export function readPostId(this: IExecuteFunctions, itemIndex: number): string {
   const postId = String(this.getNodeParameter("postId", itemIndex, "")).trim();
   if (postId === "") {
     throw new NodeOperationError(this.getNode(), "Post ID is empty", {
@@ -20,5 +20,10 @@ export function postPath(this: IExecuteFunctions, itemIndex: number, suffix = ""
       itemIndex,
     });
   }
-  return `/posts/${encodeURIComponent(postId)}${suffix}`;
+  return postId;
+}
+
+/** The path of the post named by the Post ID parameter. */
+export function postPath(this: IExecuteFunctions, itemIndex: number, suffix = ""): string {
+  return `/posts/${encodeURIComponent(readPostId.call(this, itemIndex))}${suffix}`;
 }

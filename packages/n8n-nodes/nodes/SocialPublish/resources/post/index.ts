@@ -5,6 +5,8 @@ import { deletePost } from "./delete";
 import { getPost } from "./get";
 import { getManyPosts } from "./getAll";
 import { getPostTargets } from "./getTargets";
+import { publishPost } from "./publish";
+import { schedulePost } from "./scheduleNext";
 
 export const postOperations: Record<string, Operation> = {
   create: createPost,
@@ -12,6 +14,8 @@ export const postOperations: Record<string, Operation> = {
   get: getPost,
   getAll: getManyPosts,
   getTargets: getPostTargets,
+  publish: publishPost,
+  schedule: schedulePost,
 };
 
 const operationSelector: INodeProperties = {
@@ -24,7 +28,7 @@ const operationSelector: INodeProperties = {
       name: "Create",
       value: "create",
       action: "Create a post",
-      description: "Publish a post now or schedule it, on one or more networks",
+      description: "Publish a post now, schedule it, or keep it as a draft, on one or more networks",
     },
     {
       name: "Delete",
@@ -44,6 +48,18 @@ const operationSelector: INodeProperties = {
       value: "getTargets",
       action: "Get the per network results of a post",
       description: "Get each network's status, adapted text, permalink, error and metrics",
+    },
+    {
+      name: "Publish",
+      value: "publish",
+      action: "Publish a draft now",
+      description: "Publish a draft now, or a post that went back to draft when every network refused it",
+    },
+    {
+      name: "Schedule",
+      value: "schedule",
+      action: "Schedule a post at the next best slot",
+      description: "Queue a post at the next best slot for its networks, or at a given time",
     },
   ],
   default: "create",

@@ -6,7 +6,11 @@ import { NodeOperationError } from "n8n-workflow";
  * or a comma-separated string ("x, linkedin"). The service decides which ids are connected.
  */
 export function readNetworks(this: IExecuteFunctions, itemIndex: number): string[] {
-  const value = this.getNodeParameter("networks", itemIndex, []) as unknown;
+  return splitNetworks.call(this, this.getNodeParameter("networks", itemIndex, []), itemIndex);
+}
+
+/** A networks value (array, comma-separated string or one id) as a list of ids without duplicates. */
+export function splitNetworks(this: IExecuteFunctions, value: unknown, itemIndex: number): string[] {
   const list = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value : [value];
   const networks = list.map((entry) => (typeof entry === "string" ? entry.trim() : entry));
   if (networks.some((entry) => typeof entry !== "string")) {

@@ -1,24 +1,19 @@
 import type { IDataObject, IExecuteFunctions } from "n8n-workflow";
 import { NodeOperationError, sleep } from "n8n-workflow";
 import { apiRequest } from "../../../shared/transport";
+import { type PostLike, publishOutcome } from "./outcome";
 
 /** The longest pause between two reads of the post once it is due. */
 export const POLL_INTERVAL_MS = 2000;
 /** The first pause after the due time; it doubles up to POLL_INTERVAL_MS. */
 const FIRST_POLL_MS = 250;
 
-interface PostLike extends IDataObject {
-  id: string;
-  status: string;
-  scheduled_at: number | null;
-}
-
 const isPending = (post: PostLike) => post.status === "scheduled" || post.status === "publishing";
 
 /**
- * Waits until a scheduled post has published, reading it only once it is due. A post every network
- * refused goes back to draft: that is an error listing each network's reason. Stops when the execution
- * is cancelled, and after `timeoutMs`.
+ * Waits until a scheduled post has published, reading it only once it is due, and answers it with its
+ * failures (see publishOutcome). A post every network refused goes back to draft: that is an error
+ * listing each network's reason. Stops when the execution is cancelled, and after `timeoutMs`.
  */
 export async function waitForPublication(
   this: IExecuteFunctions,
@@ -61,15 +56,5 @@ export async function waitForPublication(
     if (Date.now() < due) continue;
     post = (await apiRequest.call(this, { method: "GET", path, itemIndex })) as PostLike;
   }
-  if (post.status === "draft") {
-    const targets = (await apiRequest.call(this, { method: "GET", path: `${path}/targets`, itemIndex })) as {
-      data?: Array<{ platform: string; error: string | null }>;
-    };
-    const reasons = (targets.data ?? []).map((target) => `${target.platform}: ${target.error ?? "failed"}`);
-    throw new NodeOperationError(this.getNode(), `Post ${post.id} did not publish on any network`, {
-      description: reasons.join("; ") || "Every network refused the post.",
-      itemIndex,
-    });
-  }
-  return post;
+  return await publishOutcome.call(this, post, itemIndex);
 }
