@@ -7,6 +7,7 @@ import { adaptText, NetworkError } from "@socialpub/core";
 import { SAMPLE_PNG } from "@socialpub/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blueskyAdapter } from "../../src/bluesky/index.ts";
+import { type FakeAppView, startFakeAppView } from "../../src/bluesky/peer/app-view.ts";
 import { PDS_INSTALL_COMMAND, PDS_VERSION } from "../../src/bluesky/peer/pds-install-location.ts";
 import { type BlueskyPeer, type PeerAccount, startBlueskyPeer } from "../../src/bluesky/peer/start-peer.ts";
 import { countOf, loggingFetch, methodOf, sessionOf } from "./helpers.ts";
@@ -21,6 +22,7 @@ async function closedPort(): Promise<number> {
 }
 
 let peer: BlueskyPeer;
+let appView: FakeAppView;
 let alice: PeerAccount;
 let bob: PeerAccount;
 const signal = () => AbortSignal.timeout(30_000);
@@ -28,7 +30,9 @@ const signal = () => AbortSignal.timeout(30_000);
 const context = () => ({ signal: signal(), checkUserUrl: async (value: string) => new URL(value) });
 
 beforeAll(async () => {
-  peer = await startBlueskyPeer({ rateLimits: true });
+  appView = await startFakeAppView();
+  peer = await startBlueskyPeer({ rateLimits: true, appViewUrl: appView.url });
+  appView.usePds(peer.url);
   [alice, bob] = await Promise.all([peer.createAccount("alice"), peer.createAccount("bob")]);
 }, 120_000);
 
@@ -49,6 +53,7 @@ describe("bluesky test peer", () => {
 
 afterAll(async () => {
   await peer?.stop();
+  await appView?.close();
 });
 
 function connectFields(account: PeerAccount, password = account.appPassword) {
@@ -319,6 +324,25 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
     const keys = await postKeys(bob);
     expect(keys.filter((k) => k === retried.id)).toHaveLength(1);
     expect((await readRecord(bob, retried.id)).text).toBe("exactly once");
+  });
+
+  it("reads likes, replies and reposts through the PDS, and reports no reach", async () => {
+    const adapter = blueskyAdapter();
+    appView.setFollowers(alice.did, 42);
+    const connected = await adapter.connect(connectFields(alice), context());
+    expect(connected.followers).toBe(42);
+    const account = sessionOf(connected);
+    const published = await adapter.publish(account, input("count me", "key-metrics"));
+    appView.setCounts(`at://${alice.did}/app.bsky.feed.post/${published.id}`, {
+      likeCount: 7,
+      replyCount: 2,
+      repostCount: 3,
+      quoteCount: 1,
+    });
+    const metrics = await adapter.readMetrics!(account, published, signal());
+    expect(metrics).toEqual({ likes: 7, comments: 2, shares: 4 });
+    expect(metrics).not.toHaveProperty("reach");
+    expect(appView.requests).toContain("app.bsky.feed.getPosts");
   });
 
   it("classifies a PDS that cannot be reached as retry", async () => {

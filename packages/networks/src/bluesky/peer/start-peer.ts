@@ -126,3 +126,5 @@ function stopChild(child: ChildProcess): Promise<void> {
     child.kill("SIGTERM");
   });
 }
+
+export { type FakeAppView, type PostCounts, startFakeAppView } from "./app-view.ts";
