@@ -6,4 +6,5 @@ import type { NetworkAdapter, NetworkId } from "@socialpub/core";
 export type AdapterRegistry = Partial<Record<NetworkId, NetworkAdapter>>;
 
 export { type BlueskyAdapterOptions, blueskyAdapter } from "./bluesky/index.ts";
+export { DISCORD_API_URL, type DiscordAdapterOptions, discordAdapter } from "./discord/adapter.ts";
 export { TELEGRAM_API_URL, type TelegramAdapterOptions, telegramAdapter } from "./telegram/adapter.ts";
