@@ -18,6 +18,7 @@ import { classify, xrpcErrorName, xrpcStatus } from "./errors.ts";
 import { recordKeyFor } from "./record-key.ts";
 import { facetsOf } from "./rich-text.ts";
 import { isExpiredSession, openSession, originOf, SessionKeeper } from "./session.ts";
+import { fitTextBytes } from "./text.ts";
 
 export const DEFAULT_SERVICE = "https://bsky.social";
 const POST_COLLECTION = "app.bsky.feed.post";
@@ -154,11 +155,12 @@ export function blueskyAdapter(options: BlueskyAdapterOptions = {}): NetworkAdap
       const { signal } = post;
       checkMedia(post.media);
       const rkey = recordKeyFor(post.key);
+      const text = fitTextBytes(post.text);
       return sessions.run(account, signal, async (session) => {
         const agent = client(session, signal);
         let record: AppBskyFeedPost.Record;
         try {
-          const { facets, links } = await facetsOf(post.text, agent, signal);
+          const { facets, links } = await facetsOf(text, agent, signal);
           const embed =
             post.media.length > 0
               ? await imagesEmbed(agent, post.media, signal)
@@ -167,7 +169,7 @@ export function blueskyAdapter(options: BlueskyAdapterOptions = {}): NetworkAdap
                 : undefined;
           record = {
             $type: POST_COLLECTION,
-            text: post.text,
+            text,
             createdAt: new Date(sessionOptions.now()).toISOString(),
             ...(facets.length > 0 ? { facets } : {}),
             ...(embed ? { embed } : {}),

@@ -34,7 +34,7 @@ beforeAll(async () => {
   peer = await startBlueskyPeer({ rateLimits: true, appViewUrl: appView.url });
   appView.usePds(peer.url);
   [alice, bob] = await Promise.all([peer.createAccount("alice"), peer.createAccount("bob")]);
-}, 120_000);
+}, 150_000);
 
 describe("bluesky test peer", () => {
   it("fails saying how to install the PDS when it is not installed", async () => {
@@ -215,6 +215,17 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
     );
     expect(checked).toEqual([`service=${peer.url}`]);
     expect(log).toEqual([]);
+  });
+
+  it("shortens a text within 300 graphemes but over Bluesky's 3000 bytes instead of having it refused", async () => {
+    const adapter = blueskyAdapter();
+    const account = sessionOf(await adapter.connect(connectFields(alice), context()));
+    const dense = "👨‍👩‍👧".repeat(300); // 300 graphemes, 5400 bytes
+    const published = await adapter.publish(account, input(dense, "key-dense"));
+    const text = (await readRecord(alice, published.id)).text;
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(3000);
+    expect(text.endsWith("…")).toBe(true);
+    expect(dense.startsWith(text.slice(0, -1))).toBe(true);
   });
 
   it("refuses a wrong app password with the PDS's reason, and the account's own password", async () => {

@@ -12,7 +12,7 @@ export interface BlueskyPeerOptions {
   rateLimits?: boolean;
   /** Where the PDS sends app.bsky.* reads it does not answer itself (an AppView). Default: nowhere. */
   appViewUrl?: string;
-  /** How long to wait for the PDS to serve; default 60 s (a busy machine is slow to load it). */
+  /** How long to wait for the PDS to serve; default 90 s (a busy machine takes half a minute to load it). */
   startTimeoutMs?: number;
 }
 
@@ -54,7 +54,7 @@ export async function startBlueskyPeer(options: BlueskyPeerOptions = {}): Promis
     stdio: ["pipe", "pipe", "pipe"],
     env: { ...process.env, LOG_ENABLED: "false", NODE_OPTIONS: "" },
   });
-  const { url, plcUrl } = await waitForReady(child, options.startTimeoutMs ?? 60_000);
+  const { url, plcUrl } = await waitForReady(child, options.startTimeoutMs ?? 90_000);
 
   return {
     url,
