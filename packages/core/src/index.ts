@@ -32,6 +32,7 @@ export { bodyTextOf } from "./service/responses.ts";
 export type { LookupHost } from "./service/webhook-url.ts";
 export { MemoryStore } from "./store/memory.ts";
 export type * from "./store/types.ts";
+export { StoreUnavailableError } from "./store/unavailable.ts";
 export { adaptText, truncate } from "./text/adapt.ts";
 export { withoutDanglingEnd } from "./text/clean-cut.ts";
 export { measure } from "./text/measure.ts";

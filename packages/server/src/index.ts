@@ -1,8 +1,14 @@
 // Public surface of @socialpub/server: run the reference service in a process of your own, or embed
-// its SQLite store.
+// its SQLite or PostgreSQL store.
 export { createLogger, type LoggerOptions, type LogLevel } from "./logging.ts";
 export { DEFAULT_BODY_LIMIT, type RunningServer, type StartServerOptions, startServer } from "./server.ts";
 export { SchemaTooNewError } from "./store/migrate.ts";
+export {
+  openPostgresStore,
+  PostgresSchemaTooNewError,
+  PostgresStore,
+  type PostgresStoreOptions,
+} from "./store/postgres/index.ts";
 export {
   openSqliteStore,
   SqliteStore,

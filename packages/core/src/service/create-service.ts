@@ -3,6 +3,7 @@ import { CONTRACT_MESSAGES } from "../contract/errors.ts";
 import { DailyAnalytics } from "../scheduler/daily-analytics.ts";
 import { Scheduler } from "../scheduler/scheduler.ts";
 import type { Store } from "../store/types.ts";
+import { StoreUnavailableError } from "../store/unavailable.ts";
 import { type Clock, systemClock } from "../time/clock.ts";
 import { DeliveryWorker, type WebhookDeliveryOptions } from "../webhooks/delivery/worker.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./body.ts";
@@ -135,6 +136,17 @@ export function createService(options: ServiceOptions): Service {
   function errorToResponse(err: unknown, requestId: string, request: Request): Response {
     if (err instanceof HttpError) return errorResponse(err.status, err.message, err.headers);
     const url = new URL(request.url);
+    if (err instanceof StoreUnavailableError) {
+      logger.warn(
+        { err, request_id: requestId, method: request.method, path: url.pathname },
+        "store unavailable",
+      );
+      return errorResponse(
+        503,
+        `The service's database is unavailable right now; retry in ${err.retryAfterSeconds} s (a write with the same Idempotency-Key, so it is made once) (request ${requestId}).`,
+        { "retry-after": String(err.retryAfterSeconds) },
+      );
+    }
     logger.error(
       { err, request_id: requestId, method: request.method, path: url.pathname },
       "unexpected error",

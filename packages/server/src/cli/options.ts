@@ -49,7 +49,12 @@ export function nonEmpty(value: string): string {
 
 /** `--db`, shared by every command that opens the database. */
 export const dbOption = () =>
-  new Option("--db <path>", 'SQLite database file, or ":memory:"').env("SOCIALPUB_DB").default(DEFAULT_DB);
+  new Option(
+    "--db <path-or-url>",
+    'SQLite database file, ":memory:", or a PostgreSQL URL (postgres://user:password@host:5432/database) for several instances',
+  )
+    .env("SOCIALPUB_DB")
+    .default(DEFAULT_DB);
 
 /** `--user`, for commands that act on one user. */
 export const userOption = () =>
@@ -62,3 +67,10 @@ export const logLevelOption = () =>
     .choices(LOG_LEVELS)
     .env("SOCIALPUB_LOG_LEVEL")
     .default("info");
+
+export function parsePositiveInteger(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+    throw new InvalidArgumentError("must be a whole number, 1 or more.");
+  }
+  return Number(value);
+}

@@ -16,6 +16,7 @@ import {
   logLevelOption,
   parseNonNegativeInteger,
   parsePort,
+  parsePositiveInteger,
   parseSwitch,
   parseTestKey,
 } from "../options.ts";
@@ -31,6 +32,8 @@ interface StartOptions {
   allowPrivateWebhooks?: boolean;
   rateLimit: number;
   retentionDays: number;
+  poolSize: number;
+  statementTimeoutMs: number;
   mediaDir?: string;
   /** undefined: neither flag nor variable given (then it follows --dev). */
   dashboard?: boolean;
@@ -48,6 +51,8 @@ Environment variables (a flag given on the command line wins):
   SOCIALPUB_SYNCHRONOUS    --synchronous
   SOCIALPUB_RATE_LIMIT     --rate-limit
   SOCIALPUB_RETENTION_DAYS --retention-days
+  SOCIALPUB_POOL_SIZE      --pool-size (PostgreSQL)
+  SOCIALPUB_STATEMENT_TIMEOUT_MS --statement-timeout-ms (PostgreSQL)
 
 Stops gracefully on SIGINT or SIGTERM: no new connections, requests in flight finish, then the
 scheduler stops, webhook attempts in flight finish (up to 10 s; a cut one is sent again after the
@@ -108,6 +113,21 @@ export function startCommand(): Command {
         .default(DEFAULT_RETENTION_DAYS)
         .argParser(parseNonNegativeInteger),
     )
+    .addOption(
+      new Option("--pool-size <n>", "PostgreSQL: connections this instance keeps at most")
+        .env("SOCIALPUB_POOL_SIZE")
+        .default(10)
+        .argParser(parsePositiveInteger),
+    )
+    .addOption(
+      new Option(
+        "--statement-timeout-ms <ms>",
+        "PostgreSQL: longest a statement may run before the database cancels it (the request answers 503)",
+      )
+        .env("SOCIALPUB_STATEMENT_TIMEOUT_MS")
+        .default(5000)
+        .argParser(parsePositiveInteger),
+    )
     .addOption(logLevelOption())
     .addOption(
       new Option(
@@ -167,20 +187,31 @@ async function start(options: StartOptions): Promise<void> {
   if (options.devKey !== undefined && !options.dev) throw new CliError("--dev-key only applies with --dev.");
   const allowPrivateWebhooks = Boolean(options.allowPrivateWebhooks || options.dev);
   const dashboard = options.dashboard ?? Boolean(options.dev);
-  const store = openStore(options.db, options.synchronous, { checkpointInBackground: true });
-  let lock: ReturnType<typeof lockDatabaseForServer>;
-  try {
-    lock = lockDatabaseForServer(store.path);
-  } catch (error) {
-    await store.close();
-    throw new CliError(describeFailure(error));
+  const opened = await openStore(options.db, {
+    synchronous: options.synchronous,
+    checkpointInBackground: true,
+    poolSize: options.poolSize,
+    statementTimeoutMs: options.statementTimeoutMs,
+  });
+  const { store } = opened;
+  // One server per SQLite file; a PostgreSQL database is shared by as many instances as are started.
+  let lock: { release(): void } = { release: () => {} };
+  if (opened.kind === "sqlite") {
+    try {
+      lock = lockDatabaseForServer(opened.store.path);
+    } catch (error) {
+      await store.close();
+      throw new CliError(describeFailure(error));
+    }
   }
   const mediaDir =
     options.mediaDir !== undefined
       ? resolve(options.mediaDir)
-      : store.path === ":memory:"
-        ? null
-        : join(dirname(store.path), "media");
+      : opened.kind === "postgres"
+        ? resolve(".data", "media")
+        : opened.store.path === ":memory:"
+          ? null
+          : join(dirname(opened.store.path), "media");
   const logger = createLogger({ level: options.logLevel });
   let apiKey: string | null = null;
   try {
@@ -263,7 +294,7 @@ async function start(options: StartOptions): Promise<void> {
   // One write, so whoever waits for the "listening" line gets the rest with it.
   print(
     [
-      `socialpub server listening on ${server.url} (database: ${store.path}${mediaDir ? `, media: ${mediaDir}` : ""})`,
+      `socialpub server listening on ${server.url} (database: ${opened.description}${mediaDir ? `, media: ${mediaDir}` : ""})`,
       `Base URL: ${base}`,
       ...(dashboard ? [`Dashboard: ${server.url}/ (sign in with an API key)`] : []),
       `Try: curl -H "Authorization: Bearer ${apiKey ?? "$SOCIALPUB_API_KEY"}" ${base}/me`,
@@ -274,5 +305,5 @@ async function start(options: StartOptions): Promise<void> {
         : []),
     ].join("\n"),
   );
-  logger.info({ url: server.url, db: store.path }, "listening");
+  logger.info({ url: server.url, db: opened.description }, "listening");
 }

@@ -1,0 +1,5 @@
+import type { Migration } from "../../migrations/types.ts";
+import { initial } from "./0001-initial.ts";
+
+/** Every PostgreSQL migration, oldest first. Append new ones; never edit or reorder released ones. */
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [initial];

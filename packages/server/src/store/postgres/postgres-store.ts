@@ -1,0 +1,952 @@
+import { randomUUID } from "node:crypto";
+import type {
+  AccountRecord,
+  ApiKeyRecord,
+  AttemptLogEntry,
+  AttemptRecord,
+  ClaimOptions,
+  DeliveryJob,
+  DeliveryRecord,
+  DeliveryState,
+  Effects,
+  IdempotencyAnswer,
+  IdempotencyRecord,
+  ListAttemptsOptions,
+  ListPostsOptions,
+  MediaRecord,
+  NetworkId,
+  NewEvent,
+  PlatformTotals,
+  PostRecord,
+  PostStatus,
+  Store,
+  TargetMetrics,
+  TargetRecord,
+  UserRecord,
+  WebhookPatch,
+  WebhookRecord,
+  WebhookStatus,
+} from "@socialpub/core";
+import postgres, { type Sql, type TransactionSql } from "postgres";
+import {
+  toAccount,
+  toAttempt,
+  toAttemptLogEntry,
+  toDelivery,
+  toEvent,
+  toIdempotency,
+  toKey,
+  toMedia,
+  toPost,
+  toTarget,
+  toUser,
+  toWebhook,
+} from "../rows.ts";
+import { isRetryable, unavailableIfConnectionLost } from "./failures.ts";
+import { migratePostgres } from "./migrate.ts";
+
+export interface PostgresStoreOptions {
+  /** postgres://user:password@host:port/database (libpq's URL form; ?sslmode=require and the like work). */
+  url: string;
+  /** Connections this instance keeps at most. Default 10. */
+  poolSize?: number;
+  /** Longest a statement may run before the database cancels it; default 5 s. */
+  statementTimeoutMs?: number;
+  /** How long opening a connection may take; default 5 s. */
+  connectTimeoutMs?: number;
+  /** Shown in pg_stat_activity. */
+  applicationName?: string;
+}
+
+type Row = Record<string, unknown>;
+type Tx = TransactionSql;
+
+/** A transaction that lost a deadlock or serialization race is run again this many times. */
+const TRANSACTION_RETRIES = 5;
+
+/**
+ * The Store on PostgreSQL, for several server instances sharing one database.
+ *
+ * Every method that changes more than one row is one transaction (READ COMMITTED); rows that decide a
+ * step are locked as they are read (FOR UPDATE), so two instances cannot both act on the same record,
+ * and claims of work (due posts, due deliveries) skip rows another instance holds (SKIP LOCKED), so
+ * instances claiming at once share the work instead of queueing behind each other. A transaction that
+ * loses a deadlock is run again. A lost connection or a database that is restarting becomes a
+ * StoreUnavailableError, which the service answers with 503.
+ */
+export class PostgresStore implements Store {
+  readonly url: string;
+  /** Where the store points, without a password: for logs and the start line. */
+  readonly description: string;
+  private readonly sql: Sql;
+
+  private constructor(sql: Sql, url: string) {
+    this.sql = sql;
+    this.url = url;
+    this.description = describeUrl(url);
+  }
+
+  /** Connects, and brings the schema up to date (or refuses a schema newer than this server). */
+  static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
+    const sql = postgres(options.url, {
+      max: options.poolSize ?? 10,
+      connect_timeout: Math.ceil((options.connectTimeoutMs ?? 5000) / 1000),
+      idle_timeout: 60,
+      onnotice: () => {},
+      // bigint columns hold Unix milliseconds and counts: all far below 2^53, so plain numbers.
+      types: {
+        bigint: {
+          to: 20,
+          from: [20],
+          serialize: (value: number) => String(value),
+          parse: (value: string) => Number(value),
+        },
+      },
+      connection: {
+        application_name: options.applicationName ?? "socialpub-server",
+        statement_timeout: options.statementTimeoutMs ?? 5000,
+        // A transaction left open by an instance that stalled must not hold its locks for long.
+        idle_in_transaction_session_timeout: Math.max(10_000, (options.statementTimeoutMs ?? 5000) * 2),
+      },
+    });
+    const store = new PostgresStore(sql, options.url);
+    try {
+      await store.guard(() => migratePostgres(sql));
+    } catch (error) {
+      await sql.end({ timeout: 1 });
+      throw error;
+    }
+    return store;
+  }
+
+  // ── plumbing ────────────────────────────────────────────────────────────────────────────────────
+
+  /** Runs one call to the database, turning a lost connection into StoreUnavailableError. */
+  private async guard<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw unavailableIfConnectionLost(error, this.description);
+    }
+  }
+
+  private async rows(query: () => Promise<readonly Row[]>): Promise<Row[]> {
+    return this.guard(async () => [...(await query())]);
+  }
+
+  private async one(query: () => Promise<readonly Row[]>): Promise<Row | undefined> {
+    return (await this.rows(query))[0];
+  }
+
+  /** Runs `work` as one transaction, again when it lost a deadlock. */
+  private async tx<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.guard(async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return (await this.sql.begin((tx) => work(tx))) as T;
+        } catch (error) {
+          if (attempt >= TRANSACTION_RETRIES || !isRetryable(error)) throw error;
+        }
+      }
+    });
+  }
+
+  /** Writes events to the outbox, with one pending delivery per endpoint that should receive each. */
+  private async writeEvents(tx: Tx, events: readonly NewEvent[] | undefined): Promise<void> {
+    if (!events || events.length === 0) return;
+    const endpointsOf = new Map<string, WebhookRecord[]>();
+    const deliveries: DeliveryRecord[] = [];
+    for (const event of events) {
+      let endpoints = endpointsOf.get(event.user_id);
+      if (event.webhook_id === undefined && endpoints === undefined) {
+        endpoints = (
+          await tx`SELECT * FROM webhooks WHERE user_id = ${event.user_id} AND status = 'enabled'
+                   ORDER BY created_at, id`
+        ).map(toWebhook);
+        endpointsOf.set(event.user_id, endpoints);
+      }
+      const receivers =
+        event.webhook_id !== undefined
+          ? [event.webhook_id]
+          : endpoints!.filter((webhook) => webhook.events.includes(event.type)).map((webhook) => webhook.id);
+      const due = event.created * 1000;
+      for (const webhookId of receivers) {
+        deliveries.push({
+          id: newDeliveryId(),
+          event_id: event.id,
+          webhook_id: webhookId,
+          state: "pending",
+          attempts: 0,
+          next_attempt_at: due,
+          created_at: due,
+        });
+      }
+    }
+    // One statement per table, however many events: a post to twelve networks is two round trips.
+    await tx`INSERT INTO events ${tx(
+      events.map((event) => ({
+        id: event.id,
+        user_id: event.user_id,
+        type: event.type,
+        created: event.created,
+        data: JSON.stringify(event.data ?? null),
+        webhook_id: event.webhook_id ?? null,
+      })),
+    )}`;
+    if (deliveries.length > 0) await this.insertDeliveries(tx, deliveries);
+  }
+
+  private async insertDeliveries(tx: Tx, deliveries: readonly DeliveryRecord[]): Promise<void> {
+    await tx`INSERT INTO deliveries ${tx(
+      deliveries.map((d) => ({
+        id: d.id,
+        event_id: d.event_id,
+        webhook_id: d.webhook_id,
+        state: d.state,
+        attempts: d.attempts,
+        next_attempt_at: d.next_attempt_at,
+        created_at: d.created_at,
+      })),
+    )}`;
+  }
+
+  /** Writes a change's effects: its events (the outbox) and the answer of the keyed request making it. */
+  private async writeEffects(tx: Tx, effects: Effects | undefined): Promise<void> {
+    if (!effects) return;
+    await this.writeEvents(tx, effects.events);
+    if (effects.idempotency) await this.writeIdempotencyAnswer(tx, effects.idempotency);
+  }
+
+  /** Replaces the request's in-flight record with its answer (or inserts it, should the claim be gone). */
+  private async writeIdempotencyAnswer(tx: Tx, answer: IdempotencyAnswer): Promise<void> {
+    await tx`
+      INSERT INTO idempotency_keys (user_id, key, fingerprint, status, body, created_at, expires_at)
+      VALUES (${answer.user_id}, ${answer.key}, ${answer.fingerprint}, ${answer.status}, ${answer.body},
+              ${answer.created_at}, ${answer.expires_at})
+      ON CONFLICT (user_id, key) DO UPDATE SET
+        fingerprint = excluded.fingerprint, status = excluded.status, body = excluded.body,
+        created_at = excluded.created_at, expires_at = excluded.expires_at`;
+  }
+
+  private async writeTargets(tx: Tx, postId: string, targets: readonly TargetRecord[]): Promise<void> {
+    if (targets.length === 0) return;
+    await tx`INSERT INTO targets ${tx(
+      targets.map((t, position) => ({
+        post_id: postId,
+        platform: t.platform,
+        position,
+        status: t.status,
+        text: t.text,
+        permalink: t.permalink,
+        error: t.error,
+        published_at: t.published_at,
+        reach: t.reach,
+        likes: t.likes,
+        comments: t.comments,
+        shares: t.shares,
+      })),
+    )}`;
+  }
+
+  // ── lifecycle ───────────────────────────────────────────────────────────────────────────────────
+
+  async ping(): Promise<void> {
+    await this.rows(() => this.sql`SELECT 1`);
+  }
+
+  private closing: Promise<void> | null = null;
+
+  async close(): Promise<void> {
+    this.closing ??= this.sql.end({ timeout: 5 });
+    await this.closing;
+  }
+
+  // ── users and keys ──────────────────────────────────────────────────────────────────────────────
+
+  async createUser(user: UserRecord): Promise<void> {
+    await this.rows(
+      () => this.sql`INSERT INTO users (id, email, name, studio, plan, created_at)
+        VALUES (${user.id}, ${user.email}, ${user.name}, ${user.studio}, ${user.plan}, ${user.created_at})`,
+    );
+  }
+
+  async getUser(id: string): Promise<UserRecord | null> {
+    const row = await this.one(() => this.sql`SELECT * FROM users WHERE id = ${id}`);
+    return row ? toUser(row) : null;
+  }
+
+  async findUserByEmail(email: string): Promise<UserRecord | null> {
+    const row = await this.one(() => this.sql`SELECT * FROM users WHERE email = ${email}`);
+    return row ? toUser(row) : null;
+  }
+
+  async listUsers(): Promise<UserRecord[]> {
+    return (await this.rows(() => this.sql`SELECT * FROM users ORDER BY created_at, id`)).map(toUser);
+  }
+
+  async createKey(key: ApiKeyRecord): Promise<void> {
+    await this.rows(
+      () => this.sql`INSERT INTO api_keys (id, user_id, hash, mode, hint, created_at, revoked_at)
+        VALUES (${key.id}, ${key.user_id}, ${key.hash}, ${key.mode}, ${key.hint}, ${key.created_at},
+                ${key.revoked_at})`,
+    );
+  }
+
+  async findKeyByHash(hash: string): Promise<ApiKeyRecord | null> {
+    const row = await this.one(() => this.sql`SELECT * FROM api_keys WHERE hash = ${hash}`);
+    return row ? toKey(row) : null;
+  }
+
+  async listKeys(userId: string): Promise<ApiKeyRecord[]> {
+    return (
+      await this.rows(() => this.sql`SELECT * FROM api_keys WHERE user_id = ${userId} ORDER BY seq`)
+    ).map(toKey);
+  }
+
+  async revokeKey(id: string, at: number): Promise<boolean> {
+    const rows = await this.rows(
+      () => this.sql`UPDATE api_keys SET revoked_at = ${at} WHERE id = ${id} AND revoked_at IS NULL
+                     RETURNING id`,
+    );
+    return rows.length > 0;
+  }
+
+  // ── usage ───────────────────────────────────────────────────────────────────────────────────────
+
+  async incrementApiCalls(userId: string, month: string): Promise<number> {
+    // One statement: the row lock orders concurrent increments, from any instance, so each call gets
+    // its own count.
+    const row = await this.one(
+      () => this.sql`INSERT INTO api_usage (user_id, month, calls) VALUES (${userId}, ${month}, 1)
+        ON CONFLICT (user_id, month) DO UPDATE SET calls = api_usage.calls + 1
+        RETURNING calls`,
+    );
+    return row!.calls as number;
+  }
+
+  async getApiCalls(userId: string, month: string): Promise<number> {
+    const row = await this.one(
+      () => this.sql`SELECT calls FROM api_usage WHERE user_id = ${userId} AND month = ${month}`,
+    );
+    return row ? (row.calls as number) : 0;
+  }
+
+  // ── accounts ────────────────────────────────────────────────────────────────────────────────────
+
+  async listAccounts(userId: string): Promise<AccountRecord[]> {
+    return (
+      await this.rows(() => this.sql`SELECT * FROM accounts WHERE user_id = ${userId} ORDER BY seq`)
+    ).map(toAccount);
+  }
+
+  async getAccount(userId: string, platform: NetworkId): Promise<AccountRecord | null> {
+    const row = await this.one(
+      () => this.sql`SELECT * FROM accounts WHERE user_id = ${userId} AND platform = ${platform}`,
+    );
+    return row ? toAccount(row) : null;
+  }
+
+  async putAccount(account: AccountRecord, effects?: Effects): Promise<void> {
+    await this.tx(async (tx) => {
+      await tx`
+        INSERT INTO accounts (user_id, platform, handle, followers, health, connected_at)
+        VALUES (${account.user_id}, ${account.platform}, ${account.handle}, ${account.followers},
+                ${account.health}, ${account.connected_at})
+        ON CONFLICT (user_id, platform) DO UPDATE SET
+          handle = excluded.handle, followers = excluded.followers, health = excluded.health,
+          connected_at = excluded.connected_at`;
+      await this.writeEffects(tx, effects);
+    });
+  }
+
+  async deleteAccount(userId: string, platform: NetworkId, effects?: Effects): Promise<boolean> {
+    return this.tx(async (tx) => {
+      const removed = await tx`DELETE FROM accounts WHERE user_id = ${userId} AND platform = ${platform}
+                               RETURNING user_id`;
+      if (removed.length === 0) return false;
+      await this.writeEffects(tx, effects);
+      return true;
+    });
+  }
+
+  // ── posts ───────────────────────────────────────────────────────────────────────────────────────
+
+  async insertPost(post: PostRecord, targets: TargetRecord[], effects?: Effects): Promise<void> {
+    await this.tx(async (tx) => {
+      await tx`
+        INSERT INTO posts (id, user_id, caption, platforms, status, media, scheduled_at, published_at,
+                           created_at)
+        VALUES (${post.id}, ${post.user_id}, ${post.caption}, ${JSON.stringify(post.platforms)},
+                ${post.status}, ${post.media}, ${post.scheduled_at}, ${post.published_at},
+                ${post.created_at})`;
+      await tx`INSERT INTO post_creations (user_id, post_id, created_at)
+               VALUES (${post.user_id}, ${post.id}, ${post.created_at})`;
+      await this.writeTargets(tx, post.id, targets);
+      await this.writeEffects(tx, effects);
+    });
+  }
+
+  async getPost(userId: string, id: string): Promise<PostRecord | null> {
+    const row = await this.one(() => this.sql`SELECT * FROM posts WHERE id = ${id} AND user_id = ${userId}`);
+    return row ? toPost(row) : null;
+  }
+
+  async listPosts(userId: string, options: ListPostsOptions): Promise<PostRecord[]> {
+    const statuses = options.statuses && options.statuses.length > 0 ? options.statuses : null;
+    const sql = this.sql;
+    return (
+      await this.rows(
+        () => sql`SELECT * FROM posts
+          WHERE user_id = ${userId}
+            ${statuses ? sql`AND status IN ${sql(statuses)}` : sql``}
+            ${options.beforeId !== undefined ? sql`AND id < ${options.beforeId}` : sql``}
+          ORDER BY id DESC LIMIT ${options.limit}`,
+      )
+    ).map(toPost);
+  }
+
+  async countPostsCreatedSince(userId: string, since: number): Promise<number> {
+    const row = await this.one(
+      () => this.sql`SELECT count(*) AS n FROM post_creations
+                     WHERE user_id = ${userId} AND created_at >= ${since}`,
+    );
+    return (row?.n as number) ?? 0;
+  }
+
+  async getTargets(postId: string): Promise<TargetRecord[]> {
+    return (
+      await this.rows(() => this.sql`SELECT * FROM targets WHERE post_id = ${postId} ORDER BY position`)
+    ).map(toTarget);
+  }
+
+  async sumTargetMetrics(postIds: readonly string[]): Promise<Map<string, TargetMetrics>> {
+    if (postIds.length === 0) return new Map();
+    const rows = await this.rows(
+      () => this.sql`SELECT post_id, sum(reach)::bigint AS reach, sum(likes)::bigint AS likes,
+                            sum(comments)::bigint AS comments, sum(shares)::bigint AS shares
+                     FROM targets WHERE post_id = ANY(${this.sql.array([...postIds])}::text[])
+                     GROUP BY post_id`,
+    );
+    return new Map(
+      rows.map((row) => [
+        row.post_id as string,
+        {
+          reach: row.reach as number,
+          likes: row.likes as number,
+          comments: row.comments as number,
+          shares: row.shares as number,
+        },
+      ]),
+    );
+  }
+
+  async deletePost(
+    userId: string,
+    id: string,
+    effectsFor?: (post: PostRecord) => Effects,
+  ): Promise<PostRecord | null> {
+    return this.tx(async (tx) => {
+      const [row] = await tx`DELETE FROM posts WHERE id = ${id} AND user_id = ${userId} RETURNING *`;
+      if (!row) return null;
+      const post = toPost(row);
+      await tx`DELETE FROM targets WHERE post_id = ${id}`;
+      await this.writeEffects(tx, effectsFor?.(post));
+      return post;
+    });
+  }
+
+  async transitionPost(
+    id: string,
+    from: PostStatus[],
+    patch: Partial<Pick<PostRecord, "status" | "scheduled_at" | "published_at">>,
+    targets?: TargetRecord[],
+    effects?: Effects | ((post: PostRecord) => Effects),
+  ): Promise<PostRecord | null> {
+    return this.tx(async (tx) => {
+      // Locked as read: a delete or another transition of this post waits for this one to commit.
+      const [row] = await tx`SELECT * FROM posts WHERE id = ${id} FOR UPDATE`;
+      if (!row) return null;
+      const post = toPost(row);
+      if (!from.includes(post.status)) return null;
+      const next: PostRecord = {
+        ...post,
+        ...(patch.status !== undefined && { status: patch.status }),
+        ...(patch.scheduled_at !== undefined && { scheduled_at: patch.scheduled_at }),
+        ...(patch.published_at !== undefined && { published_at: patch.published_at }),
+      };
+      await tx`UPDATE posts SET status = ${next.status}, scheduled_at = ${next.scheduled_at},
+                                published_at = ${next.published_at}
+               WHERE id = ${id}`;
+      if (targets) {
+        await tx`DELETE FROM targets WHERE post_id = ${id}`;
+        await this.writeTargets(tx, id, targets);
+      }
+      await this.writeEffects(tx, typeof effects === "function" ? effects(next) : effects);
+      return next;
+    });
+  }
+
+  async claimDuePosts(now: number, limit: number): Promise<PostRecord[]> {
+    // One statement: the due rows are locked as they are read, and rows another instance is claiming
+    // right now are skipped rather than waited for, so instances claiming together share the posts.
+    const rows = await this.rows(
+      () => this.sql`
+        UPDATE posts SET status = 'publishing'
+        WHERE id IN (
+          SELECT id FROM posts WHERE status = 'scheduled' AND scheduled_at <= ${now}
+          ORDER BY scheduled_at, id LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)
+        RETURNING *`,
+    );
+    return rows
+      .map(toPost)
+      .sort((a, b) => a.scheduled_at! - b.scheduled_at! || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  async nextDueAt(): Promise<number | null> {
+    const row = await this.one(
+      () => this.sql`SELECT min(scheduled_at) AS due FROM posts WHERE status = 'scheduled'`,
+    );
+    return (row?.due as number | null) ?? null;
+  }
+
+  async releaseInterruptedPublishing(): Promise<number> {
+    const rows = await this.rows(
+      () => this.sql`UPDATE posts SET status = 'scheduled', scheduled_at = coalesce(scheduled_at, created_at)
+                     WHERE status = 'publishing' RETURNING id`,
+    );
+    return rows.length;
+  }
+
+  async reportMetrics(
+    postId: string,
+    platform: NetworkId,
+    metrics: TargetMetrics,
+    effectsFor?: (target: TargetRecord) => Effects,
+  ): Promise<TargetRecord | null> {
+    return this.tx(async (tx) => {
+      const [row] = await tx`
+        UPDATE targets SET reach = greatest(reach, ${metrics.reach}), likes = greatest(likes, ${metrics.likes}),
+                           comments = greatest(comments, ${metrics.comments}),
+                           shares = greatest(shares, ${metrics.shares})
+        WHERE post_id = ${postId} AND platform = ${platform}
+        RETURNING *`;
+      if (!row) return null;
+      const target = toTarget(row);
+      await this.writeEffects(tx, effectsFor?.(target));
+      return target;
+    });
+  }
+
+  async listPublishedTargets(userId: string): Promise<TargetRecord[]> {
+    return (
+      await this.rows(
+        () => this.sql`SELECT t.* FROM targets t JOIN posts p ON p.id = t.post_id
+                       WHERE p.user_id = ${userId} AND p.status = 'published' AND t.status = 'published'
+                       ORDER BY p.id, t.position`,
+      )
+    ).map(toTarget);
+  }
+
+  async countPublishedPosts(userId: string): Promise<number> {
+    const row = await this.one(
+      () => this.sql`SELECT count(*) AS n FROM posts WHERE user_id = ${userId} AND status = 'published'`,
+    );
+    return (row?.n as number) ?? 0;
+  }
+
+  async sumPublishedMetricsByPlatform(userId: string): Promise<PlatformTotals[]> {
+    const rows = await this.rows(
+      () => this.sql`
+        SELECT t.platform, count(*) AS posts, sum(t.reach)::bigint AS reach, sum(t.likes)::bigint AS likes,
+               sum(t.comments)::bigint AS comments, sum(t.shares)::bigint AS shares
+        FROM targets t JOIN posts p ON p.id = t.post_id
+        WHERE p.user_id = ${userId} AND p.status = 'published' AND t.status = 'published'
+        GROUP BY t.platform`,
+    );
+    return rows.map((row) => ({
+      platform: row.platform as NetworkId,
+      posts: row.posts as number,
+      reach: row.reach as number,
+      likes: row.likes as number,
+      comments: row.comments as number,
+      shares: row.shares as number,
+    }));
+  }
+
+  // ── webhooks and the outbox ─────────────────────────────────────────────────────────────────────
+
+  async createWebhook(webhook: WebhookRecord, effects?: Effects): Promise<void> {
+    await this.tx(async (tx) => {
+      await tx`INSERT INTO webhooks (id, user_id, url, events, secret, status, created_at)
+               VALUES (${webhook.id}, ${webhook.user_id}, ${webhook.url}, ${JSON.stringify(webhook.events)},
+                       ${webhook.secret}, ${webhook.status}, ${webhook.created_at})`;
+      await this.writeEffects(tx, effects);
+    });
+  }
+
+  async listWebhooks(userId: string): Promise<WebhookRecord[]> {
+    return (
+      await this.rows(() => this.sql`SELECT * FROM webhooks WHERE user_id = ${userId} ORDER BY id`)
+    ).map(toWebhook);
+  }
+
+  async getWebhook(userId: string, id: string): Promise<WebhookRecord | null> {
+    const row = await this.one(
+      () => this.sql`SELECT * FROM webhooks WHERE id = ${id} AND user_id = ${userId}`,
+    );
+    return row ? toWebhook(row) : null;
+  }
+
+  async deleteWebhook(userId: string, id: string, effects?: Effects): Promise<boolean> {
+    return this.tx(async (tx) => {
+      const removed = await tx`DELETE FROM webhooks WHERE id = ${id} AND user_id = ${userId} RETURNING id`;
+      if (removed.length === 0) return false;
+      // Deliveries still owed to a removed endpoint can never be made; their history goes with it.
+      await tx`DELETE FROM delivery_attempts WHERE webhook_id = ${id}`;
+      await tx`DELETE FROM deliveries WHERE webhook_id = ${id}`;
+      await this.writeEffects(tx, effects);
+      return true;
+    });
+  }
+
+  async setWebhookStatus(id: string, status: WebhookStatus): Promise<void> {
+    await this.tx(async (tx) => {
+      await tx`UPDATE webhooks SET status = ${status} WHERE id = ${id}`;
+      // Nothing more is sent to a disabled endpoint: what it was still owed ends here.
+      if (status === "disabled") await this.endOwedTo(tx, id);
+    });
+  }
+
+  private async endOwedTo(tx: Tx, webhookId: string): Promise<void> {
+    await tx`UPDATE deliveries SET state = 'failed', next_attempt_at = NULL
+             WHERE webhook_id = ${webhookId} AND state = 'pending'`;
+  }
+
+  async updateWebhook(userId: string, id: string, patch: WebhookPatch): Promise<WebhookRecord | null> {
+    return this.tx(async (tx) => {
+      const [row] = await tx`SELECT * FROM webhooks WHERE id = ${id} AND user_id = ${userId} FOR UPDATE`;
+      if (!row) return null;
+      const next: WebhookRecord = { ...toWebhook(row), ...definedFields(patch) };
+      await tx`UPDATE webhooks SET url = ${next.url}, events = ${JSON.stringify(next.events)},
+                                   status = ${next.status}
+               WHERE id = ${id}`;
+      if (next.status === "disabled") await this.endOwedTo(tx, id);
+      return next;
+    });
+  }
+
+  async appendEvents(events: NewEvent[], effects?: Effects): Promise<void> {
+    await this.tx(async (tx) => {
+      await this.writeEvents(tx, events);
+      await this.writeEffects(tx, effects);
+    });
+  }
+
+  async claimDueDeliveries(
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    options: ClaimOptions = {},
+  ): Promise<DeliveryJob[]> {
+    if (limit <= 0) return [];
+    return this.tx(async (tx) => {
+      const taken = new Map(Object.entries(options.busy ?? {}));
+      const perWebhook = options.perWebhook ?? Number.MAX_SAFE_INTEGER;
+      const chosen: DeliveryRecord[] = [];
+      const undeliverable: string[] = [];
+      // Due deliveries in order, read a page at a time until the batch is full, each row locked as it is
+      // read; rows another instance is claiming are skipped. Per endpoint, only as many as it has room for.
+      const page = Math.max(limit * 2, 64);
+      let after: { at: number; seq: number } | null = null;
+      for (;;) {
+        const rows: Row[] = await tx`
+          SELECT d.*, w.status AS webhook_status,
+                 EXISTS (SELECT 1 FROM events e WHERE e.id = d.event_id) AS has_event
+          FROM deliveries d LEFT JOIN webhooks w ON w.id = d.webhook_id
+          WHERE d.state = 'pending' AND d.next_attempt_at <= ${now}
+            ${after ? tx`AND (d.next_attempt_at, d.seq) > (${after.at}, ${after.seq})` : tx``}
+          ORDER BY d.next_attempt_at, d.seq
+          LIMIT ${page}
+          FOR UPDATE OF d SKIP LOCKED`;
+        for (const row of rows) {
+          if (chosen.length >= limit) break;
+          if (row.webhook_status !== "enabled" || !row.has_event) {
+            undeliverable.push(row.id as string);
+            continue;
+          }
+          const webhookId = row.webhook_id as string;
+          const count = taken.get(webhookId) ?? 0;
+          if (count >= perWebhook) continue;
+          taken.set(webhookId, count + 1);
+          chosen.push(toDelivery(row));
+        }
+        const last = rows.at(-1);
+        if (chosen.length >= limit || rows.length < page || !last) break;
+        after = { at: last.next_attempt_at as number, seq: last.seq as number };
+      }
+      if (undeliverable.length > 0) {
+        await tx`UPDATE deliveries SET state = 'failed', next_attempt_at = NULL
+                 WHERE id = ANY(${tx.array(undeliverable)}::text[])`;
+      }
+      if (chosen.length === 0) return [];
+      const ids = chosen.map((d) => d.id);
+      await tx`UPDATE deliveries SET next_attempt_at = ${leaseUntil} WHERE id = ANY(${tx.array(ids)}::text[])`;
+      const eventIds = [...new Set(chosen.map((d) => d.event_id))];
+      const webhookIds = [...new Set(chosen.map((d) => d.webhook_id))];
+      const events = new Map(
+        (await tx`SELECT * FROM events WHERE id = ANY(${tx.array(eventIds)}::text[])`).map((row) => [
+          row.id as string,
+          toEvent(row),
+        ]),
+      );
+      const webhooks = new Map(
+        (await tx`SELECT * FROM webhooks WHERE id = ANY(${tx.array(webhookIds)}::text[])`).map((row) => [
+          row.id as string,
+          toWebhook(row),
+        ]),
+      );
+      return chosen.map((delivery) => ({
+        delivery: { ...delivery, next_attempt_at: leaseUntil },
+        event: structuredClone(events.get(delivery.event_id)!),
+        webhook: structuredClone(webhooks.get(delivery.webhook_id)!),
+      }));
+    });
+  }
+
+  async recordAttempt(
+    attempt: Omit<AttemptRecord, "next_attempt_at">,
+    next: { state: DeliveryState; next_attempt_at: number | null },
+  ): Promise<void> {
+    await this.tx(async (tx) => {
+      await tx`
+        INSERT INTO delivery_attempts (id, delivery_id, attempt, webhook_id, event_id, at, response_status,
+                                       duration_ms, error, next_attempt_at)
+        VALUES (${attempt.id}, ${attempt.delivery_id}, ${attempt.attempt}, ${attempt.webhook_id},
+                ${attempt.event_id}, ${attempt.at}, ${attempt.response_status}, ${attempt.duration_ms},
+                ${attempt.error}, ${next.next_attempt_at})`;
+      await tx`UPDATE deliveries SET state = ${next.state}, next_attempt_at = ${next.next_attempt_at},
+                                     attempts = greatest(attempts, ${attempt.attempt})
+               WHERE id = ${attempt.delivery_id}`;
+    });
+  }
+
+  async nextDeliveryAt(options: { excludeWebhookIds?: readonly string[] } = {}): Promise<number | null> {
+    const excluded = options.excludeWebhookIds ?? [];
+    const row = await this.one(() =>
+      excluded.length === 0
+        ? this.sql`SELECT min(next_attempt_at) AS due FROM deliveries WHERE state = 'pending'`
+        : this.sql`SELECT min(next_attempt_at) AS due FROM deliveries
+                   WHERE state = 'pending' AND webhook_id <> ALL(${this.sql.array([...excluded])}::text[])`,
+    );
+    return (row?.due as number | null) ?? null;
+  }
+
+  async listAttempts(webhookId: string, options: ListAttemptsOptions): Promise<AttemptLogEntry[]> {
+    const sql = this.sql;
+    return (
+      await this.rows(
+        () => sql`SELECT a.*, e.type AS event_type FROM delivery_attempts a JOIN events e ON e.id = a.event_id
+                  WHERE a.webhook_id = ${webhookId}
+                    ${options.beforeId !== undefined ? sql`AND a.id < ${options.beforeId}` : sql``}
+                  ORDER BY a.id DESC LIMIT ${options.limit}`,
+      )
+    ).map(toAttemptLogEntry);
+  }
+
+  async resendEvent(
+    webhookId: string,
+    eventId: string,
+    now: number,
+    effectsFor?: (delivery: DeliveryRecord) => Effects,
+  ): Promise<DeliveryRecord | null> {
+    return this.tx(async (tx) => {
+      const found = await tx`SELECT 1 FROM webhooks w JOIN events e ON e.user_id = w.user_id
+                             WHERE w.id = ${webhookId} AND e.id = ${eventId}`;
+      if (found.length === 0) return null;
+      const delivery: DeliveryRecord = {
+        id: newDeliveryId(),
+        event_id: eventId,
+        webhook_id: webhookId,
+        state: "pending",
+        attempts: 0,
+        next_attempt_at: now,
+        created_at: now,
+      };
+      await this.insertDeliveries(tx, [delivery]);
+      await this.writeEffects(tx, effectsFor?.(delivery));
+      return delivery;
+    });
+  }
+
+  async listEvents(userId: string): Promise<NewEvent[]> {
+    return (await this.rows(() => this.sql`SELECT * FROM events WHERE user_id = ${userId} ORDER BY seq`)).map(
+      toEvent,
+    );
+  }
+
+  async pruneDeliveryHistory(before: number, limit: number): Promise<number> {
+    return this.tx(async (tx) => {
+      const ids = (
+        await tx`SELECT id FROM events e
+                 WHERE created < ${Math.ceil(before / 1000)} AND NOT EXISTS (
+                   SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.state = 'pending')
+                 ORDER BY created LIMIT ${limit}
+                 FOR UPDATE SKIP LOCKED`
+      ).map((row) => row.id as string);
+      if (ids.length === 0) return 0;
+      const list = tx.array(ids);
+      await tx`DELETE FROM delivery_attempts WHERE delivery_id IN (
+                 SELECT id FROM deliveries WHERE event_id = ANY(${list}::text[]))`;
+      await tx`DELETE FROM deliveries WHERE event_id = ANY(${list}::text[])`;
+      await tx`DELETE FROM events WHERE id = ANY(${list}::text[])`;
+      return ids.length;
+    });
+  }
+
+  // ── daily analytics ─────────────────────────────────────────────────────────────────────────────
+
+  async lastAnalyticsDay(userId: string): Promise<string | null> {
+    const row = await this.one(
+      () => this.sql`SELECT last_date FROM analytics_days WHERE user_id = ${userId}`,
+    );
+    return row ? (row.last_date as string) : null;
+  }
+
+  async settleAnalyticsDay(userId: string, date: string, events: NewEvent[]): Promise<boolean> {
+    return this.tx(async (tx) => {
+      const settled = await tx`
+        INSERT INTO analytics_days (user_id, last_date) VALUES (${userId}, ${date})
+        ON CONFLICT (user_id) DO UPDATE SET last_date = excluded.last_date
+        WHERE excluded.last_date > analytics_days.last_date
+        RETURNING user_id`;
+      if (settled.length === 0) return false;
+      await this.writeEvents(tx, events);
+      return true;
+    });
+  }
+
+  // ── idempotency keys ────────────────────────────────────────────────────────────────────────────
+
+  async beginIdempotentRequest(record: IdempotencyRecord): Promise<IdempotencyRecord | null> {
+    return this.tx(async (tx) => {
+      // The primary key decides races between instances: of two inserts of one key, the second waits
+      // for the first to commit and then finds its row (and takes it over only when it has expired).
+      const claimed = await tx`
+        INSERT INTO idempotency_keys (user_id, key, fingerprint, status, body, created_at, expires_at)
+        VALUES (${record.user_id}, ${record.key}, ${record.fingerprint}, ${record.status}, ${record.body},
+                ${record.created_at}, ${record.expires_at})
+        ON CONFLICT (user_id, key) DO UPDATE SET
+          fingerprint = excluded.fingerprint, status = excluded.status, body = excluded.body,
+          created_at = excluded.created_at, expires_at = excluded.expires_at
+        WHERE idempotency_keys.expires_at <= excluded.created_at
+        RETURNING user_id`;
+      if (claimed.length > 0) return null;
+      const [row] = await tx`SELECT * FROM idempotency_keys WHERE user_id = ${record.user_id}
+                                                          AND key = ${record.key}`;
+      return row ? toIdempotency(row) : null;
+    });
+  }
+
+  async completeIdempotentRequest(
+    userId: string,
+    key: string,
+    response: { status: number; body: string; expires_at: number },
+  ): Promise<void> {
+    await this.rows(
+      () => this.sql`UPDATE idempotency_keys SET status = ${response.status}, body = ${response.body},
+                                                 expires_at = ${response.expires_at}
+                     WHERE user_id = ${userId} AND key = ${key}`,
+    );
+  }
+
+  async releaseIdempotentRequest(userId: string, key: string): Promise<void> {
+    await this.rows(
+      () =>
+        this.sql`DELETE FROM idempotency_keys WHERE user_id = ${userId} AND key = ${key} AND status IS NULL`,
+    );
+  }
+
+  async releaseInterruptedIdempotentRequests(): Promise<number> {
+    const rows = await this.rows(
+      () => this.sql`DELETE FROM idempotency_keys WHERE status IS NULL RETURNING key`,
+    );
+    return rows.length;
+  }
+
+  /** Removes records that expired before `now`, a batch at a time (the retention pass calls it). */
+  async pruneExpiredIdempotencyKeys(now: number, limit = 1000): Promise<number> {
+    const rows = await this.rows(
+      () => this.sql`DELETE FROM idempotency_keys WHERE (user_id, key) IN (
+                       SELECT user_id, key FROM idempotency_keys WHERE expires_at <= ${now} LIMIT ${limit}
+                       FOR UPDATE SKIP LOCKED)
+                     RETURNING key`,
+    );
+    return rows.length;
+  }
+
+  // ── media ───────────────────────────────────────────────────────────────────────────────────────
+
+  async insertMedia(media: MediaRecord, effects?: Effects): Promise<void> {
+    await this.tx(async (tx) => {
+      await tx`INSERT INTO media (id, user_id, url, type, size, status, path, created_at)
+               VALUES (${media.id}, ${media.user_id}, ${media.url}, ${media.type}, ${media.size},
+                       ${media.status}, ${media.path}, ${media.created_at})`;
+      await this.writeEffects(tx, effects);
+    });
+  }
+
+  async getMedia(userId: string, id: string): Promise<MediaRecord | null> {
+    const row = await this.one(() => this.sql`SELECT * FROM media WHERE id = ${id} AND user_id = ${userId}`);
+    return row ? toMedia(row) : null;
+  }
+
+  // ── beyond the Store interface: operations and tests ────────────────────────────────────────────
+
+  /** Every attempt made for a delivery, oldest first. */
+  async listDeliveryAttempts(deliveryId: string): Promise<AttemptRecord[]> {
+    return (
+      await this.rows(
+        () =>
+          this.sql`SELECT * FROM delivery_attempts WHERE delivery_id = ${deliveryId} ORDER BY attempt, at`,
+      )
+    ).map(toAttempt);
+  }
+
+  /** The deliveries of one event, oldest first. */
+  async listDeliveries(eventId: string): Promise<DeliveryRecord[]> {
+    return (
+      await this.rows(
+        () => this.sql`SELECT * FROM deliveries WHERE event_id = ${eventId} ORDER BY created_at, id`,
+      )
+    ).map(toDelivery);
+  }
+}
+
+/** The fields of a patch that are set: `{url: undefined}` changes nothing. */
+function definedFields<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+function newDeliveryId(): string {
+  return `dlv_${randomUUID().replaceAll("-", "")}`;
+}
+
+/** The URL without its password, for messages and logs. */
+export function describeUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "postgres://…";
+  }
+}
+
+/** Opens the store at `url`, migrating its schema. */
+export function openPostgresStore(
+  url: string,
+  options: Omit<PostgresStoreOptions, "url"> = {},
+): Promise<PostgresStore> {
+  return PostgresStore.open({ ...options, url });
+}

@@ -1,0 +1,176 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+
+/*
+ * A throwaway PostgreSQL cluster for tests and benchmarks: initdb in a temporary folder, the server on
+ * 127.0.0.1 and a free port, trust authentication, durability traded for speed (fsync off: the cluster
+ * dies with the run). Needs the server binaries of Debian's postgresql package (`ci:prepare` installs
+ * them). PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` user.
+ */
+
+export interface ThrowawayCluster {
+  /** postgres://postgres@127.0.0.1:<port>/postgres — the maintenance database. */
+  readonly adminUrl: string;
+  readonly port: number;
+  /** A new empty database; answers its URL. */
+  createDatabase(prefix?: string): Promise<string>;
+  /** Stops the server (fast shutdown: connections are cut) and starts it again on the same port. */
+  restart(options?: { downMs?: number }): Promise<void>;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  /** Stops the server and removes its folder. */
+  destroy(): Promise<void>;
+}
+
+/** The folder of PostgreSQL's server binaries (initdb, postgres), newest version first; null if none. */
+export function findPostgresBin(): string | null {
+  const fromEnv = process.env.SOCIALPUB_PG_BIN;
+  if (fromEnv && existsSync(join(fromEnv, "initdb"))) return fromEnv;
+  const root = "/usr/lib/postgresql";
+  if (existsSync(root)) {
+    const versions = readdirSync(root)
+      .filter((v) => existsSync(join(root, v, "bin", "initdb")))
+      .sort((a, b) => Number(b) - Number(a));
+    if (versions[0]) return join(root, versions[0], "bin");
+  }
+  try {
+    const initdb = execFileSync("sh", ["-c", "command -v initdb"], { encoding: "utf8" }).trim();
+    if (initdb) return join(initdb, "..");
+  } catch {
+    // not on PATH either
+  }
+  return null;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+const isRoot = process.getuid?.() === 0;
+
+/** Who PostgreSQL runs as: the postgres user when we are root (it refuses root), else ourselves. */
+function postgresUser(): { uid: number; gid: number } | Record<string, never> {
+  if (!isRoot) return {};
+  const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim());
+  return { uid: id("-u"), gid: id("-g") };
+}
+
+export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
+  const bin = findPostgresBin();
+  if (!bin) {
+    throw new Error(
+      "PostgreSQL's server binaries were not found: install them (apt-get install -y postgresql, or `pnpm --filter @socialpub/server ci:prepare`), or set SOCIALPUB_PG_BIN to their folder",
+    );
+  }
+  const dir = mkdtempSync(join(tmpdir(), "socialpub-pg-"));
+  const data = join(dir, "data");
+  if (isRoot) {
+    chmodSync(dir, 0o777);
+    execFileSync("chown", ["postgres:postgres", dir]);
+  }
+  const user = postgresUser();
+  execFileSync(
+    join(bin, "initdb"),
+    ["-D", data, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--no-sync", "--no-instructions"],
+    { ...user, cwd: dir, stdio: ["ignore", "ignore", "pipe"] },
+  );
+  const port = await freePort();
+  let child: ChildProcess | null = null;
+
+  const start = async (): Promise<void> => {
+    const args = [
+      "-D",
+      data,
+      "-p",
+      String(port),
+      "-k",
+      dir,
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "fsync=off",
+      "-c",
+      "synchronous_commit=off",
+      "-c",
+      "full_page_writes=off",
+      "-c",
+      "max_connections=300",
+      "-c",
+      "shared_buffers=64MB",
+    ];
+    const started = spawn(join(bin, "postgres"), args, {
+      ...user,
+      cwd: dir,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let log = "";
+    started.stderr?.on("data", (chunk: Buffer) => {
+      log = (log + chunk.toString()).slice(-4000);
+    });
+    child = started;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (started.exitCode !== null) throw new Error(`PostgreSQL exited at start:\n${log}`);
+      const sql = postgres(adminUrl, { max: 1, connect_timeout: 2, onnotice: () => {} });
+      try {
+        await sql`SELECT 1`;
+        return;
+      } catch (error) {
+        if (Date.now() > deadline)
+          throw new Error(`PostgreSQL did not start within 60 s:\n${log}`, { cause: error });
+      } finally {
+        await sql.end({ timeout: 1 });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
+  /** SIGINT: a fast shutdown, which ends every session; SIGQUIT: immediate, for the end of a run. */
+  const stop = async (signal: "SIGINT" | "SIGQUIT" = "SIGINT"): Promise<void> => {
+    const running = child;
+    child = null;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => running.once("exit", () => resolve()));
+    running.kill(signal);
+    await exited;
+  };
+
+  const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  await start();
+  let databases = 0;
+  const admin = postgres(adminUrl, { max: 2, onnotice: () => {} });
+
+  return {
+    adminUrl,
+    port,
+    async createDatabase(prefix = "test") {
+      databases++;
+      const name = `${prefix.replace(/[^a-z0-9_]/gi, "_").toLowerCase()}_${process.pid}_${databases}_${Math.random().toString(36).slice(2, 8)}`;
+      await admin.unsafe(`CREATE DATABASE ${name}`);
+      return `postgres://postgres@127.0.0.1:${port}/${name}`;
+    },
+    async restart(options = {}) {
+      await stop();
+      if (options.downMs) await new Promise((resolve) => setTimeout(resolve, options.downMs));
+      await start();
+    },
+    stop: () => stop(),
+    start,
+    async destroy() {
+      await admin.end({ timeout: 1 });
+      await stop("SIGQUIT");
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
