@@ -31,6 +31,7 @@ export { requestIdFor, requestIdFromHeader } from "./service/request-id.ts";
 export { bodyTextOf } from "./service/responses.ts";
 export type { LookupHost } from "./service/webhook-url.ts";
 export { MemoryStore } from "./store/memory.ts";
+export { NOT_ATTEMPTED, settledPost } from "./store/settle.ts";
 export type * from "./store/types.ts";
 export { StoreUnavailableError } from "./store/unavailable.ts";
 export { adaptText, truncate } from "./text/adapt.ts";

@@ -75,11 +75,13 @@ export async function provisionUser(store: Store, options: ProvisionOptions = {}
 
   const accounts: AccountRecord[] = specs.map((spec) => ({
     user_id: id,
+    mode: "test",
     platform: spec.platform,
     handle: spec.handle ?? defaultHandle(spec.platform, user.studio),
     followers: spec.followers ?? 0,
     health: spec.health ?? "healthy",
     connected_at: now,
+    credentials: null,
   }));
   for (const account of accounts) await store.putAccount(account);
   return { user, apiKey, accounts };

@@ -58,7 +58,7 @@ describe("provisionUser", () => {
       ["x", "analytical_engines", 0, "healthy"],
       ["bluesky", "analytical-engines.bsky.social", 42, "healthy"],
     ]);
-    expect(await store.listAccounts(user.id)).toEqual(accounts);
+    expect(await store.listAccounts(user.id, "test")).toEqual(accounts);
   });
 
   it("refuses more accounts than the plan's profiles, a network twice, and a malformed key", async () => {

@@ -15,6 +15,7 @@ const T0 = Date.UTC(2026, 5, 15, 12);
 const draft = (id: string): PostRecord => ({
   id,
   user_id: "usr_1",
+  mode: "test",
   caption: "a caption long enough to fill pages ".repeat(20),
   platforms: ["x"],
   status: "draft",

@@ -229,7 +229,7 @@ describe("a crash between a keyed write and the answer", () => {
     dirs.push(dir);
     const { db, userId } = await database(dir);
     const body = { caption: "Shipped", platforms: ["x", "bluesky"] };
-    await crashAfter(db, "transitionPost", "shipped", body);
+    await crashAfter(db, "finishTargets", "shipped", body);
 
     const server = await restart(db);
     const retry = await keyedPost(server.url, TEST_KEY, "shipped", body);

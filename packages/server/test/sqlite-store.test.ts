@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
-import { type NewEvent, newId, type PostRecord, type TargetRecord } from "@socialpub/core";
+import { type NewEvent, NOT_ATTEMPTED, newId, type PostRecord, type TargetRecord } from "@socialpub/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { migrate, SchemaTooNewError } from "../src/store/migrate.ts";
 import { MIGRATIONS } from "../src/store/migrations/index.ts";
@@ -29,6 +29,7 @@ const user = {
 const post = (id: string, fields: Partial<PostRecord> = {}): PostRecord => ({
   id,
   user_id: user.id,
+  mode: "test",
   caption: "hello",
   platforms: ["x"],
   status: "scheduled",
@@ -50,6 +51,7 @@ const target = (postId: string): TargetRecord => ({
   likes: 0,
   comments: 0,
   shares: 0,
+  ...NOT_ATTEMPTED,
 });
 const event = (id: string): NewEvent => ({
   id,

@@ -115,8 +115,44 @@ export const ScheduleBody = z
   .meta({ id: "ScheduleBody" });
 export type ScheduleBody = z.infer<typeof ScheduleBody>;
 
+/**
+ * POST /accounts/connect. With a test key only platform (and an optional handle to show) matter: the
+ * sandbox account connects at once. With a live key the network's own credentials come too, and are
+ * checked against the network before the account is stored (sealed).
+ */
 export const ConnectAccountBody = z
-  .object({ platform: NetworkId, handle: z.string().min(1).max(100).optional() })
+  .object({
+    platform: NetworkId,
+    handle: z
+      .string()
+      .min(1)
+      .max(253)
+      .optional()
+      .describe("test key: the handle to show; live bluesky: the account's handle (or e-mail)"),
+    app_password: z.string().min(1).max(200).optional().describe("live bluesky: an app password"),
+    service: z
+      .string()
+      .min(1)
+      .max(2048)
+      .optional()
+      .describe("live bluesky: the account's PDS, https://bsky.social by default"),
+    bot_token: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("live telegram: the bot's token from BotFather"),
+    chat: z
+      .union([z.string().min(1).max(200), z.number().int()])
+      .optional()
+      .describe("live telegram: the channel or group, @name or numeric id; the bot must be an admin of it"),
+    webhook_url: z
+      .string()
+      .min(1)
+      .max(2048)
+      .optional()
+      .describe("live discord: the channel's webhook URL (it holds the webhook's secret token)"),
+  })
   .meta({ id: "ConnectAccountBody" });
 
 export const SandboxAccountBody = z.object({ health: AccountHealth }).meta({ id: "SandboxAccountBody" });

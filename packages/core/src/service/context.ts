@@ -4,6 +4,7 @@ import type { Clock } from "../time/clock.ts";
 import type { Logger } from "./logger.ts";
 import type { MediaStorage } from "./media-storage.ts";
 import type { PerUserQueue } from "./per-user-queue.ts";
+import type { Publishing } from "./publishing/publishing.ts";
 import type { LookupHost } from "./webhook-url.ts";
 
 /** What handlers share: the store (the only state), the clock, the scheduler and the logger. */
@@ -14,6 +15,8 @@ export interface ServiceDeps {
   scheduler: Scheduler;
   webhooks: { allowPrivateUrls: boolean; lookupHost: LookupHost };
   media: MediaStorage;
+  /** Adapters, the credential keyring and the publishing workers (service/publishing/). */
+  publishing: Publishing;
   /** Serializes a user's check-then-write steps (plan limits, slots) so concurrent requests stay exact. */
   perUser: PerUserQueue;
 }

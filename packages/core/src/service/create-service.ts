@@ -1,7 +1,9 @@
 import { Hono } from "hono";
 import { CONTRACT_MESSAGES } from "../contract/errors.ts";
+import type { NetworkAdapters } from "../networks/adapter.ts";
 import { DailyAnalytics } from "../scheduler/daily-analytics.ts";
 import { Scheduler } from "../scheduler/scheduler.ts";
+import type { CredentialKeyring } from "../secrets/credential-keyring.ts";
 import type { Store } from "../store/types.ts";
 import { StoreUnavailableError } from "../store/unavailable.ts";
 import { type Clock, systemClock } from "../time/clock.ts";
@@ -17,6 +19,14 @@ import { notifyOnEvents } from "./notifying-store.ts";
 import { PerUserQueue } from "./per-user-queue.ts";
 import { runRoute } from "./pipeline.ts";
 import { publishClaimedPost } from "./publish.ts";
+import { DueTimer } from "./publishing/due-timer.ts";
+import {
+  adapterResolver,
+  DEFAULT_PUBLISHING,
+  type Publishing,
+  type PublishingOptions,
+} from "./publishing/publishing.ts";
+import { metricsWork, retryWork } from "./publishing/workers.ts";
 import { requestIdFor } from "./request-id.ts";
 import { errorResponse } from "./responses.ts";
 import { type AnyRoute, fullPath } from "./route.ts";
@@ -31,7 +41,19 @@ export interface ServiceOptions {
   maxBodyBytes?: number;
   /** Requests per key per window; `false` turns the short-term limit off. */
   rateLimit?: RateLimitOptions | false;
-  /** Accept webhook URLs on loopback, private and link-local addresses (local testing only). */
+  /**
+   * The adapters live keys publish through, by network id (the server passes @socialpub/networks').
+   * A network absent here cannot be connected with a live key. Test keys always use the sandbox.
+   */
+  liveAdapters?: NetworkAdapters;
+  /** Seals live accounts' credentials; without it live accounts cannot be connected or used. */
+  credentialKeyring?: CredentialKeyring;
+  /** Publishing timings: the publish-now wait, attempt timeout, retry delays, metrics schedule. */
+  publishing?: PublishingOptions;
+  /**
+   * Accept URLs a user gives (webhook URLs, media URLs, a Bluesky PDS, a Discord webhook) on loopback,
+   * private and link-local addresses (local testing only).
+   */
   allowPrivateWebhookUrls?: boolean;
   /** How webhook hosts are resolved for that check; the system resolver by default. */
   lookupHost?: LookupHost;
@@ -62,6 +84,10 @@ export interface Service {
   refuseMethod(method: string, pathname: string): Response;
   readonly scheduler: Scheduler;
   readonly deliveries: DeliveryWorker;
+  /** The worker that makes due retries of networks' attempts (tests run it with runDue). */
+  readonly retries: DueTimer;
+  /** The worker that reads live posts' figures on their schedule. */
+  readonly metricsReader: DueTimer;
 }
 
 /** The reference service as a web-standard handler: `fetch(Request) → Response`. */
@@ -85,9 +111,31 @@ export function createService(options: ServiceOptions): Service {
     clock,
     logger,
     publish: async (post, now) => {
-      await publishClaimedPost(store, post, now);
+      await publishClaimedPost(deps, post, now);
     },
   });
+  const shutdown = new AbortController();
+  const retries = new DueTimer(
+    "publishing retries",
+    retryWork(() => deps),
+    clock,
+    logger,
+  );
+  const metrics = new DueTimer(
+    "reading network figures",
+    metricsWork(() => deps),
+    clock,
+    logger,
+  );
+  const publishing: Publishing = {
+    options: { ...DEFAULT_PUBLISHING, ...options.publishing },
+    adapterFor: adapterResolver(options.liveAdapters ?? {}),
+    keyring: options.credentialKeyring ?? null,
+    retries,
+    metrics,
+    background: new Set(),
+    shutdown: shutdown.signal,
+  };
   const daily = new DailyAnalytics({
     store,
     clock,
@@ -101,6 +149,7 @@ export function createService(options: ServiceOptions): Service {
     scheduler,
     webhooks: { allowPrivateUrls, lookupHost },
     media: options.mediaStorage ?? new MemoryMediaStorage(),
+    publishing,
     perUser: new PerUserQueue(),
   };
   const pipeline = {
@@ -161,13 +210,32 @@ export function createService(options: ServiceOptions): Service {
       const freed = await store.releaseInterruptedIdempotentRequests();
       if (freed > 0)
         logger.info({ freed }, "freed Idempotency-Keys of requests interrupted before any change");
+      // Attempts a crash cut off may have published: their outcome is checked before anything is resent.
+      const startedAt = clock.now();
+      const interrupted = await store.releaseInterruptedTargets(startedAt, startedAt);
+      if (interrupted > 0)
+        logger.info(
+          { interrupted },
+          "attempts interrupted by a stop: checking with the networks before any resend",
+        );
       await scheduler.start();
+      await retries.start();
+      await metrics.start();
       // Writes the analytics.daily of days that ended while the service was stopped, then arms.
       await daily.start();
       await deliveries.start();
     },
     close: async () => {
       await scheduler.stop();
+      await retries.stop();
+      await metrics.stop();
+      // Attempts still running after their request answered get their time limit, then are let go:
+      // what they leave in flight is checked at the next start.
+      await Promise.race([
+        Promise.allSettled([...publishing.background]),
+        new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref()),
+      ]);
+      shutdown.abort();
       await daily.stop();
       // Last: the scheduler's final run may have written events.
       await deliveries.stop();
@@ -175,8 +243,13 @@ export function createService(options: ServiceOptions): Service {
     refuseMethod,
     scheduler,
     deliveries,
+    retries,
+    metricsReader: metrics,
   };
 }
+
+/** How long close() waits for attempts still running in the background before it lets them go. */
+const CLOSE_GRACE_MS = 10_000;
 
 function withRequestId(response: Response, requestId: string): Response {
   try {

@@ -3,10 +3,13 @@ import type { Store } from "../store/types.ts";
 /** The Store methods that can write events to the outbox. Keep in step with `Effects` in types.ts. */
 const WRITES_EVENTS: ReadonlySet<PropertyKey> = new Set<keyof Store>([
   "putAccount",
+  "updateAccount",
   "deleteAccount",
   "insertPost",
   "deletePost",
   "transitionPost",
+  "finishTargets",
+  "reportMetrics",
   "appendEvents",
   "insertMedia",
   "resendEvent",

@@ -1,5 +1,6 @@
-import type { IdempotencyAnswer, PostRecord, Store, TargetRecord } from "../store/types.ts";
-import { fanOut } from "./sandbox/fan-out.ts";
+import type { IdempotencyAnswer, PostRecord, TargetRecord } from "../store/types.ts";
+import type { ServiceDeps } from "./context.ts";
+import { type AttemptOutcome, attemptTarget } from "./publishing/attempt-target.ts";
 
 export interface Published {
   /** The post after publishing, or null when it was deleted while it was being published. */
@@ -14,24 +15,144 @@ export interface Published {
 export type PostAnswer = (post: PostRecord, targets: TargetRecord[]) => IdempotencyAnswer | undefined;
 
 /**
- * Completes a post that is in `publishing`: fans it out, then stores the outcome and its events through
- * a compare-and-set from `publishing`, so a DELETE that got there first leaves the post deleted and no
- * event appears. At least one network published: published; every network failed: back to draft.
- * A request that publishes at once stores its answer (`answer`) with the outcome.
+ * Publishes a post that is in `publishing` through the adapters of its mode: every network that is due
+ * gets an attempt, all at once. The store marks each attempt in flight before it starts, so a crash
+ * mid-attempt is known afterwards (its outcome is unknown and is checked, never blindly repeated).
+ *
+ * `waitMs` bounds how long this waits (a publish-now request: every network's first attempt, up to
+ * 20 s). What finished by then is written in one step with the post's settled status, its events and
+ * the request's kept answer; attempts still running finish in the background and write their own
+ * outcome, reported by post.published / post.failed. Without `waitMs` it waits for every attempt.
+ *
+ * The post settles from its targets (store.finishTargets): any network published → published; all
+ * failed → draft; otherwise it stays publishing while retries are pending. A post deleted meanwhile
+ * stays deleted, and nothing is announced for it.
  */
 export async function publishClaimedPost(
-  store: Store,
+  deps: ServiceDeps,
   post: PostRecord,
   now: number,
   answer?: PostAnswer,
+  waitMs?: number,
 ): Promise<Published> {
-  const result = await fanOut(store, post, await store.getTargets(post.id), now);
-  const patch = result.published
-    ? { status: "published" as const, published_at: now }
-    : { status: "draft" as const, published_at: null, scheduled_at: null };
-  const updated = await store.transitionPost(post.id, ["publishing"], patch, result.targets, (written) => ({
-    events: result.events,
-    idempotency: answer?.(written, result.targets),
-  }));
-  return { post: updated, targets: result.targets };
+  const { store, clock, publishing } = deps;
+  const targets = await store.getTargets(post.id);
+  const started = await store.beginTargetAttempts(
+    post.id,
+    targets.map((t) => t.platform),
+    now,
+  );
+  const current = new Map(targets.map((t) => [t.platform, t] as const));
+  for (const t of started) current.set(t.platform, t);
+
+  const attempts = started.map((target) => attemptSafely(deps, post, target));
+  const done = new Map<number, AttemptOutcome>();
+  attempts.forEach((attempt, i) => {
+    void attempt.then((outcome) => done.set(i, outcome));
+  });
+  await waitFor(Promise.all(attempts), waitMs, clock);
+
+  const finishedNow = new Set(done.keys());
+  const finished = [...done.values()];
+  for (const outcome of finished) current.set(outcome.target.platform, outcome.target);
+  const written = [...current.values()];
+  const write = () =>
+    store.finishTargets(
+      post.id,
+      finished.map((o) => o.target),
+      clock.now(),
+      (settledPost) => ({
+        events: finished.flatMap((o) => o.events),
+        idempotency: answer?.(settledPost, written),
+      }),
+    );
+  // The outcomes exist only here until written: a write that fails is tried once more before giving
+  // up (what stays in flight is then checked with the networks at the next start).
+  const settled = await write().catch((err) => {
+    deps.logger.warn({ err, post_id: post.id }, "writing what the networks did failed; trying once more");
+    return write();
+  });
+  notifyRetries(deps, finished);
+
+  // What did not finish in time writes its own outcome when it does.
+  attempts.forEach((attempt, i) => {
+    if (finishedNow.has(i)) return;
+    const tail = attempt
+      .then(async (outcome) => {
+        await store.finishTargets(post.id, [outcome.target], clock.now(), { events: outcome.events });
+        notifyRetries(deps, [outcome]);
+      })
+      .catch((err) => deps.logger.error({ err, post_id: post.id }, "recording a network's outcome failed"))
+      .finally(() => publishing.background.delete(tail));
+    publishing.background.add(tail);
+  });
+  return { post: settled, targets: written };
+}
+
+/** Makes an attempt of a target the retry worker claimed, and writes what it came to. */
+export async function retryClaimedTarget(
+  deps: ServiceDeps,
+  post: PostRecord,
+  target: TargetRecord,
+): Promise<void> {
+  const outcome = await attemptSafely(deps, post, target);
+  await deps.store.finishTargets(post.id, [outcome.target], deps.clock.now(), { events: outcome.events });
+  notifyRetries(deps, [outcome]);
+}
+
+/**
+ * attemptTarget, with a failure of the service itself (the store unreachable before anything was sent,
+ * or while recording that an account needs reconnecting) turned into a retry in a few seconds that does
+ * not count as one of the network's attempts: nothing reached the network, or what did is asked again.
+ */
+async function attemptSafely(
+  deps: ServiceDeps,
+  post: PostRecord,
+  target: TargetRecord,
+): Promise<AttemptOutcome> {
+  try {
+    return await attemptTarget(deps, post, target);
+  } catch (err) {
+    deps.logger.error(
+      { err, post_id: post.id, platform: target.platform },
+      "an attempt could not be made; retrying soon",
+    );
+    return {
+      target: {
+        ...target,
+        in_flight: false,
+        attempts: Math.max(0, target.attempts - 1),
+        next_attempt_at: deps.clock.now() + SERVICE_RETRY_DELAY_MS,
+      },
+      events: [],
+    };
+  }
+}
+
+/** Delay before an attempt the service itself could not make is made again. */
+export const SERVICE_RETRY_DELAY_MS = 5_000;
+
+function notifyRetries(deps: ServiceDeps, outcomes: readonly AttemptOutcome[]): void {
+  for (const { target } of outcomes) {
+    if (target.status === "pending" && target.next_attempt_at !== null) {
+      deps.publishing.retries.notify(target.next_attempt_at);
+    }
+    if (target.metrics_due_at !== null) deps.publishing.metrics.notify(target.metrics_due_at);
+  }
+}
+
+/** Resolves when `work` settles or `ms` passes, whichever is first (never rejects). */
+function waitFor(work: Promise<unknown>, ms: number | undefined, clock: ServiceDeps["clock"]): Promise<void> {
+  const settled = work.then(
+    () => {},
+    () => {},
+  );
+  if (ms === undefined) return settled;
+  return new Promise<void>((resolve) => {
+    const timer = clock.setTimeout(resolve, ms);
+    void settled.then(() => {
+      clock.clearTimeout(timer);
+      resolve();
+    });
+  });
 }

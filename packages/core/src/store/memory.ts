@@ -1,17 +1,21 @@
 import type { NetworkId } from "../contract/networks.ts";
 import type { PostStatus } from "../contract/resources.ts";
 import { newId } from "../ids.ts";
+import { settledPost } from "./settle.ts";
 import type {
+  AccountPatch,
   AccountRecord,
   ApiKeyRecord,
   AttemptLogEntry,
   AttemptRecord,
+  ClaimedTarget,
   ClaimOptions,
   DeliveryJob,
   DeliveryRecord,
   DeliveryState,
   Effects,
   IdempotencyRecord,
+  KeyMode,
   ListAttemptsOptions,
   ListPostsOptions,
   MediaRecord,
@@ -28,6 +32,24 @@ import type {
 } from "./types.ts";
 
 const copy = <T>(value: T): T => structuredClone(value);
+
+const accountKey = (userId: string, mode: KeyMode, platform: NetworkId) => `${userId}|${mode}|${platform}`;
+
+/** A target an attempt may start on now: pending, not in flight, and no later attempt time set. */
+function isDue(target: TargetRecord, now: number): boolean {
+  return (
+    target.status === "pending" &&
+    !target.in_flight &&
+    (target.next_attempt_at === null || target.next_attempt_at <= now)
+  );
+}
+
+function startAttempt(target: TargetRecord, now: number): void {
+  target.in_flight = true;
+  target.attempts += 1;
+  target.attempted_at = now;
+  target.next_attempt_at = null;
+}
 
 /**
  * The Store kept in memory, for tests, examples and the in-process service. Every method runs to
@@ -125,24 +147,64 @@ export class MemoryStore implements Store {
 
   // Accounts
 
-  async listAccounts(userId: string): Promise<AccountRecord[]> {
-    return [...this.accounts.values()].filter((a) => a.user_id === userId).map(copy);
+  async listAccounts(userId: string, mode: KeyMode): Promise<AccountRecord[]> {
+    return [...this.accounts.values()].filter((a) => a.user_id === userId && a.mode === mode).map(copy);
   }
 
-  async getAccount(userId: string, platform: NetworkId): Promise<AccountRecord | null> {
-    const account = this.accounts.get(`${userId}|${platform}`);
+  async getAccount(userId: string, mode: KeyMode, platform: NetworkId): Promise<AccountRecord | null> {
+    const account = this.accounts.get(accountKey(userId, mode, platform));
     return account ? copy(account) : null;
   }
 
   async putAccount(account: AccountRecord, effects?: Effects): Promise<void> {
-    this.accounts.set(`${account.user_id}|${account.platform}`, copy(account));
+    const key = accountKey(account.user_id, account.mode, account.platform);
+    // Replacing keeps the account's place in the order it was first connected (as SQLite's upsert does).
+    this.accounts.set(key, copy(account));
     this.writeEffects(effects);
   }
 
-  async deleteAccount(userId: string, platform: NetworkId, effects?: Effects): Promise<boolean> {
-    const removed = this.accounts.delete(`${userId}|${platform}`);
+  async updateAccount(
+    userId: string,
+    mode: KeyMode,
+    platform: NetworkId,
+    patch: AccountPatch,
+    effectsFor?: (before: AccountRecord, after: AccountRecord) => Effects,
+  ): Promise<AccountRecord | null> {
+    const account = this.accounts.get(accountKey(userId, mode, platform));
+    if (!account) return null;
+    const before = copy(account);
+    if (patch.handle !== undefined) account.handle = patch.handle;
+    if (patch.followers !== undefined) account.followers = patch.followers;
+    if (patch.health !== undefined) account.health = patch.health;
+    this.writeEffects(effectsFor?.(before, copy(account)));
+    return copy(account);
+  }
+
+  async setAccountCredentials(
+    userId: string,
+    mode: KeyMode,
+    platform: NetworkId,
+    credentials: string,
+  ): Promise<boolean> {
+    const account = this.accounts.get(accountKey(userId, mode, platform));
+    if (!account) return false;
+    account.credentials = credentials;
+    return true;
+  }
+
+  async deleteAccount(
+    userId: string,
+    mode: KeyMode,
+    platform: NetworkId,
+    effects?: Effects,
+  ): Promise<boolean> {
+    const removed = this.accounts.delete(accountKey(userId, mode, platform));
     if (removed) this.writeEffects(effects);
     return removed;
+  }
+
+  async countAccountsWithCredentials(): Promise<number> {
+    return [...this.accounts.values()].filter((a) => a.credentials !== null).length;
   }
 
   // Posts
@@ -258,6 +320,137 @@ export class MemoryStore implements Store {
       released++;
     }
     return released;
+  }
+
+  // Publishing targets
+
+  async beginTargetAttempts(
+    postId: string,
+    platforms: readonly NetworkId[],
+    now: number,
+  ): Promise<TargetRecord[]> {
+    const started: TargetRecord[] = [];
+    for (const target of this.targets.get(postId) ?? []) {
+      if (!platforms.includes(target.platform) || !isDue(target, now)) continue;
+      startAttempt(target, now);
+      started.push(copy(target));
+    }
+    return started;
+  }
+
+  async claimDueTargets(now: number, limit: number): Promise<ClaimedTarget[]> {
+    const due: { post: PostRecord; target: TargetRecord }[] = [];
+    for (const [postId, targets] of this.targets) {
+      const post = this.posts.get(postId);
+      if (!post || (post.status !== "publishing" && post.status !== "published")) continue;
+      for (const target of targets) {
+        if (target.next_attempt_at !== null && isDue(target, now)) due.push({ post, target });
+      }
+    }
+    due.sort((a, b) => a.target.next_attempt_at! - b.target.next_attempt_at!);
+    return due.slice(0, Math.max(0, limit)).map(({ post, target }) => {
+      startAttempt(target, now);
+      return { post: copy(post), target: copy(target) };
+    });
+  }
+
+  async nextTargetAttemptAt(): Promise<number | null> {
+    let next: number | null = null;
+    for (const targets of this.targets.values()) {
+      for (const t of targets) {
+        if (t.status !== "pending" || t.in_flight || t.next_attempt_at === null) continue;
+        if (next === null || t.next_attempt_at < next) next = t.next_attempt_at;
+      }
+    }
+    return next;
+  }
+
+  async finishTargets(
+    postId: string,
+    targets: readonly TargetRecord[],
+    now: number,
+    effects?: Effects | ((post: PostRecord) => Effects),
+  ): Promise<PostRecord | null> {
+    const post = this.posts.get(postId);
+    const stored = this.targets.get(postId);
+    if (!post || !stored) return null;
+    for (const target of targets) {
+      const at = stored.findIndex((t) => t.platform === target.platform);
+      if (at >= 0) stored[at] = copy(target);
+    }
+    Object.assign(post, settledPost(post, stored, now));
+    this.writeEffects(typeof effects === "function" ? effects(copy(post)) : effects);
+    return copy(post);
+  }
+
+  async releaseInterruptedTargets(startedBefore: number, now: number): Promise<number> {
+    let released = 0;
+    for (const targets of this.targets.values()) {
+      for (const t of targets) {
+        if (!t.in_flight || (t.attempted_at ?? 0) >= startedBefore) continue;
+        t.in_flight = false;
+        t.outcome_unknown = true;
+        t.next_attempt_at = now;
+        released++;
+      }
+    }
+    return released;
+  }
+
+  async recentAttemptTimes(
+    userId: string,
+    mode: KeyMode,
+    platform: NetworkId,
+    since: number,
+  ): Promise<number[]> {
+    const times: number[] = [];
+    for (const post of this.posts.values()) {
+      if (post.user_id !== userId || post.mode !== mode) continue;
+      const t = this.targets.get(post.id)?.find((x) => x.platform === platform);
+      if (t?.attempted_at != null && t.attempted_at >= since) times.push(t.attempted_at);
+    }
+    return times.sort((a, b) => a - b);
+  }
+
+  async claimDueMetricReads(now: number, leaseUntil: number, limit: number): Promise<ClaimedTarget[]> {
+    const due: { post: PostRecord; target: TargetRecord }[] = [];
+    for (const [postId, targets] of this.targets) {
+      const post = this.posts.get(postId);
+      if (!post) continue;
+      for (const target of targets) {
+        if (target.status === "published" && target.metrics_due_at !== null && target.metrics_due_at <= now) {
+          due.push({ post, target });
+        }
+      }
+    }
+    due.sort((a, b) => a.target.metrics_due_at! - b.target.metrics_due_at!);
+    return due.slice(0, Math.max(0, limit)).map(({ post, target }) => {
+      target.metrics_due_at = leaseUntil;
+      return { post: copy(post), target: copy(target) };
+    });
+  }
+
+  async nextMetricsReadAt(): Promise<number | null> {
+    let next: number | null = null;
+    for (const targets of this.targets.values()) {
+      for (const t of targets) {
+        if (t.status !== "published" || t.metrics_due_at === null) continue;
+        if (next === null || t.metrics_due_at < next) next = t.metrics_due_at;
+      }
+    }
+    return next;
+  }
+
+  async scheduleMetricsRead(
+    postId: string,
+    platform: NetworkId,
+    dueAt: number | null,
+    reads: number,
+  ): Promise<void> {
+    const target = this.targets.get(postId)?.find((t) => t.platform === platform);
+    if (!target) return;
+    target.metrics_due_at = dueAt;
+    target.metrics_reads = reads;
   }
 
   async reportMetrics(

@@ -40,18 +40,33 @@ export interface ApiKeyRecord {
   revoked_at: number | null;
 }
 
+/**
+ * A connected account. A user has one per network in each mode: the sandbox account a test key
+ * publishes to, and the live account a live key publishes through the network's adapter.
+ */
 export interface AccountRecord {
   user_id: string;
+  mode: KeyMode;
   platform: NetworkId;
   handle: string;
   followers: number;
   health: AccountHealth;
   connected_at: number;
+  /**
+   * A live account's credentials, sealed (AES-256-GCM, see secrets/credential-keyring.ts): the store
+   * never holds them in the clear and cannot open them. Null for sandbox accounts.
+   */
+  credentials: string | null;
 }
+
+/** What `updateAccount` may change; never the owner, mode, network or credentials. */
+export type AccountPatch = Partial<Pick<AccountRecord, "handle" | "followers" | "health">>;
 
 export interface PostRecord {
   id: string;
   user_id: string;
+  /** The mode of the key that made it: a live post publishes through the live adapters, always. */
+  mode: KeyMode;
   caption: string;
   platforms: NetworkId[];
   status: PostStatus;
@@ -74,6 +89,35 @@ export interface TargetRecord {
   likes: number;
   comments: number;
   shares: number;
+  /*
+   * Where publishing this target stands, kept durably so that retries, a restart and a crash in the
+   * middle of an attempt never post twice (see service/publishing/).
+   */
+  /** Attempts started so far. */
+  attempts: number;
+  /** When the last attempt started, or null before the first (per-account pacing counts these). */
+  attempted_at: number | null;
+  /** An attempt started and its outcome is not recorded yet. */
+  in_flight: boolean;
+  /**
+   * An attempt may have published without our knowing (no answer came, or the server stopped while it
+   * was in flight): the next attempt first asks the network whether the post is there.
+   */
+  outcome_unknown: boolean;
+  /** When a pending target is due for its next attempt (a retry, or pacing); null when none is set. */
+  next_attempt_at: number | null;
+  /** The network's id of the published post (a record key, a message id). */
+  remote_id: string | null;
+  /** When the network's figures are read next (live posts); null when no read is planned. */
+  metrics_due_at: number | null;
+  /** Figures read so far: the next read's place on the decaying schedule. */
+  metrics_reads: number;
+}
+
+/** A target with the post it belongs to: what the publishing and metrics workers claim. */
+export interface ClaimedTarget {
+  post: PostRecord;
+  target: TargetRecord;
 }
 
 export interface TargetMetrics {
@@ -258,12 +302,34 @@ export interface Store {
   incrementApiCalls(userId: string, month: string): Promise<number>;
   getApiCalls(userId: string, month: string): Promise<number>;
 
-  // Accounts
-  listAccounts(userId: string): Promise<AccountRecord[]>;
-  getAccount(userId: string, platform: NetworkId): Promise<AccountRecord | null>;
-  /** Inserts or replaces the account for (user, platform). */
+  // Accounts (one per user, mode and network)
+  /** The user's accounts of one mode, in the order they were first connected. */
+  listAccounts(userId: string, mode: KeyMode): Promise<AccountRecord[]>;
+  getAccount(userId: string, mode: KeyMode, platform: NetworkId): Promise<AccountRecord | null>;
+  /** Inserts or replaces the account for (user, mode, platform), credentials included. */
   putAccount(account: AccountRecord, effects?: Effects): Promise<void>;
-  deleteAccount(userId: string, platform: NetworkId, effects?: Effects): Promise<boolean>;
+  /**
+   * Changes handle, followers or health of an existing account, leaving its credentials as they are (a
+   * refresh may be storing new ones meanwhile). Null, and no effects, when there is no such account.
+   * `effectsFor` gets the account as it was and as updated.
+   */
+  updateAccount(
+    userId: string,
+    mode: KeyMode,
+    platform: NetworkId,
+    patch: AccountPatch,
+    effectsFor?: (before: AccountRecord, after: AccountRecord) => Effects,
+  ): Promise<AccountRecord | null>;
+  /** Replaces an existing account's sealed credentials; false when the account is gone. */
+  setAccountCredentials(
+    userId: string,
+    mode: KeyMode,
+    platform: NetworkId,
+    credentials: string,
+  ): Promise<boolean>;
+  deleteAccount(userId: string, mode: KeyMode, platform: NetworkId, effects?: Effects): Promise<boolean>;
+  /** How many accounts hold sealed credentials (a server with any refuses to start without its key). */
+  countAccountsWithCredentials(): Promise<number>;
 
   // Posts
   insertPost(post: PostRecord, targets: TargetRecord[], effects?: Effects): Promise<void>;
@@ -314,6 +380,63 @@ export interface Store {
    * publishes right away. Returns how many posts were released.
    */
   releaseInterruptedPublishing(): Promise<number>;
+
+  // Publishing targets (service/publishing/): attempts are claimed, so two workers never send one twice
+  /**
+   * Starts an attempt for each named target of the post that is pending, not in flight, and due (no
+   * next_attempt_at, or one at or before `now`): in_flight, attempts + 1, attempted_at = now,
+   * next_attempt_at = null. Answers the targets it started, as updated; the others are left alone.
+   */
+  beginTargetAttempts(postId: string, platforms: readonly NetworkId[], now: number): Promise<TargetRecord[]>;
+  /**
+   * Claims up to `limit` targets whose next attempt is due (pending, not in flight, next_attempt_at at
+   * or before `now`), earliest due first, starting an attempt for each as beginTargetAttempts does.
+   * Targets of a post that is a draft or scheduled are left for the post's own publishing.
+   */
+  claimDueTargets(now: number, limit: number): Promise<ClaimedTarget[]>;
+  /** The earliest next_attempt_at among pending targets not in flight, or null. */
+  nextTargetAttemptAt(): Promise<number | null>;
+  /**
+   * Writes what attempts came to (each given target replaces the stored one of its network; none may
+   * be given), then settles the post when it is publishing or published: any target published →
+   * published (published_at kept, else `now`); else any pending → publishing; else (every network
+   * failed) → draft with no schedule. A post in any other status keeps it. `effects` (or the effects
+   * made from the post as settled) are written in the same step. Null, and nothing written, when the
+   * post is gone.
+   */
+  finishTargets(
+    postId: string,
+    targets: readonly TargetRecord[],
+    now: number,
+    effects?: Effects | ((post: PostRecord) => Effects),
+  ): Promise<PostRecord | null>;
+  /**
+   * After a crash: every target in flight whose attempt started before `startedBefore` is no longer
+   * in flight, its outcome unknown, and due at once. Answers how many. Only right when no other process
+   * publishes on this store with attempts that old.
+   */
+  releaseInterruptedTargets(startedBefore: number, now: number): Promise<number>;
+  /**
+   * When each of the user's targets on the network in that mode last started an attempt, for those
+   * at or after `since`, oldest first (per-account pacing).
+   */
+  recentAttemptTimes(userId: string, mode: KeyMode, platform: NetworkId, since: number): Promise<number[]>;
+  /**
+   * Claims up to `limit` published targets whose metrics read is due (metrics_due_at at or before
+   * `now`), earliest first, moving metrics_due_at to `leaseUntil` so no other worker reads them
+   * meanwhile.
+   */
+  claimDueMetricReads(now: number, leaseUntil: number, limit: number): Promise<ClaimedTarget[]>;
+  /** The earliest metrics_due_at, or null. */
+  nextMetricsReadAt(): Promise<number | null>;
+  /** Sets when the target's figures are read next (null: never again) and how many reads were made. */
+  scheduleMetricsRead(
+    postId: string,
+    platform: NetworkId,
+    dueAt: number | null,
+    reads: number,
+  ): Promise<void>;
+
   /**
    * Records metrics a network reported; each figure only grows. Null when the target does not exist.
    * `effectsFor` gets the target as updated and is written with it.

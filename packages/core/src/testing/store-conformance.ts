@@ -3,7 +3,9 @@ import type { EventType } from "../contract/events.ts";
 import type { NetworkId } from "../contract/networks.ts";
 import { newId } from "../ids.ts";
 import { sampleEvent } from "../service/sandbox/sample-events.ts";
+import { NOT_ATTEMPTED } from "../store/settle.ts";
 import type {
+  AccountRecord,
   NewEvent,
   NewEventBase,
   PostRecord,
@@ -48,6 +50,7 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
     const post = (userId: string, fields: Partial<PostRecord> = {}): PostRecord => ({
       id: newId("post", T0),
       user_id: userId,
+      mode: "test",
       caption: "hello",
       platforms: ["x"],
       status: "scheduled",
@@ -74,6 +77,7 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
       likes: 0,
       comments: 0,
       shares: 0,
+      ...NOT_ATTEMPTED,
       ...fields,
     });
 
@@ -151,28 +155,105 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
     });
 
     describe("accounts", () => {
-      it("putAccount inserts or replaces per (user, platform); deleteAccount removes", async () => {
+      it("putAccount inserts or replaces per (user, mode, platform); deleteAccount removes", async () => {
         const a = await user();
         const b = await user();
-        const account = {
+        const account: AccountRecord = {
           user_id: a.id,
-          platform: "x" as const,
+          mode: "test",
+          platform: "x",
           handle: "acme",
           followers: 5,
-          health: "healthy" as const,
+          health: "healthy",
           connected_at: T0,
+          credentials: null,
         };
         await store.putAccount(account);
         await store.putAccount({ ...account, user_id: b.id, handle: "other" });
         await store.putAccount({ ...account, followers: 9, health: "reauth_required" });
-        expect(await store.listAccounts(a.id)).toEqual([
+        expect(await store.listAccounts(a.id, "test")).toEqual([
           { ...account, followers: 9, health: "reauth_required" },
         ]);
-        expect(await store.getAccount(a.id, "bluesky")).toBeNull();
-        expect(await store.deleteAccount(a.id, "x")).toBe(true);
-        expect(await store.deleteAccount(a.id, "x")).toBe(false);
-        expect(await store.listAccounts(a.id)).toEqual([]);
-        expect((await store.getAccount(b.id, "x"))!.handle).toBe("other");
+        expect(await store.getAccount(a.id, "test", "bluesky")).toBeNull();
+        expect(await store.deleteAccount(a.id, "test", "x")).toBe(true);
+        expect(await store.deleteAccount(a.id, "test", "x")).toBe(false);
+        expect(await store.listAccounts(a.id, "test")).toEqual([]);
+        expect((await store.getAccount(b.id, "test", "x"))!.handle).toBe("other");
+      });
+
+      it("a user's sandbox and live accounts of one network are apart; live ones keep their sealed credentials", async () => {
+        const a = await user();
+        const sandbox: AccountRecord = {
+          user_id: a.id,
+          mode: "test",
+          platform: "bluesky",
+          handle: "sandbox.example",
+          followers: 0,
+          health: "healthy",
+          connected_at: T0,
+          credentials: null,
+        };
+        const live: AccountRecord = {
+          ...sandbox,
+          mode: "live",
+          handle: "real.example",
+          followers: 12,
+          credentials: "v1.abcd1234.iv.ct.tag",
+        };
+        expect(await store.countAccountsWithCredentials()).toBe(0);
+        await store.putAccount(sandbox);
+        await store.putAccount(live);
+        expect(await store.listAccounts(a.id, "test")).toEqual([sandbox]);
+        expect(await store.listAccounts(a.id, "live")).toEqual([live]);
+        expect(await store.countAccountsWithCredentials()).toBe(1);
+        expect(await store.setAccountCredentials(a.id, "live", "bluesky", "v1.abcd1234.iv2.ct2.tag2")).toBe(
+          true,
+        );
+        expect(await store.setAccountCredentials(a.id, "live", "discord", "v1.x.y.z.w")).toBe(false);
+        expect((await store.getAccount(a.id, "live", "bluesky"))!.credentials).toBe(
+          "v1.abcd1234.iv2.ct2.tag2",
+        );
+        expect(await store.deleteAccount(a.id, "live", "bluesky")).toBe(true);
+        expect(await store.getAccount(a.id, "test", "bluesky")).toEqual(sandbox);
+        expect(await store.countAccountsWithCredentials()).toBe(0);
+      });
+
+      it("updateAccount changes handle, followers and health only, with effects made from before and after", async () => {
+        const a = await user();
+        const live: AccountRecord = {
+          user_id: a.id,
+          mode: "live",
+          platform: "telegram",
+          handle: "@chan",
+          followers: 3,
+          health: "healthy",
+          connected_at: T0,
+          credentials: "v1.k.iv.ct.tag",
+        };
+        await store.putAccount(live);
+        const seen: string[] = [];
+        const updated = await store.updateAccount(
+          a.id,
+          "live",
+          "telegram",
+          { health: "reauth_required" },
+          (before, after) => {
+            seen.push(`${before.health}->${after.health}`);
+            return { events: [event(a.id, "account.disconnected")] };
+          },
+        );
+        expect(updated).toEqual({ ...live, health: "reauth_required" });
+        expect(seen).toEqual(["healthy->reauth_required"]);
+        expect((await store.listEvents(a.id)).map((e) => e.type)).toEqual(["account.disconnected"]);
+        expect(await store.getAccount(a.id, "live", "telegram")).toEqual({
+          ...live,
+          health: "reauth_required",
+        });
+        expect(
+          await store.updateAccount(a.id, "test", "telegram", { health: "healthy" }, () => {
+            throw new Error("not called for a missing account");
+          }),
+        ).toBeNull();
       });
     });
 
@@ -418,6 +499,145 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
         });
         expect(await store.releaseInterruptedPublishing()).toBe(0);
         expect(await store.nextDueAt()).toBe(T0 + 7);
+      });
+    });
+
+    describe("publishing targets", () => {
+      it("beginTargetAttempts starts each due pending target once: in flight, counted, timed", async () => {
+        const u = await user();
+        const p = post(u.id, { status: "publishing", platforms: ["x", "bluesky", "discord"] });
+        await store.insertPost(p, [
+          target(p.id, "x"),
+          target(p.id, "bluesky", { next_attempt_at: T0 + 60_000 }),
+          target(p.id, "discord", { status: "published" }),
+        ]);
+        const started = await store.beginTargetAttempts(p.id, ["x", "bluesky", "discord"], T0);
+        expect(started).toEqual([
+          { ...target(p.id, "x"), in_flight: true, attempts: 1, attempted_at: T0, next_attempt_at: null },
+        ]);
+        expect(await store.beginTargetAttempts(p.id, ["x"], T0 + 1)).toEqual([]);
+        const concurrent = await Promise.all([
+          store.beginTargetAttempts(p.id, ["bluesky"], T0 + 60_000),
+          store.beginTargetAttempts(p.id, ["bluesky"], T0 + 60_000),
+        ]);
+        expect(concurrent.flat()).toHaveLength(1);
+      });
+
+      it("finishTargets writes outcomes and settles the post: published, publishing while pending, draft when all failed", async () => {
+        const u = await user();
+        const p = post(u.id, { status: "publishing", platforms: ["x", "bluesky"], scheduled_at: T0 });
+        await store.insertPost(p, [target(p.id, "x"), target(p.id, "bluesky")]);
+        const failedX = target(p.id, "x", { status: "failed", error: "X: refused" });
+        const stillPublishing = await store.finishTargets(p.id, [failedX], T0 + 5, {
+          events: [event(u.id, "post.failed")],
+        });
+        expect(stillPublishing).toMatchObject({ status: "publishing", published_at: null });
+        const publishedBluesky = target(p.id, "bluesky", {
+          status: "published",
+          permalink: "https://bsky.app/x",
+          published_at: T0 + 9,
+        });
+        const settled = await store.finishTargets(p.id, [publishedBluesky], T0 + 9, (written) => ({
+          events: [event(u.id, written.status === "published" ? "post.published" : "post.failed")],
+        }));
+        expect(settled).toMatchObject({ status: "published", published_at: T0 + 9 });
+        expect(await store.getTargets(p.id)).toEqual([failedX, publishedBluesky]);
+        expect((await store.listEvents(u.id)).map((e) => e.type)).toEqual(["post.failed", "post.published"]);
+        // A later write keeps the first publication time.
+        expect(await store.finishTargets(p.id, [], T0 + 99)).toMatchObject({ published_at: T0 + 9 });
+
+        const q = post(u.id, { status: "publishing", scheduled_at: T0 });
+        await store.insertPost(q, [target(q.id, "x")]);
+        expect(
+          await store.finishTargets(q.id, [target(q.id, "x", { status: "failed", error: "no" })], T0),
+        ).toMatchObject({
+          status: "draft",
+          scheduled_at: null,
+          published_at: null,
+        });
+        expect(await store.finishTargets("post_missing", [], T0, { events: [event(u.id)] })).toBeNull();
+        expect(await store.listEvents(u.id)).toHaveLength(2);
+      });
+
+      it("claimDueTargets hands out due retries once, earliest first, only of publishing or published posts", async () => {
+        const u = await user();
+        const p = post(u.id, { status: "publishing", platforms: ["x", "bluesky"] });
+        await store.insertPost(p, [
+          target(p.id, "x", { next_attempt_at: T0 + 2_000, attempts: 1 }),
+          target(p.id, "bluesky", { next_attempt_at: T0 + 1_000, attempts: 2 }),
+        ]);
+        const d = post(u.id, { status: "draft" });
+        await store.insertPost(d, [target(d.id, "x", { next_attempt_at: T0 })]);
+        expect(await store.nextTargetAttemptAt()).toBe(T0);
+        expect(await store.claimDueTargets(T0 + 500, 10)).toEqual([]);
+        const claimed = await store.claimDueTargets(T0 + 5_000, 10);
+        expect(
+          claimed.map((c) => [c.post.id, c.target.platform, c.target.attempts, c.target.in_flight]),
+        ).toEqual([
+          [p.id, "bluesky", 3, true],
+          [p.id, "x", 2, true],
+        ]);
+        expect(await store.claimDueTargets(T0 + 5_000, 10)).toEqual([]);
+      });
+
+      it("releaseInterruptedTargets marks attempts cut off before a time as of unknown outcome and due now", async () => {
+        const u = await user();
+        const p = post(u.id, { status: "publishing", platforms: ["x", "bluesky"] });
+        await store.insertPost(p, [target(p.id, "x"), target(p.id, "bluesky")]);
+        await store.beginTargetAttempts(p.id, ["x"], T0);
+        await store.beginTargetAttempts(p.id, ["bluesky"], T0 + 10_000);
+        expect(await store.releaseInterruptedTargets(T0 + 5_000, T0 + 20_000)).toBe(1);
+        const [x, bluesky] = await store.getTargets(p.id);
+        expect(x).toMatchObject({
+          in_flight: false,
+          outcome_unknown: true,
+          next_attempt_at: T0 + 20_000,
+          attempts: 1,
+        });
+        expect(bluesky).toMatchObject({ in_flight: true, outcome_unknown: false });
+        expect(await store.nextTargetAttemptAt()).toBe(T0 + 20_000);
+      });
+
+      it("recentAttemptTimes lists an account's attempts since a time, per user, mode and network", async () => {
+        const u = await user();
+        const other = await user();
+        const live = post(u.id, { mode: "live", status: "publishing", platforms: ["telegram"] });
+        const live2 = post(u.id, { mode: "live", status: "publishing", platforms: ["telegram"] });
+        const sandbox = post(u.id, { mode: "test", status: "publishing", platforms: ["telegram"] });
+        const theirs = post(other.id, { mode: "live", status: "publishing", platforms: ["telegram"] });
+        for (const p of [live, live2, sandbox, theirs]) await store.insertPost(p, [target(p.id, "telegram")]);
+        await store.beginTargetAttempts(live.id, ["telegram"], T0);
+        await store.beginTargetAttempts(live2.id, ["telegram"], T0 + 3_000);
+        await store.beginTargetAttempts(sandbox.id, ["telegram"], T0 + 1_000);
+        await store.beginTargetAttempts(theirs.id, ["telegram"], T0 + 2_000);
+        expect(await store.recentAttemptTimes(u.id, "live", "telegram", T0)).toEqual([T0, T0 + 3_000]);
+        expect(await store.recentAttemptTimes(u.id, "live", "telegram", T0 + 1)).toEqual([T0 + 3_000]);
+        expect(await store.recentAttemptTimes(u.id, "live", "discord", 0)).toEqual([]);
+      });
+
+      it("metrics reads are claimed when due and leased; scheduleMetricsRead sets the next", async () => {
+        const u = await user();
+        const p = post(u.id, { mode: "live", status: "published", platforms: ["bluesky", "x"] });
+        await store.insertPost(p, [
+          target(p.id, "bluesky", { status: "published", metrics_due_at: T0 + 300_000 }),
+          target(p.id, "x", { status: "pending", metrics_due_at: T0 }),
+        ]);
+        expect(await store.nextMetricsReadAt()).toBe(T0 + 300_000);
+        expect(await store.claimDueMetricReads(T0, T0 + 600_000, 10)).toEqual([]);
+        const [claimed, ...rest] = await store.claimDueMetricReads(T0 + 300_000, T0 + 900_000, 10);
+        expect(rest).toEqual([]);
+        expect(claimed).toMatchObject({
+          post: { id: p.id },
+          target: { platform: "bluesky", metrics_due_at: T0 + 900_000 },
+        });
+        expect(await store.claimDueMetricReads(T0 + 300_000, T0 + 900_000, 10)).toEqual([]);
+        await store.scheduleMetricsRead(p.id, "bluesky", T0 + 3_600_000, 1);
+        expect((await store.getTargets(p.id))[0]).toMatchObject({
+          metrics_due_at: T0 + 3_600_000,
+          metrics_reads: 1,
+        });
+        await store.scheduleMetricsRead(p.id, "bluesky", null, 5);
+        expect(await store.nextMetricsReadAt()).toBeNull();
       });
     });
 
@@ -1002,16 +1222,20 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
           idempotency: answer(u.id, "reportMetrics", 200, t),
         }));
         await store.deletePost(u.id, p.id, (r) => ({ idempotency: answer(u.id, "deletePost", 200, r.id) }));
-        const account = {
+        const account: AccountRecord = {
           user_id: u.id,
-          platform: "x" as const,
+          mode: "test",
+          platform: "x",
           handle: "@u",
           followers: 0,
-          health: "healthy" as const,
+          health: "healthy",
           connected_at: T0,
+          credentials: null,
         };
         await store.putAccount(account, { idempotency: answer(u.id, "putAccount", 201, account) });
-        await store.deleteAccount(u.id, "x", { idempotency: answer(u.id, "deleteAccount", 200, "x") });
+        await store.deleteAccount(u.id, "test", "x", {
+          idempotency: answer(u.id, "deleteAccount", 200, "x"),
+        });
         const media = {
           id: newId("med", T0),
           user_id: u.id,
@@ -1077,7 +1301,7 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
         await store.deletePost(u.id, "post_missing", () => ({
           idempotency: answer(u.id, "missing post", 200, "deleted"),
         }));
-        await store.deleteAccount(u.id, "tiktok", {
+        await store.deleteAccount(u.id, "test", "tiktok", {
           idempotency: answer(u.id, "missing account", 200, "deleted"),
         });
         await store.deleteWebhook(u.id, "wh_missing", {

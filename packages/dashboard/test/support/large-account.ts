@@ -1,4 +1,4 @@
-import { type NetworkId, newId, provisionUser } from "@socialpub/core";
+import { type NetworkId, NOT_ATTEMPTED, newId, provisionUser } from "@socialpub/core";
 import { openSqliteStore } from "../../../server/src/index.ts";
 
 export interface LargeAccount {
@@ -36,6 +36,7 @@ export async function seedLargeAccount(dbPath: string, key: string, count: numbe
         {
           id,
           user_id: user.id,
+          mode: "test",
           caption,
           platforms: [...NETWORKS],
           status: "published",
@@ -59,6 +60,7 @@ export async function seedLargeAccount(dbPath: string, key: string, count: numbe
             likes: 1,
             comments: 0,
             shares: 0,
+            ...NOT_ATTEMPTED,
           };
         }),
       );

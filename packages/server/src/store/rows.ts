@@ -51,11 +51,13 @@ export function toKey(row: Row): ApiKeyRecord {
 export function toAccount(row: Row): AccountRecord {
   return {
     user_id: text(row, "user_id"),
+    mode: text(row, "mode") as AccountRecord["mode"],
     platform: text(row, "platform") as AccountRecord["platform"],
     handle: text(row, "handle"),
     followers: int(row, "followers"),
     health: text(row, "health") as AccountRecord["health"],
     connected_at: int(row, "connected_at"),
+    credentials: nullableText(row, "credentials"),
   };
 }
 
@@ -63,6 +65,7 @@ export function toPost(row: Row): PostRecord {
   return {
     id: text(row, "id"),
     user_id: text(row, "user_id"),
+    mode: text(row, "mode") as PostRecord["mode"],
     caption: text(row, "caption"),
     platforms: JSON.parse(text(row, "platforms")) as PostRecord["platforms"],
     status: text(row, "status") as PostRecord["status"],
@@ -86,6 +89,14 @@ export function toTarget(row: Row): TargetRecord {
     likes: int(row, "likes"),
     comments: int(row, "comments"),
     shares: int(row, "shares"),
+    attempts: int(row, "attempts"),
+    attempted_at: nullableInt(row, "attempted_at"),
+    in_flight: int(row, "in_flight") === 1,
+    outcome_unknown: int(row, "outcome_unknown") === 1,
+    next_attempt_at: nullableInt(row, "next_attempt_at"),
+    remote_id: nullableText(row, "remote_id"),
+    metrics_due_at: nullableInt(row, "metrics_due_at"),
+    metrics_reads: int(row, "metrics_reads"),
   };
 }
 

@@ -2,10 +2,12 @@ import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import type {
+  AccountPatch,
   AccountRecord,
   ApiKeyRecord,
   AttemptLogEntry,
   AttemptRecord,
+  ClaimedTarget,
   ClaimOptions,
   DeliveryJob,
   DeliveryRecord,
@@ -13,6 +15,7 @@ import type {
   Effects,
   IdempotencyAnswer,
   IdempotencyRecord,
+  KeyMode,
   ListAttemptsOptions,
   ListPostsOptions,
   MediaRecord,
@@ -29,6 +32,7 @@ import type {
   WebhookRecord,
   WebhookStatus,
 } from "@socialpub/core";
+import { settledPost } from "@socialpub/core";
 import {
   type BackgroundCheckpoints,
   FALLBACK_AUTOCHECKPOINT_PAGES,
@@ -246,8 +250,9 @@ export class SqliteStore implements Store {
     targets.forEach((t, position) => {
       this.run(
         `INSERT INTO targets (post_id, platform, position, status, text, permalink, error, published_at,
-                              reach, likes, comments, shares)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                              reach, likes, comments, shares, attempts, attempted_at, in_flight,
+                              outcome_unknown, next_attempt_at, remote_id, metrics_due_at, metrics_reads)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         postId,
         t.platform,
         position,
@@ -260,6 +265,14 @@ export class SqliteStore implements Store {
         t.likes,
         t.comments,
         t.shares,
+        t.attempts,
+        t.attempted_at,
+        t.in_flight ? 1 : 0,
+        t.outcome_unknown ? 1 : 0,
+        t.next_attempt_at,
+        t.remote_id,
+        t.metrics_due_at,
+        t.metrics_reads,
       );
     });
   }
@@ -367,41 +380,113 @@ export class SqliteStore implements Store {
 
   // ── accounts ────────────────────────────────────────────────────────────────────────────────────
 
-  async listAccounts(userId: string): Promise<AccountRecord[]> {
-    return this.all("SELECT * FROM accounts WHERE user_id = ? ORDER BY rowid", userId).map(toAccount);
+  async listAccounts(userId: string, mode: KeyMode): Promise<AccountRecord[]> {
+    return this.all("SELECT * FROM accounts WHERE user_id = ? AND mode = ? ORDER BY rowid", userId, mode).map(
+      toAccount,
+    );
   }
 
-  async getAccount(userId: string, platform: NetworkId): Promise<AccountRecord | null> {
-    const row = this.get("SELECT * FROM accounts WHERE user_id = ? AND platform = ?", userId, platform);
+  async getAccount(userId: string, mode: KeyMode, platform: NetworkId): Promise<AccountRecord | null> {
+    const row = this.get(
+      "SELECT * FROM accounts WHERE user_id = ? AND mode = ? AND platform = ?",
+      userId,
+      mode,
+      platform,
+    );
     return row ? toAccount(row) : null;
   }
 
   async putAccount(account: AccountRecord, effects?: Effects): Promise<void> {
     this.tx(() => {
       this.run(
-        `INSERT INTO accounts (user_id, platform, handle, followers, health, connected_at)
-         VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (user_id, platform) DO UPDATE SET
+        `INSERT INTO accounts (user_id, mode, platform, handle, followers, health, connected_at, credentials)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (user_id, mode, platform) DO UPDATE SET
            handle = excluded.handle, followers = excluded.followers, health = excluded.health,
-           connected_at = excluded.connected_at`,
+           connected_at = excluded.connected_at, credentials = excluded.credentials`,
         account.user_id,
+        account.mode,
         account.platform,
         account.handle,
         account.followers,
         account.health,
         account.connected_at,
+        account.credentials,
       );
       this.writeEffects(effects);
     });
   }
 
-  async deleteAccount(userId: string, platform: NetworkId, effects?: Effects): Promise<boolean> {
+  async updateAccount(
+    userId: string,
+    mode: KeyMode,
+    platform: NetworkId,
+    patch: AccountPatch,
+    effectsFor?: (before: AccountRecord, after: AccountRecord) => Effects,
+  ): Promise<AccountRecord | null> {
+    return this.tx(() => {
+      const row = this.get(
+        "SELECT * FROM accounts WHERE user_id = ? AND mode = ? AND platform = ?",
+        userId,
+        mode,
+        platform,
+      );
+      if (!row) return null;
+      const before = toAccount(row);
+      const after: AccountRecord = { ...before, ...definedOnly(patch) };
+      this.run(
+        "UPDATE accounts SET handle = ?, followers = ?, health = ? WHERE user_id = ? AND mode = ? AND platform = ?",
+        after.handle,
+        after.followers,
+        after.health,
+        userId,
+        mode,
+        platform,
+      );
+      this.writeEffects(effectsFor?.(before, after));
+      return after;
+    });
+  }
+
+  async setAccountCredentials(
+    userId: string,
+    mode: KeyMode,
+    platform: NetworkId,
+    credentials: string,
+  ): Promise<boolean> {
+    return this.tx(
+      () =>
+        this.run(
+          "UPDATE accounts SET credentials = ? WHERE user_id = ? AND mode = ? AND platform = ?",
+          credentials,
+          userId,
+          mode,
+          platform,
+        ) > 0,
+    );
+  }
+
+  async deleteAccount(
+    userId: string,
+    mode: KeyMode,
+    platform: NetworkId,
+    effects?: Effects,
+  ): Promise<boolean> {
     return this.tx(() => {
       const removed =
-        this.run("DELETE FROM accounts WHERE user_id = ? AND platform = ?", userId, platform) > 0;
+        this.run(
+          "DELETE FROM accounts WHERE user_id = ? AND mode = ? AND platform = ?",
+          userId,
+          mode,
+          platform,
+        ) > 0;
       if (removed) this.writeEffects(effects);
       return removed;
     });
+  }
+
+  async countAccountsWithCredentials(): Promise<number> {
+    return this.get("SELECT count(*) AS n FROM accounts WHERE credentials IS NOT NULL")!.n as number;
   }
 
   // ── posts ───────────────────────────────────────────────────────────────────────────────────────
@@ -409,10 +494,11 @@ export class SqliteStore implements Store {
   async insertPost(post: PostRecord, targets: TargetRecord[], effects?: Effects): Promise<void> {
     this.tx(() => {
       this.run(
-        `INSERT INTO posts (id, user_id, caption, platforms, status, media, scheduled_at, published_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO posts (id, user_id, mode, caption, platforms, status, media, scheduled_at, published_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         post.id,
         post.user_id,
+        post.mode,
         post.caption,
         JSON.stringify(post.platforms),
         post.status,
@@ -563,6 +649,205 @@ export class SqliteStore implements Store {
     return this.tx(() =>
       this.run(
         "UPDATE posts SET status = 'scheduled', scheduled_at = coalesce(scheduled_at, created_at) WHERE status = 'publishing'",
+      ),
+    );
+  }
+
+  // ── publishing targets ──────────────────────────────────────────────────────────────────────────
+
+  /** Starts an attempt on a target that is due; true when it did. Call inside a transaction. */
+  private startAttempt(postId: string, platform: NetworkId, now: number): boolean {
+    return (
+      this.run(
+        `UPDATE targets SET in_flight = 1, attempts = attempts + 1, attempted_at = ?, next_attempt_at = NULL
+         WHERE post_id = ? AND platform = ? AND status = 'pending' AND in_flight = 0
+           AND (next_attempt_at IS NULL OR next_attempt_at <= ?)`,
+        now,
+        postId,
+        platform,
+        now,
+      ) > 0
+    );
+  }
+
+  private getTarget(postId: string, platform: NetworkId): TargetRecord {
+    return toTarget(this.get("SELECT * FROM targets WHERE post_id = ? AND platform = ?", postId, platform)!);
+  }
+
+  async beginTargetAttempts(
+    postId: string,
+    platforms: readonly NetworkId[],
+    now: number,
+  ): Promise<TargetRecord[]> {
+    return this.tx(() => {
+      const started: TargetRecord[] = [];
+      for (const platform of platforms) {
+        if (this.startAttempt(postId, platform, now)) started.push(this.getTarget(postId, platform));
+      }
+      return started;
+    });
+  }
+
+  async claimDueTargets(now: number, limit: number): Promise<ClaimedTarget[]> {
+    return this.tx(() => {
+      const due = this.all(
+        `SELECT t.post_id, t.platform FROM targets t JOIN posts p ON p.id = t.post_id
+         WHERE t.next_attempt_at IS NOT NULL AND t.next_attempt_at <= ? AND t.status = 'pending'
+           AND t.in_flight = 0 AND p.status IN ('publishing', 'published')
+         ORDER BY t.next_attempt_at LIMIT ?`,
+        now,
+        Math.max(0, limit),
+      );
+      const claimed: ClaimedTarget[] = [];
+      for (const row of due) {
+        const postId = row.post_id as string;
+        const platform = row.platform as NetworkId;
+        if (!this.startAttempt(postId, platform, now)) continue;
+        const post = toPost(this.get("SELECT * FROM posts WHERE id = ?", postId)!);
+        claimed.push({ post, target: this.getTarget(postId, platform) });
+      }
+      return claimed;
+    });
+  }
+
+  async nextTargetAttemptAt(): Promise<number | null> {
+    const row = this.get(
+      `SELECT min(next_attempt_at) AS at FROM targets
+       WHERE next_attempt_at IS NOT NULL AND status = 'pending' AND in_flight = 0`,
+    );
+    return (row?.at as number | null) ?? null;
+  }
+
+  async finishTargets(
+    postId: string,
+    targets: readonly TargetRecord[],
+    now: number,
+    effects?: Effects | ((post: PostRecord) => Effects),
+  ): Promise<PostRecord | null> {
+    return this.tx(() => {
+      const row = this.get("SELECT * FROM posts WHERE id = ?", postId);
+      if (!row) return null;
+      for (const t of targets) {
+        this.run(
+          `UPDATE targets SET status = ?, text = ?, permalink = ?, error = ?, published_at = ?, reach = ?,
+             likes = ?, comments = ?, shares = ?, attempts = ?, attempted_at = ?, in_flight = ?,
+             outcome_unknown = ?, next_attempt_at = ?, remote_id = ?, metrics_due_at = ?, metrics_reads = ?
+           WHERE post_id = ? AND platform = ?`,
+          t.status,
+          t.text,
+          t.permalink,
+          t.error,
+          t.published_at,
+          t.reach,
+          t.likes,
+          t.comments,
+          t.shares,
+          t.attempts,
+          t.attempted_at,
+          t.in_flight ? 1 : 0,
+          t.outcome_unknown ? 1 : 0,
+          t.next_attempt_at,
+          t.remote_id,
+          t.metrics_due_at,
+          t.metrics_reads,
+          postId,
+          t.platform,
+        );
+      }
+      const post = toPost(row);
+      const stored = this.all("SELECT * FROM targets WHERE post_id = ? ORDER BY position", postId).map(
+        toTarget,
+      );
+      const settled = { ...post, ...settledPost(post, stored, now) };
+      if (
+        settled.status !== post.status ||
+        settled.scheduled_at !== post.scheduled_at ||
+        settled.published_at !== post.published_at
+      ) {
+        this.run(
+          "UPDATE posts SET status = ?, scheduled_at = ?, published_at = ? WHERE id = ?",
+          settled.status,
+          settled.scheduled_at,
+          settled.published_at,
+          postId,
+        );
+      }
+      this.writeEffects(typeof effects === "function" ? effects(settled) : effects);
+      return settled;
+    });
+  }
+
+  async releaseInterruptedTargets(startedBefore: number, now: number): Promise<number> {
+    return this.tx(() =>
+      this.run(
+        `UPDATE targets SET in_flight = 0, outcome_unknown = 1, next_attempt_at = ?
+         WHERE in_flight = 1 AND attempted_at < ?`,
+        now,
+        startedBefore,
+      ),
+    );
+  }
+
+  async recentAttemptTimes(
+    userId: string,
+    mode: KeyMode,
+    platform: NetworkId,
+    since: number,
+  ): Promise<number[]> {
+    return this.all(
+      `SELECT t.attempted_at AS at FROM targets t JOIN posts p ON p.id = t.post_id
+       WHERE t.platform = ? AND t.attempted_at >= ? AND p.user_id = ? AND p.mode = ?
+       ORDER BY t.attempted_at`,
+      platform,
+      since,
+      userId,
+      mode,
+    ).map((row) => row.at as number);
+  }
+
+  async claimDueMetricReads(now: number, leaseUntil: number, limit: number): Promise<ClaimedTarget[]> {
+    return this.tx(() => {
+      const due = this.all(
+        `SELECT t.*, p.id AS p_id FROM targets t JOIN posts p ON p.id = t.post_id
+         WHERE t.metrics_due_at IS NOT NULL AND t.metrics_due_at <= ? AND t.status = 'published'
+         ORDER BY t.metrics_due_at LIMIT ?`,
+        now,
+        Math.max(0, limit),
+      );
+      return due.map((row) => {
+        const target = toTarget(row);
+        this.run(
+          "UPDATE targets SET metrics_due_at = ? WHERE post_id = ? AND platform = ?",
+          leaseUntil,
+          target.post_id,
+          target.platform,
+        );
+        const post = toPost(this.get("SELECT * FROM posts WHERE id = ?", target.post_id)!);
+        return { post, target: { ...target, metrics_due_at: leaseUntil } };
+      });
+    });
+  }
+
+  async nextMetricsReadAt(): Promise<number | null> {
+    const row = this.get(
+      "SELECT min(metrics_due_at) AS at FROM targets WHERE metrics_due_at IS NOT NULL AND status = 'published'",
+    );
+    return (row?.at as number | null) ?? null;
+  }
+
+  async scheduleMetricsRead(
+    postId: string,
+    platform: NetworkId,
+    dueAt: number | null,
+    reads: number,
+  ): Promise<void> {
+    this.tx(() =>
+      this.run(
+        "UPDATE targets SET metrics_due_at = ?, metrics_reads = ? WHERE post_id = ? AND platform = ?",
+        dueAt,
+        reads,
+        postId,
+        platform,
       ),
     );
   }
@@ -993,6 +1278,11 @@ export class SqliteStore implements Store {
 /** The fields of a patch that are set: `{url: undefined}` changes nothing. */
 function definedFields<T extends object>(patch: T): Partial<T> {
   return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/** The fields of a patch that are set: undefined ones leave the record as it is. */
+function definedOnly<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 function newDeliveryId(): string {

@@ -1,6 +1,6 @@
 import { NETWORK_IDS, type NetworkId } from "../../contract/networks.ts";
 import type { Analytics } from "../../contract/resources.ts";
-import type { Store } from "../../store/types.ts";
+import type { KeyMode, Store } from "../../store/types.ts";
 import type { RequestContext } from "../context.ts";
 import { json } from "../responses.ts";
 import { engagementRate, interactionsOf } from "../serialize.ts";
@@ -10,17 +10,22 @@ import { engagementRate, interactionsOf } from "../serialize.ts";
  * reported (nothing estimated), and one row per network that is connected or has published.
  */
 export async function getAnalytics({ deps, caller }: RequestContext): Promise<Response> {
-  return json(200, await computeAnalytics(deps.store, caller.user.id));
+  return json(200, await computeAnalytics(deps.store, caller.user.id, caller.key.mode));
 }
 
 /**
  * The analytics summary of a user, from what networks have reported. The store sums the targets per
  * network, so a call reads one row per network, not one per published target.
  */
-export async function computeAnalytics(store: Store, userId: string): Promise<Analytics> {
+export async function computeAnalytics(
+  store: Store,
+  userId: string,
+  mode: KeyMode = "test",
+): Promise<Analytics> {
   const [sums, accounts, postsPublished] = await Promise.all([
     store.sumPublishedMetricsByPlatform(userId),
-    store.listAccounts(userId),
+    // Followers are those of the accounts the key's mode publishes to.
+    store.listAccounts(userId, mode),
     store.countPublishedPosts(userId),
   ]);
   const per = new Map<NetworkId, { reach: number; interactions: number }>();

@@ -1,80 +1,76 @@
 import type { z } from "zod";
-import { isNetworkId } from "../../contract/networks.ts";
+import { isNetworkId, NETWORK_RULES } from "../../contract/networks.ts";
 import { PLANS } from "../../contract/plans.ts";
 import type { ConnectAccountBody, SandboxAccountBody } from "../../contract/requests.ts";
-import { newId } from "../../ids.ts";
 import { defaultHandle } from "../../provision.ts";
 import type { AccountRecord, NewEvent } from "../../store/types.ts";
-import type { KeepAnswer, RequestContext } from "../context.ts";
+import { accountEvent } from "../account-event.ts";
+import type { Caller, KeepAnswer, RequestContext, ServiceDeps } from "../context.ts";
 import { badRequest, HttpError } from "../http-error.ts";
 import { json } from "../responses.ts";
 import { toAccount } from "../serialize.ts";
+import { connectLiveAccount } from "./connect-live-account.ts";
 
-/** account.connected or account.disconnected for the account as it now stands. */
-export function accountEvent(
-  type: "account.connected" | "account.disconnected",
-  account: AccountRecord,
-  now: number,
-): NewEvent {
-  return {
-    id: newId("evt", now),
-    user_id: account.user_id,
-    type,
-    created: Math.floor(now / 1000),
-    data: { platform: account.platform, handle: account.handle, health: account.health },
-  };
-}
+export { accountEvent } from "../account-event.ts";
 
 /**
- * POST /accounts/connect: in sandbox the account connects at once (201; 200 when it was already
- * connected, which reconnects it: health back to healthy). A new account beyond the plan's profiles
- * answers 400. Writes account.connected.
+ * POST /accounts/connect. With a test key the sandbox account connects at once (201; 200 when it was
+ * already connected, which reconnects it: health back to healthy). With a live key the network checks
+ * the credentials first (connect-live-account.ts). A new account beyond the plan's profiles answers
+ * 400. Writes account.connected.
  */
-export async function connectAccount({
-  deps,
-  caller,
-  body,
-  keptAnswer,
-}: RequestContext<z.output<typeof ConnectAccountBody>>): Promise<Response> {
+export async function connectAccount(
+  ctx: RequestContext<z.output<typeof ConnectAccountBody>>,
+): Promise<Response> {
+  if (ctx.caller.key.mode === "live") return connectLiveAccount(ctx);
+  const { deps, caller, body, keptAnswer } = ctx;
   const now = deps.clock.now();
   const { user } = caller;
-  // Count and write as one step of the user's queue: concurrent connects cannot pass the limit together.
-  const { account, existing } = await deps.perUser.run(user.id, () =>
-    putConnected(deps, caller, body, now, keptAnswer),
-  );
-  return json(existing ? 200 : 201, toAccount(account));
-}
-
-async function putConnected(
-  deps: RequestContext["deps"],
-  { user }: RequestContext["caller"],
-  body: z.output<typeof ConnectAccountBody>,
-  now: number,
-  keptAnswer: KeepAnswer,
-): Promise<{ account: AccountRecord; existing: AccountRecord | null }> {
-  const existing = await deps.store.getAccount(user.id, body.platform);
-  if (!existing) {
-    const connected = (await deps.store.listAccounts(user.id)).length;
-    const allowed = PLANS[user.plan].profiles;
-    if (connected >= allowed) {
-      throw badRequest(
-        `The ${user.plan} plan allows ${allowed} connected profiles and all are in use; disconnect one or upgrade the plan.`,
-      );
-    }
-  }
+  const existing = await deps.store.getAccount(user.id, "test", body.platform);
   const account: AccountRecord = {
     user_id: user.id,
+    mode: "test",
     platform: body.platform,
     handle: body.handle ?? existing?.handle ?? defaultHandle(body.platform, user.studio),
     followers: existing?.followers ?? 0,
     health: "healthy",
     connected_at: existing?.connected_at ?? now,
+    credentials: null,
   };
-  await deps.store.putAccount(account, {
-    events: [accountEvent("account.connected", account, now)],
-    idempotency: keptAnswer(existing ? 200 : 201, toAccount(account)),
+  const written = await putWithinPlan(deps, caller, account, now, keptAnswer);
+  return json(written.existing ? 200 : 201, toAccount(account));
+}
+
+/**
+ * Stores a connected account, new ones within the plan's profiles (the user's accounts of that mode),
+ * with account.connected and the request's kept answer. Counts and writes as one step of the user's
+ * queue, so concurrent connects cannot pass the limit together.
+ */
+export async function putWithinPlan(
+  deps: ServiceDeps,
+  { user }: Caller,
+  account: AccountRecord,
+  now: number,
+  keptAnswer: KeepAnswer,
+): Promise<{ existing: AccountRecord | null }> {
+  return deps.perUser.run(user.id, async () => {
+    const existing = await deps.store.getAccount(user.id, account.mode, account.platform);
+    if (!existing) {
+      const connected = (await deps.store.listAccounts(user.id, account.mode)).length;
+      const allowed = PLANS[user.plan].profiles;
+      if (connected >= allowed) {
+        throw badRequest(
+          `The ${user.plan} plan allows ${allowed} connected profiles and all are in use; disconnect one or upgrade the plan.`,
+        );
+      }
+    }
+    const stored = existing ? { ...account, connected_at: existing.connected_at } : account;
+    await deps.store.putAccount(stored, {
+      events: [accountEvent("account.connected", stored, now)],
+      idempotency: keptAnswer(existing ? 200 : 201, toAccount(stored)),
+    });
+    return { existing };
   });
-  return { account, existing };
 }
 
 /** DELETE /accounts/{platform}: disconnects; posts already scheduled to it fail that network. */
@@ -85,12 +81,14 @@ export async function disconnectAccount({
   keptAnswer,
 }: RequestContext): Promise<Response> {
   const platform = params.platform!;
-  const account = isNetworkId(platform) ? await deps.store.getAccount(caller.user.id, platform) : null;
+  const mode = caller.key.mode;
+  const account = isNetworkId(platform) ? await deps.store.getAccount(caller.user.id, mode, platform) : null;
   if (!account)
     throw new HttpError(404, `No ${isNetworkId(platform) ? platform : "such"} account is connected.`);
   const now = deps.clock.now();
   const answer = { deleted: true, id: account.platform };
-  await deps.store.deleteAccount(caller.user.id, account.platform, {
+  // The sealed credentials go with the record.
+  await deps.store.deleteAccount(caller.user.id, mode, account.platform, {
     events: [accountEvent("account.disconnected", account, now)],
     idempotency: keptAnswer(200, answer),
   });
@@ -113,7 +111,9 @@ export async function setSandboxAccountHealth({
     throw new HttpError(403, "Sandbox accounts take a test key (sp_test_…).");
   }
   const platform = params.platform!;
-  const account = isNetworkId(platform) ? await deps.store.getAccount(caller.user.id, platform) : null;
+  const account = isNetworkId(platform)
+    ? await deps.store.getAccount(caller.user.id, "test", platform)
+    : null;
   if (!account)
     throw new HttpError(404, `No ${isNetworkId(platform) ? platform : "such"} account is connected.`);
   const now = deps.clock.now();
@@ -127,3 +127,6 @@ export async function setSandboxAccountHealth({
   await deps.store.putAccount(updated, { events, idempotency: keptAnswer(200, toAccount(updated)) });
   return json(200, toAccount(updated));
 }
+
+/** "Bluesky" for "bluesky": how errors name a network. */
+export const networkName = (platform: keyof typeof NETWORK_RULES) => NETWORK_RULES[platform].name;

@@ -2,6 +2,7 @@ import { CONTRACT_MESSAGES } from "../../contract/errors.ts";
 import { isNetworkId, NETWORK_RULES, type NetworkId } from "../../contract/networks.ts";
 import { PLANS } from "../../contract/plans.ts";
 import { newId } from "../../ids.ts";
+import { NOT_ATTEMPTED, settledPost } from "../../store/settle.ts";
 import type { NewEvent, PostRecord, TargetRecord } from "../../store/types.ts";
 import { adaptText } from "../../text/adapt.ts";
 import { startOfMonth } from "../../time/month.ts";
@@ -75,6 +76,7 @@ async function insertNewPost(
   const post: PostRecord = {
     id: newId("post", now),
     user_id: caller.user.id,
+    mode: caller.key.mode,
     ...content,
     status,
     scheduled_at: scheduledAt,
@@ -106,19 +108,14 @@ async function publishNow(
 ): Promise<{ post: PostRecord; targets: TargetRecord[] }> {
   let done: Awaited<ReturnType<typeof publishClaimedPost>>;
   try {
-    done = await publishClaimedPost(deps.store, post, now, answer);
+    done = await publishClaimedPost(deps, post, now, answer, deps.publishing.options.waitMs);
   } catch (err) {
     // Not left in `publishing` (nothing would pick it up before a restart): the scheduler retries it.
     await handOverToScheduler(deps, post.id, now, answer).catch(() => {});
     throw err;
   }
   // A DELETE that won the race removed the record; the answer still says what the networks did.
-  const anyPublished = done.targets.some((t) => t.status === "published");
-  const final = done.post ?? {
-    ...post,
-    status: anyPublished ? ("published" as const) : ("draft" as const),
-    published_at: anyPublished ? now : null,
-  };
+  const final = done.post ?? { ...post, ...settledPost(post, done.targets, now) };
   return { post: final, targets: done.targets };
 }
 
@@ -150,7 +147,8 @@ async function resolvePlatforms(
   caller: Caller,
   requested: string[],
 ): Promise<NetworkId[]> {
-  const connected = new Set((await deps.store.listAccounts(caller.user.id)).map((a) => a.platform));
+  const accounts = await deps.store.listAccounts(caller.user.id, caller.key.mode);
+  const connected = new Set(accounts.map((a) => a.platform));
   const out: NetworkId[] = [];
   for (const id of requested) {
     if (isNetworkId(id) && connected.has(id) && !out.includes(id)) out.push(id);
@@ -221,5 +219,6 @@ export function pendingTargets(post: PostRecord): TargetRecord[] {
     likes: 0,
     comments: 0,
     shares: 0,
+    ...NOT_ATTEMPTED,
   }));
 }

@@ -26,6 +26,12 @@ export async function publishDraft({
   const now = deps.clock.now();
   const post = await deps.store.getPost(caller.user.id, params.id!);
   if (!post) throw new HttpError(404, CONTRACT_MESSAGES.postNotFound);
+  if (post.mode !== caller.key.mode) {
+    throw new HttpError(
+      403,
+      `This post was made with a ${post.mode} key and publishes ${post.mode === "live" ? "to the real networks" : "to the sandbox"}; publish it with a ${post.mode} key.`,
+    );
+  }
   if (post.status !== "draft") {
     throw new HttpError(409, `Only a draft can be published; this post is ${post.status}.`);
   }
@@ -70,7 +76,7 @@ export async function publishDraft({
     (written) => ({ idempotency: answer(written, targets) }),
   );
   if (!claimed) throw changedMeanwhile();
-  const done = await publishClaimedPost(deps.store, claimed, now, answer);
+  const done = await publishClaimedPost(deps, claimed, now, answer, deps.publishing.options.waitMs);
   if (!done.post) throw new HttpError(404, CONTRACT_MESSAGES.postNotFound);
   return json(200, toPost(done.post, done.targets));
 }

@@ -98,7 +98,7 @@ export function draftTests(h: Harness): void {
       const user = await h.user({ accounts: [{ platform: "x", health: "reauth_required", handle: "acme" }] });
       const failed = await user.createPost({ caption: "Retry", platforms: ["x"] });
       expect(failed.status).toBe("draft");
-      const [account] = await h.store.listAccounts(user.id);
+      const [account] = await h.store.listAccounts(user.id, "test");
       await h.store.putAccount({ ...account!, health: "healthy" });
       const res = await user.request("POST", `/posts/${failed.id}/publish`);
       expect(res.body.status).toBe("published");

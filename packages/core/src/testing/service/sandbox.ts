@@ -104,7 +104,7 @@ export function sandboxTests(h: Harness): void {
         platforms: ["x", "bluesky"],
         schedule_at: h.clock.now() + 60_000,
       });
-      await h.store.deleteAccount(user.id, "bluesky");
+      await h.store.deleteAccount(user.id, "test", "bluesky");
       await h.clock.advance(60_000);
       const [x, bluesky] = await targets(user, post.id);
       expect(x!.status).toBe("published");

@@ -28,14 +28,20 @@ export async function connectAccount(
   input: ConnectAccount,
   now = Date.now(),
 ): Promise<AccountRecord> {
-  const existing = await store.listAccounts(user.id);
+  const existing = await store.listAccounts(user.id, "test");
   const allowed = PLANS[user.plan].profiles;
   if (!existing.some((a) => a.platform === input.platform) && existing.length >= allowed) {
     throw new CliError(
       `the ${user.plan} plan allows ${allowed} connected profiles and ${user.email} has ${existing.length}; disconnect one first.`,
     );
   }
-  const account: AccountRecord = { user_id: user.id, ...input, connected_at: now };
+  const account: AccountRecord = {
+    user_id: user.id,
+    mode: "test",
+    ...input,
+    connected_at: now,
+    credentials: null,
+  };
   const type = account.health === "reauth_required" ? "account.disconnected" : "account.connected";
   await store.putAccount(account, { events: [accountEvent(type, account, now)] });
   return account;
@@ -47,10 +53,10 @@ export async function disconnectAccount(
   platform: NetworkId,
   now = Date.now(),
 ): Promise<void> {
-  const account = await store.getAccount(user.id, platform);
+  const account = await store.getAccount(user.id, "test", platform);
   const removed =
     account !== null &&
-    (await store.deleteAccount(user.id, platform, {
+    (await store.deleteAccount(user.id, "test", platform, {
       events: [accountEvent("account.disconnected", account, now)],
     }));
   if (!removed) throw new CliError(`${user.email} has no ${platform} account connected.`);

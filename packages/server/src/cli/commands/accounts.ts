@@ -65,7 +65,7 @@ export function accountsCommand(): Command {
     .action((options: { db: string; user: string }) =>
       withStore(options.db, async (store) => {
         const user = await findUser(store, options.user);
-        for (const a of await store.listAccounts(user.id)) {
+        for (const a of await store.listAccounts(user.id, "test")) {
           process.stdout.write(`${a.platform}  ${a.handle}  ${a.followers} followers  ${a.health}\n`);
         }
       }),

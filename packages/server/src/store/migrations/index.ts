@@ -3,6 +3,7 @@ import { idempotencyKeys } from "./0002-idempotency-keys.ts";
 import { deliveryLog } from "./0003-delivery-log.ts";
 import { analyticsDays } from "./0004-analytics-days.ts";
 import { eventsByCreated } from "./0005-events-by-created.ts";
+import { livePublishing } from "./0006-live-publishing.ts";
 import type { Migration } from "./types.ts";
 
 export type { Migration } from "./types.ts";
@@ -14,4 +15,5 @@ export const MIGRATIONS: readonly Migration[] = [
   deliveryLog,
   analyticsDays,
   eventsByCreated,
+  livePublishing,
 ];

@@ -1,0 +1,107 @@
+import type { z } from "zod";
+import { NETWORK_IDS, NETWORK_RULES } from "../../contract/networks.ts";
+import type { ConnectAccountBody } from "../../contract/requests.ts";
+import { type ConnectedAccount, type Credentials, NetworkError } from "../../networks/adapter.ts";
+import type { AccountRecord } from "../../store/types.ts";
+import type { RequestContext, ServiceDeps } from "../context.ts";
+import { badRequest, HttpError } from "../http-error.ts";
+import { sealCredentials } from "../publishing/attempt-target.ts";
+import { redactCredentials } from "../publishing/redact.ts";
+import { json } from "../responses.ts";
+import { toAccount } from "../serialize.ts";
+import { checkWebhookUrl } from "../webhook-url.ts";
+import { putWithinPlan } from "./connect-accounts.ts";
+
+/** How long the network may take to check credentials before the request answers 502. */
+const CONNECT_TIMEOUT_MS = 15_000;
+
+/**
+ * POST /accounts/connect with a live key: the network's adapter checks the credentials at once (logs
+ * in, reads the chat, fetches the webhook). Good → the account is stored with its credentials sealed
+ * (201, or 200 when it replaces the credentials of an account already connected); credentials the
+ * network refuses → 400 with its reason; the network unreachable → 502. No credential is ever part of
+ * an answer, an event, a log line or an error.
+ */
+export async function connectLiveAccount({
+  deps,
+  caller,
+  body,
+  keptAnswer,
+}: RequestContext<z.output<typeof ConnectAccountBody>>): Promise<Response> {
+  const { platform, ...fields } = body;
+  const name = NETWORK_RULES[platform].name;
+  const adapter = deps.publishing.adapterFor("live", platform);
+  if (!adapter) {
+    const live = NETWORK_IDS.filter((id) => deps.publishing.adapterFor("live", id) !== undefined);
+    throw badRequest(
+      `${name} cannot be connected with a live key on this server${live.length > 0 ? `; live accounts can be connected for ${live.join(", ")}` : ""}.`,
+    );
+  }
+  if (!deps.publishing.keyring) {
+    throw new HttpError(
+      503,
+      "This server has no secret key to keep network credentials with, so live accounts cannot be connected; start it with SOCIALPUB_SECRET_KEY or --secret-key-file.",
+    );
+  }
+  const secrets = fields as Credentials;
+  const connected = await checkWithNetwork(deps, platform, name, fields, (text) =>
+    redactCredentials(text, secrets),
+  );
+  const now = deps.clock.now();
+  const account: AccountRecord = {
+    user_id: caller.user.id,
+    mode: "live",
+    platform,
+    handle: connected.handle,
+    followers: connected.followers,
+    health: connected.health,
+    connected_at: now,
+    credentials: null,
+  };
+  account.credentials = sealCredentials(deps, account, connected.credentials);
+  const { existing } = await putWithinPlan(deps, caller, account, now, keptAnswer);
+  return json(existing ? 200 : 201, toAccount(account));
+}
+
+async function checkWithNetwork(
+  deps: ServiceDeps,
+  platform: AccountRecord["platform"],
+  name: string,
+  fields: Readonly<Record<string, unknown>>,
+  redact: (text: string) => string,
+): Promise<ConnectedAccount> {
+  const adapter = deps.publishing.adapterFor("live", platform)!;
+  try {
+    return await adapter.connect(fields, {
+      signal: AbortSignal.any([deps.publishing.shutdown, AbortSignal.timeout(CONNECT_TIMEOUT_MS)]),
+      checkUserUrl: (value, field) => checkUserUrl(deps, value, field),
+    });
+  } catch (err) {
+    if (err instanceof HttpError) throw new HttpError(err.status, redact(err.message));
+    if (err instanceof NetworkError) {
+      const message = redact(err.message);
+      if (err.kind === "refused" || err.kind === "reauth") throw badRequest(message);
+      throw new HttpError(502, message);
+    }
+    deps.logger.error(
+      { platform, error: redact(err instanceof Error ? err.message : String(err)) },
+      "checking credentials with the network failed unexpectedly",
+    );
+    throw new HttpError(502, `${name} could not check the credentials; try again later.`);
+  }
+}
+
+/** The public-address rule of webhook URLs, for a URL a user gave in `field`. */
+async function checkUserUrl(deps: ServiceDeps, value: string, field: string): Promise<URL> {
+  try {
+    return new URL(await checkWebhookUrl(value, deps.webhooks.allowPrivateUrls, deps.webhooks.lookupHost));
+  } catch (err) {
+    if (err instanceof HttpError) {
+      throw new HttpError(
+        err.status,
+        err.message.replace(/^url\b/, field).replace(/\burl's\b/, `${field}'s`),
+      );
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,282 @@
+import { NETWORK_RULES } from "../../contract/networks.ts";
+import { newId } from "../../ids.ts";
+import {
+  type AccountSession,
+  type Credentials,
+  type NetworkAdapter,
+  NetworkError,
+  type PublishedPost,
+} from "../../networks/adapter.ts";
+import { publishKey } from "../../networks/record-key.ts";
+import { accountBinding, CredentialKeyError } from "../../secrets/credential-keyring.ts";
+import type { AccountRecord, NewEvent, PostRecord, TargetRecord } from "../../store/types.ts";
+import { accountEvent } from "../account-event.ts";
+import type { ServiceDeps } from "../context.ts";
+import { fetchPostMedia } from "./fetch-media.ts";
+import { pacedUntil } from "./pacing.ts";
+import { redactCredentials } from "./redact.ts";
+import { nextAttemptAt } from "./retry-policy.ts";
+
+/** What one attempt came to: the target as it now stands, and the events to write with it. */
+export interface AttemptOutcome {
+  target: TargetRecord;
+  events: NewEvent[];
+}
+
+/**
+ * Makes one attempt of a target the store has marked in flight, through the adapter of the post's
+ * mode, and says what it came to. Never throws: every failure is a target outcome. The outcome is not
+ * written here; the caller writes it with the post's status (store.finishTargets).
+ *
+ * Never twice: an attempt whose outcome is unknown (no answer after sending, or a server stopped mid
+ * attempt) is followed by asking the network whether the post is there, where the adapter can
+ * (`findPublished`); where it cannot, the target fails as "outcome unknown: check the network" rather
+ * than posting again.
+ */
+export async function attemptTarget(
+  deps: ServiceDeps,
+  post: PostRecord,
+  target: TargetRecord,
+): Promise<AttemptOutcome> {
+  const { store, clock, publishing } = deps;
+  const name = NETWORK_RULES[target.platform].name;
+  const now = () => clock.now();
+  const fail = (error: string, extra: NewEvent[] = []): AttemptOutcome => ({
+    target: { ...target, status: "failed", error, in_flight: false, next_attempt_at: null },
+    events: [...extra, failedEvent(post, target, error, now())],
+  });
+
+  const account = await store.getAccount(post.user_id, post.mode, target.platform);
+  if (!account) {
+    if (target.outcome_unknown) return fail(outcomeUnknown(name, "the account was disconnected since"));
+    return fail(`The ${name} account is no longer connected; connect it again, then publish the post again.`);
+  }
+  if (account.health === "reauth_required") {
+    if (target.outcome_unknown) return fail(outcomeUnknown(name, "the account needs reconnecting since"));
+    return fail(
+      `The ${name} account ${account.handle} needs to be reconnected (health: reauth_required); reconnect it, then publish the post again.`,
+    );
+  }
+  const adapter = publishing.adapterFor(post.mode, target.platform);
+  if (!adapter) {
+    return fail(
+      `${name} cannot be published to from this server (no live adapter for it); disconnect the account or use another network.`,
+    );
+  }
+  let credentials: Credentials;
+  try {
+    credentials = openCredentials(deps, account);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return fail(`The ${name} account's credentials cannot be read (${why}); reconnect the account.`);
+  }
+  const session = accountSession(deps, account, credentials);
+  const key = publishKey(post.id, post.created_at, target.platform);
+  const signal = AbortSignal.any([
+    publishing.shutdown,
+    AbortSignal.timeout(publishing.options.attemptTimeoutMs),
+  ]);
+  const redact = (text: string) => redactCredentials(text, credentials);
+
+  try {
+    if (target.outcome_unknown) {
+      if (!adapter.findPublished) return fail(outcomeUnknown(name, "no answer came to an earlier attempt"));
+      const found = await adapter.findPublished(session, key, signal);
+      if (found) return published(deps, post, target, adapter, found, now());
+    }
+    if (post.mode === "live") {
+      // Work beyond the network's pacing waits for its slot; this attempt does not count as one.
+      const until = await pacedUntil(
+        store,
+        post.user_id,
+        post.mode,
+        target.platform,
+        adapter.pacing,
+        now(),
+        target.attempted_at,
+      );
+      if (until > now()) {
+        return {
+          target: {
+            ...target,
+            in_flight: false,
+            attempts: target.attempts - 1,
+            attempted_at: null,
+            next_attempt_at: until,
+          },
+          events: [],
+        };
+      }
+    }
+    const media =
+      post.mode === "live"
+        ? await fetchPostMedia(deps, post, target.platform, adapter.maxMediaBytes, signal)
+        : [];
+    const result = await adapter.publish(session, { postId: post.id, text: target.text, media, key, signal });
+    return published(deps, post, target, adapter, result, now());
+  } catch (err) {
+    return await failure(deps, post, target, account, adapter, err, redact);
+  }
+}
+
+function published(
+  deps: ServiceDeps,
+  post: PostRecord,
+  target: TargetRecord,
+  adapter: NetworkAdapter,
+  result: PublishedPost,
+  at: number,
+): AttemptOutcome {
+  const readsMetrics = post.mode === "live" && adapter.readMetrics !== undefined;
+  const done: TargetRecord = {
+    ...target,
+    status: "published",
+    permalink: result.permalink,
+    remote_id: result.id,
+    error: null,
+    published_at: at,
+    in_flight: false,
+    outcome_unknown: false,
+    next_attempt_at: null,
+    metrics_due_at: readsMetrics ? at + deps.publishing.options.metricsScheduleMs[0]! : null,
+    metrics_reads: 0,
+  };
+  const event: NewEvent = {
+    id: newId("evt", at),
+    user_id: post.user_id,
+    type: "post.published",
+    created: Math.floor(at / 1000),
+    data: {
+      post_id: post.id,
+      platform: target.platform,
+      status: "published",
+      permalink: result.permalink,
+      metrics: { reach: done.reach, likes: done.likes },
+    },
+  };
+  return { target: done, events: [event] };
+}
+
+/** A failed attempt, classified: retried later, failed for good, or the account needing reconnection. */
+async function failure(
+  deps: ServiceDeps,
+  post: PostRecord,
+  target: TargetRecord,
+  account: AccountRecord,
+  adapter: NetworkAdapter,
+  err: unknown,
+  redact: (text: string) => string,
+): Promise<AttemptOutcome> {
+  const { clock, logger, publishing } = deps;
+  const at = clock.now();
+  const name = NETWORK_RULES[target.platform].name;
+  // Anything that is not a classified NetworkError came from inside the adapter, perhaps after it
+  // sent the request: treated as an unknown outcome, so it is never blindly sent again.
+  const error =
+    err instanceof NetworkError
+      ? err
+      : new NetworkError(target.platform, "unknown", `${name} failed unexpectedly`, { cause: err });
+  const message = redact(error.message);
+  if (!(err instanceof NetworkError)) {
+    logger.error(
+      {
+        post_id: post.id,
+        platform: target.platform,
+        error: redact(err instanceof Error ? err.message : String(err)),
+      },
+      "network adapter failed unexpectedly",
+    );
+  }
+  const failed = (text: string, events: NewEvent[] = []): AttemptOutcome => ({
+    target: { ...target, status: "failed", error: text, in_flight: false, next_attempt_at: null },
+    events: [...events, failedEvent(post, target, text, at)],
+  });
+  const retryAt = (attempts: number) =>
+    nextAttemptAt(at, attempts, publishing.options.retryDelaysMs, error.retryAfterMs);
+  switch (error.kind) {
+    case "retry": {
+      const next = retryAt(target.attempts);
+      if (next === null) return failed(`${message} (gave up after ${target.attempts} attempts)`);
+      return { target: { ...target, in_flight: false, next_attempt_at: next, error: message }, events: [] };
+    }
+    case "unknown": {
+      const next = adapter.findPublished ? retryAt(target.attempts) : null;
+      if (next === null) return failed(outcomeUnknown(name, message));
+      return {
+        target: { ...target, in_flight: false, outcome_unknown: true, next_attempt_at: next, error: message },
+        events: [],
+      };
+    }
+    case "reauth": {
+      // The grant is gone: the account needs reconnecting, and says so once (account.disconnected).
+      await deps.store.updateAccount(
+        account.user_id,
+        account.mode,
+        account.platform,
+        { health: "reauth_required" },
+        (before, after) =>
+          before.health === "reauth_required"
+            ? {}
+            : { events: [accountEvent("account.disconnected", after, at)] },
+      );
+      return failed(
+        `${message}; reconnect the ${name} account (POST /accounts/connect), then publish the post again.`,
+      );
+    }
+    case "refused":
+      return failed(message);
+  }
+}
+
+function outcomeUnknown(name: string, detail: string): string {
+  return `${name}: outcome unknown: check the network (${detail}); it was not sent again, so the post cannot appear twice.`;
+}
+
+function failedEvent(post: PostRecord, target: TargetRecord, error: string, at: number): NewEvent {
+  return {
+    id: newId("evt", at),
+    user_id: post.user_id,
+    type: "post.failed",
+    created: Math.floor(at / 1000),
+    data: { post_id: post.id, platform: target.platform, status: "failed", error },
+  };
+}
+
+/** A live account's credentials, opened; a sandbox account has none. */
+export function openCredentials(deps: ServiceDeps, account: AccountRecord): Credentials {
+  if (account.credentials === null) return {};
+  const keyring = deps.publishing.keyring;
+  if (!keyring) throw new CredentialKeyError("this server was started without its secret key");
+  const binding = accountBinding(account.user_id, account.mode, account.platform);
+  return JSON.parse(keyring.open(account.credentials, binding)) as Credentials;
+}
+
+/** Seals credentials for the account they belong to. */
+export function sealCredentials(
+  deps: ServiceDeps,
+  account: Pick<AccountRecord, "user_id" | "mode" | "platform">,
+  credentials: Credentials,
+): string {
+  const keyring = deps.publishing.keyring;
+  if (!keyring) throw new CredentialKeyError("this server was started without its secret key");
+  return keyring.seal(
+    JSON.stringify(credentials),
+    accountBinding(account.user_id, account.mode, account.platform),
+  );
+}
+
+export function accountSession(
+  deps: ServiceDeps,
+  account: AccountRecord,
+  credentials: Credentials,
+): AccountSession {
+  return {
+    handle: account.handle,
+    credentials,
+    async saveCredentials(next) {
+      if (account.credentials === null) return;
+      const sealed = sealCredentials(deps, account, next);
+      await deps.store.setAccountCredentials(account.user_id, account.mode, account.platform, sealed);
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import { fileTypeFromBuffer } from "file-type";
+import { NETWORK_RULES } from "../../contract/networks.ts";
+import { type MediaFile, NetworkError } from "../../networks/adapter.ts";
+import type { PostRecord } from "../../store/types.ts";
+import type { ServiceDeps } from "../context.ts";
+import { HttpError } from "../http-error.ts";
+import { checkWebhookUrl } from "../webhook-url.ts";
+
+const MAX_REDIRECTS = 3;
+
+/**
+ * The post's media as bytes, for an adapter that uploads them. The service fetches a media URL itself,
+ * under the rule webhook URLs follow (http(s), public addresses only unless the server allows private
+ * ones), checking every redirect the same way, and stops reading past the network's size limit. Failures
+ * are classified like a network's: a host that does not answer → retry; anything the user must fix
+ * (an address, a size, bytes that are not an image or video) → refused, with what to do.
+ */
+export async function fetchPostMedia(
+  deps: ServiceDeps,
+  post: PostRecord,
+  platform: PostRecord["platforms"][number],
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<MediaFile[]> {
+  if (post.media === null) return [];
+  const name = NETWORK_RULES[platform].name;
+  const refuse = (why: string) => new NetworkError(platform, "refused", `${name}: the post's media ${why}`);
+  let url = post.media;
+  if (post.media.startsWith("med_")) {
+    const record = await deps.store.getMedia(post.user_id, post.media);
+    if (!record) throw refuse(`${post.media} no longer exists; upload it again and publish a new post.`);
+    if (record.path !== null) {
+      const stored = await deps.media.get(record.id);
+      if (!stored) throw refuse(`${post.media} has no stored bytes; upload it again.`);
+      if (stored.bytes.length > maxBytes) throw refuse(tooLarge(stored.bytes.length, maxBytes, name));
+      return [await mediaFile(stored.bytes, `/api/v1/media/${record.id}/content`, refuse)];
+    }
+    url = record.url;
+  }
+  for (let hop = 0; ; hop++) {
+    try {
+      url = await checkWebhookUrl(url, deps.webhooks.allowPrivateUrls, deps.webhooks.lookupHost);
+    } catch (err) {
+      if (err instanceof HttpError)
+        throw refuse(`URL was refused: ${err.message.replace(/^url/, "its URL")}`);
+      throw err;
+    }
+    let response: Response;
+    try {
+      response = await fetch(url, { redirect: "manual", signal });
+    } catch (cause) {
+      throw new NetworkError(
+        platform,
+        "retry",
+        `${name}: the media URL could not be fetched (${hostOf(url)} did not answer); it will be tried again.`,
+        { cause },
+      );
+    }
+    if (response.status >= 300 && response.status < 400 && response.headers.has("location")) {
+      await response.body?.cancel();
+      if (hop >= MAX_REDIRECTS)
+        throw refuse(`URL redirects more than ${MAX_REDIRECTS} times; give the file's own URL.`);
+      url = new URL(response.headers.get("location")!, url).href;
+      continue;
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      const kind = response.status >= 500 || response.status === 429 ? "retry" : "refused";
+      throw new NetworkError(
+        platform,
+        kind,
+        `${name}: fetching the media URL answered ${response.status}; check that ${hostOf(url)} serves the file publicly.`,
+        { status: response.status },
+      );
+    }
+    const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+    if (declared > maxBytes) {
+      await response.body?.cancel();
+      throw refuse(tooLarge(declared, maxBytes, name));
+    }
+    const bytes = await readAtMost(response, maxBytes);
+    if (bytes === null) throw refuse(tooLarge(maxBytes + 1, maxBytes, name));
+    return [await mediaFile(bytes, url, refuse)];
+  }
+}
+
+async function mediaFile(
+  bytes: Uint8Array,
+  url: string,
+  refuse: (why: string) => NetworkError,
+): Promise<MediaFile> {
+  const type = await fileTypeFromBuffer(bytes);
+  if (!type || !/^(image|video)\//.test(type.mime)) {
+    throw refuse("is not an image or video this service recognises; give the image or video file itself.");
+  }
+  return { bytes, contentType: type.mime, filename: `media.${type.ext}`, url };
+}
+
+/** The whole body, or null as soon as it passes `max` bytes. */
+async function readAtMost(response: Response, max: number): Promise<Uint8Array | null> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (!response.body) return new Uint8Array(0);
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > max) {
+      await response.body?.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(chunk);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+function tooLarge(size: number, max: number, name: string): string {
+  const mb = (n: number) => `${(n / 1_048_576).toFixed(1)} MB`;
+  return `is larger than the ${mb(max)} ${name} takes${size > max + 1 ? ` (${mb(size)})` : ""}; give a smaller file.`;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "the host";
+  }
+}

@@ -1,0 +1,63 @@
+import type { NetworkId } from "../../contract/networks.ts";
+import type { NetworkAdapter, NetworkAdapters } from "../../networks/adapter.ts";
+import { sandboxAdapter } from "../../networks/sandbox.ts";
+import type { CredentialKeyring } from "../../secrets/credential-keyring.ts";
+import type { KeyMode } from "../../store/types.ts";
+import type { DueTimer } from "./due-timer.ts";
+
+/** How publishing behaves; every figure has the default docs/api.md states. */
+export interface PublishingOptions {
+  /** How long a publish-now request waits for every network's first attempt: 20 s. */
+  waitMs?: number;
+  /** How long one attempt may take before the service stops waiting for it: 60 s. */
+  attemptTimeoutMs?: number;
+  /**
+   * Waits before the 2nd, 3rd, … attempt of a network that asked to be retried (a network's own
+   * retry hint is honoured when it is longer); attempts stop after one more than there are delays:
+   * 1, 5, 15 and 40 minutes, so 5 attempts over about an hour.
+   */
+  retryDelaysMs?: readonly number[];
+  /** When a live post's figures are read, counted from its publication: 5 min, 1 h, 6 h, 24 h, 7 days. */
+  metricsScheduleMs?: readonly number[];
+  /** How long a metrics read may hold its claim before another worker may take it: 10 minutes. */
+  metricsLeaseMs?: number;
+}
+
+export const DEFAULT_PUBLISHING: Required<PublishingOptions> = {
+  waitMs: 20_000,
+  attemptTimeoutMs: 60_000,
+  retryDelaysMs: [60_000, 300_000, 900_000, 2_400_000],
+  metricsScheduleMs: [300_000, 3_600_000, 21_600_000, 86_400_000, 604_800_000],
+  metricsLeaseMs: 600_000,
+};
+
+/** What the publishing steps share, beside the store and clock every handler has. */
+export interface Publishing {
+  options: Required<PublishingOptions>;
+  /** The adapter a post of `mode` publishes through on `platform`; undefined when there is none. */
+  adapterFor(mode: KeyMode, platform: NetworkId): NetworkAdapter | undefined;
+  /** Seals and opens live credentials; null when the server was given no secret key. */
+  keyring: CredentialKeyring | null;
+  /** Wakes the worker that makes retries when one is due sooner than it knows. */
+  retries: Pick<DueTimer, "notify">;
+  /** Wakes the worker that reads figures. */
+  metrics: Pick<DueTimer, "notify">;
+  /** Attempts still running after their publish-now request answered; close() waits for them. */
+  background: Set<Promise<unknown>>;
+  /** Aborted when the service closes: attempts in flight stop waiting. */
+  shutdown: AbortSignal;
+}
+
+/** The sandbox adapters for test keys, and the live ones the server was given for live keys. */
+export function adapterResolver(live: NetworkAdapters): Publishing["adapterFor"] {
+  const sandbox = new Map<NetworkId, NetworkAdapter>();
+  return (mode, platform) => {
+    if (mode === "live") return live[platform];
+    let adapter = sandbox.get(platform);
+    if (!adapter) {
+      adapter = sandboxAdapter(platform);
+      sandbox.set(platform, adapter);
+    }
+    return adapter;
+  };
+}

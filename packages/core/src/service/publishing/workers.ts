@@ -1,0 +1,82 @@
+import { NETWORK_RULES } from "../../contract/networks.ts";
+import type { ServiceDeps } from "../context.ts";
+import { retryClaimedTarget } from "../publish.ts";
+import { accountSession, openCredentials } from "./attempt-target.ts";
+import type { DueWork } from "./due-timer.ts";
+import { redactCredentials } from "./redact.ts";
+
+const BATCH = 20;
+
+/** Retries: targets whose next attempt is due (a network's retry hint, backoff, pacing, a restart). */
+export function retryWork(deps: () => ServiceDeps): DueWork {
+  return {
+    next: () => deps().store.nextTargetAttemptAt(),
+    async run(now) {
+      const d = deps();
+      for (;;) {
+        const claimed = await d.store.claimDueTargets(now, BATCH);
+        await Promise.all(claimed.map(({ post, target }) => retryClaimedTarget(d, post, target)));
+        if (claimed.length < BATCH) return;
+      }
+    },
+  };
+}
+
+/**
+ * Figures of live posts, read on a decaying schedule after publishing (5 min, 1 h, 6 h, 24 h, 7 days
+ * by default) from networks that report them; each figure only ever rises (store.reportMetrics). A
+ * read that fails is simply made at the next point of the schedule.
+ */
+export function metricsWork(deps: () => ServiceDeps): DueWork {
+  return {
+    next: () => deps().store.nextMetricsReadAt(),
+    async run(now) {
+      const d = deps();
+      const { metricsScheduleMs, metricsLeaseMs, attemptTimeoutMs } = d.publishing.options;
+      for (;;) {
+        const claimed = await d.store.claimDueMetricReads(now, now + metricsLeaseMs, BATCH);
+        await Promise.all(
+          claimed.map(async ({ post, target }) => {
+            const reads = target.metrics_reads + 1;
+            const nextOffset = metricsScheduleMs[reads];
+            const nextAt =
+              nextOffset === undefined || target.published_at === null
+                ? null
+                : target.published_at + nextOffset;
+            const adapter = d.publishing.adapterFor(post.mode, target.platform);
+            const account = await d.store.getAccount(post.user_id, post.mode, target.platform);
+            if (adapter?.readMetrics && account && target.remote_id !== null && target.permalink !== null) {
+              let credentials = {};
+              try {
+                credentials = openCredentials(d, account);
+                const figures = await adapter.readMetrics(
+                  accountSession(d, account, credentials),
+                  { id: target.remote_id, permalink: target.permalink },
+                  AbortSignal.any([d.publishing.shutdown, AbortSignal.timeout(attemptTimeoutMs)]),
+                );
+                await d.store.reportMetrics(post.id, target.platform, {
+                  reach: figures.reach ?? 0,
+                  likes: figures.likes ?? 0,
+                  comments: figures.comments ?? 0,
+                  shares: figures.shares ?? 0,
+                });
+              } catch (err) {
+                const message = err instanceof Error ? err.message : String(err);
+                d.logger.warn(
+                  {
+                    post_id: post.id,
+                    platform: target.platform,
+                    error: redactCredentials(message, credentials),
+                  },
+                  `reading ${NETWORK_RULES[target.platform].name} figures failed; the next read is on schedule`,
+                );
+              }
+            }
+            await d.store.scheduleMetricsRead(post.id, target.platform, nextAt, reads);
+          }),
+        );
+        if (claimed.length < BATCH) return;
+      }
+    },
+  };
+}
