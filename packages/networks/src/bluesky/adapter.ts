@@ -96,7 +96,12 @@ export function blueskyAdapter(options: BlueskyAdapterOptions = {}): NetworkAdap
 
     async connect(fields, context): Promise<ConnectedAccount> {
       const { signal } = context;
-      const identifier = requiredString(fields, "handle", "the account's handle, like alice.bsky.social");
+      // "@alice.bsky.social" as Bluesky shows it is the handle alice.bsky.social.
+      const identifier = requiredString(
+        fields,
+        "handle",
+        "the account's handle, like alice.bsky.social",
+      ).replace(/^@/, "");
       const appPassword = requiredString(
         fields,
         "app_password",
@@ -137,6 +142,10 @@ export function blueskyAdapter(options: BlueskyAdapterOptions = {}): NetworkAdap
       // The account password opens a session that can change the account itself; we keep only what
       // posting needs, so we ask for an app password.
       if (jwtClaims(session.access_jwt).scope === "com.atproto.access") {
+        // That session is not kept: end it at once rather than leave a full-access session behind.
+        await clientFor(service, session.refresh_jwt, sessionOptions, signal)
+          .com.atproto.server.deleteSession()
+          .catch(() => {});
         throw new NetworkError(
           "bluesky",
           "refused",

@@ -97,6 +97,9 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
     const adapter = blueskyAdapter();
     const connected = await adapter.connect(connectFields(alice), context());
     expect(connected.handle).toBe(alice.handle);
+    // The handle as Bluesky shows it, with its @, is taken too.
+    const withAt = await adapter.connect({ ...connectFields(alice), handle: `@${alice.handle}` }, context());
+    expect(withAt.handle).toBe(alice.handle);
     expect(connected.health).toBe("healthy");
     expect(connected.credentials.did).toBe(alice.did);
     expect(JSON.stringify(connected)).not.toContain(alice.password);
