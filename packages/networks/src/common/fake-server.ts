@@ -57,6 +57,7 @@ function headersOf(req: IncomingMessage): Headers {
 
 export async function startFakeServer(
   handle: (request: FakeRequest) => FakeAnswer | Promise<FakeAnswer>,
+  port = 0,
 ): Promise<RunningServer> {
   const server = createServer(async (req, res) => {
     let answer: FakeAnswer;
@@ -82,10 +83,10 @@ export async function startFakeServer(
     });
     res.end(text);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const address = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${address.port}`,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

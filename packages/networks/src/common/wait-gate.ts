@@ -40,30 +40,28 @@ export class WaitGate {
   }
 
   /**
-   * Waits until `keys` are open. Returns 0 once they are, or the remaining wait in milliseconds, without
-   * waiting, when it is longer than the gate sleeps through.
+   * Waits until `keys` are open. Returns 0 once they are; or, without waiting further, the remaining wait
+   * in milliseconds when it is longer than the gate sleeps through or `signal` aborts meanwhile.
    */
   async pass(keys: readonly string[], signal: AbortSignal): Promise<number> {
     for (;;) {
       const wait = this.remaining(keys);
       if (wait === 0) return 0;
-      if (wait > this.#maxWaitMs) return wait;
+      if (wait > this.#maxWaitMs || signal.aborted) return wait;
       await sleep(wait, signal);
     }
   }
 }
 
+/** Resolves after `ms`, or as soon as `signal` aborts. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
+  return new Promise((resolve) => {
+    const done = () => {
       clearTimeout(timer);
-      reject(signal.reason);
+      signal.removeEventListener("abort", done);
+      resolve();
     };
-    signal.addEventListener("abort", onAbort, { once: true });
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
   });
 }

@@ -18,7 +18,8 @@ export async function connectDiscord(
   context: ConnectContext,
 ): Promise<ConnectedAccount> {
   const webhook = parseWebhookUrl(fields.webhook_url, hosts);
-  await context.checkUserUrl(webhook.url.href, "webhook_url");
+  // The address rule needs the host only; the path, which holds the token, stays here.
+  await context.checkUserUrl(webhook.url.origin, "webhook_url");
   const found = (await callWebhook(config, gate, webhook, {
     method: "GET",
     signal: context.signal,

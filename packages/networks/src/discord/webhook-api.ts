@@ -52,6 +52,9 @@ export async function callWebhook(
     init.body = JSON.stringify(options.body);
     init.headers = { "content-type": "application/json" };
   }
+  if (options.signal.aborted) {
+    throw new NetworkError("discord", "retry", "The request to Discord was cancelled before it was sent.");
+  }
   let response: Response;
   let text: string;
   try {

@@ -47,6 +47,8 @@ export async function callBotApi(
           headers: { "content-type": "application/json" },
           signal,
         };
+  if (signal.aborted)
+    throw new NetworkError("telegram", "retry", "The request to Telegram was cancelled before it was sent.");
   let response: Response;
   let text: string;
   try {

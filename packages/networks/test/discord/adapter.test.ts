@@ -102,13 +102,16 @@ describe("connect", () => {
     expect(onDiscord.message).toMatch(/on discord\.com/);
   });
 
-  it("passes the URL through the service's address rule", async () => {
+  it("passes the URL's host, never its token, through the service's address rule", async () => {
     const webhook = newWebhook();
+    const seen: string[] = [];
     const context = contextOf();
-    context.checkUserUrl = async () => {
+    context.checkUserUrl = async (value, field) => {
+      seen.push(`${field}=${value}`);
       throw new Error("webhook_url must resolve to a public address");
     };
     await expect(adapter.connect({ webhook_url: webhook.url }, context)).rejects.toThrow(/public address/);
+    expect(seen).toEqual([`webhook_url=${fake.url}`]);
   });
 });
 

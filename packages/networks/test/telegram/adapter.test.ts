@@ -281,6 +281,24 @@ describe("publish", () => {
     expect(sends[1]!.at - sends[0]!.at).toBeGreaterThanOrEqual(900);
   });
 
+  it("gives up waiting when the service cancels, as a retry that sent nothing", async () => {
+    const { chat, session } = await connected("cancel_channel");
+    fake.floodWait(chat.id, 1);
+    await failure(() => adapter.publish(session, postOf("flooded")));
+    const before = fake.requests.length;
+    const cancelled = await failure(() =>
+      adapter.publish(session, postOf("waiting", [], AbortSignal.timeout(100))),
+    );
+    expect(cancelled.kind).toBe("retry");
+    expect(cancelled.retryAfterMs).toBeGreaterThan(0);
+    const already = AbortSignal.abort();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const aborted = await failure(() => adapter.publish(session, postOf("never sent", [], already)));
+    expect(aborted.kind).toBe("retry");
+    expect(aborted.message).toMatch(/cancelled before it was sent/);
+    expect(fake.requests.length).toBe(before);
+  });
+
   it("hands a long flood wait back as a retry without sending", async () => {
     const { chat, session } = await connected("long_flood");
     fake.floodWait(chat.id, 30);

@@ -44,6 +44,10 @@ export interface DiscordFakeRequest {
 export interface DiscordFakeOptions {
   /** Check requests and answers against the OpenAPI description (default true). */
   checkSpec?: boolean;
+  /** Port to listen on, on 127.0.0.1 (default: any free port). */
+  port?: number;
+  /** Called with each request once it is answered (for a fake run by hand: see fake-cli.ts). */
+  onRequest?: (request: DiscordFakeRequest) => void;
 }
 
 type Answer = { status: number; headers: Record<string, string>; json?: unknown };
@@ -74,6 +78,7 @@ export class DiscordFake {
   readonly #messages: StoredMessage[] = [];
   readonly #buckets = new Map<string, Bucket>();
   readonly #close: () => Promise<void>;
+  #onRequest: ((request: DiscordFakeRequest) => void) | undefined;
   #globalUntil = 0;
 
   private constructor(url: string, close: () => Promise<void>) {
@@ -85,8 +90,9 @@ export class DiscordFake {
   static async start(options: DiscordFakeOptions = {}): Promise<DiscordFake> {
     const check = options.checkSpec === false ? undefined : await DiscordSpecCheck.shared();
     let fake: DiscordFake | undefined;
-    const server = await startFakeServer((request) => fake!.#handle(request, check));
+    const server = await startFakeServer((request) => fake!.#handle(request, check), options.port);
     fake = new DiscordFake(server.url, server.close);
+    fake.#onRequest = options.onRequest;
     return fake;
   }
 
@@ -190,7 +196,9 @@ export class DiscordFake {
         this.specViolations.push(p);
       }
     }
-    this.requests.push({ method: request.method, webhookId, status: answer.status, at: Date.now() });
+    const seen = { method: request.method, webhookId, status: answer.status, at: Date.now() };
+    this.requests.push(seen);
+    this.#onRequest?.(seen);
     return answer;
   }
 

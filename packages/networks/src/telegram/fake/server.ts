@@ -56,6 +56,10 @@ let sharedCheck: TelegramSpecCheck | undefined;
 export interface TelegramFakeOptions {
   /** Check requests and answers against the Bot API description (default true). */
   checkSpec?: boolean;
+  /** Port to listen on, on 127.0.0.1 (default: any free port). */
+  port?: number;
+  /** Called with each request once it is answered (for a fake run by hand: see fake-cli.ts). */
+  onRequest?: (request: TelegramFakeRequest) => void;
 }
 
 export class TelegramFake {
@@ -66,6 +70,7 @@ export class TelegramFake {
   readonly #bots = new Map<string, FakeBot>();
   readonly #chats = new Map<number, FakeChat>();
   readonly #close: () => Promise<void>;
+  #onRequest: ((request: TelegramFakeRequest) => void) | undefined;
   #nextChat = 1_000_000_001;
   #nextBot = 7_000_000_001;
   #nextGroup = 1;
@@ -79,8 +84,9 @@ export class TelegramFake {
     if (options.checkSpec !== false) sharedCheck ??= TelegramSpecCheck.load();
     const check = options.checkSpec === false ? undefined : sharedCheck;
     let fake: TelegramFake | undefined;
-    const server = await startFakeServer((request) => fake!.#handle(request, check));
+    const server = await startFakeServer((request) => fake!.#handle(request, check), options.port);
     fake = new TelegramFake(server.url, server.close);
+    fake.#onRequest = options.onRequest;
     return fake;
   }
 
@@ -193,7 +199,9 @@ export class TelegramFake {
     if (check && method !== "(none)") {
       for (const p of check.answer(method, answer.json)) this.specViolations.push(`answer ${p}`);
     }
-    this.requests.push({ method, botId: bot?.id ?? null, status: answer.status, at: Date.now() });
+    const seen = { method, botId: bot?.id ?? null, status: answer.status, at: Date.now() };
+    this.requests.push(seen);
+    this.#onRequest?.(seen);
     return answer;
   }
 
