@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type {
+  AccountPatch,
   AccountRecord,
   ApiKeyRecord,
   AttemptLogEntry,
   AttemptRecord,
+  ClaimedTarget,
   ClaimOptions,
   DeliveryJob,
   DeliveryRecord,
@@ -11,6 +13,7 @@ import type {
   Effects,
   IdempotencyAnswer,
   IdempotencyRecord,
+  KeyMode,
   ListAttemptsOptions,
   ListPostsOptions,
   MediaRecord,
@@ -27,6 +30,7 @@ import type {
   WebhookRecord,
   WebhookStatus,
 } from "@socialpub/core";
+import { settledPost } from "@socialpub/core";
 import postgres, { type Sql, type TransactionSql } from "postgres";
 import {
   toAccount,
@@ -244,6 +248,14 @@ export class PostgresStore implements Store {
         likes: t.likes,
         comments: t.comments,
         shares: t.shares,
+        attempts: t.attempts,
+        attempted_at: t.attempted_at,
+        in_flight: t.in_flight ? 1 : 0,
+        outcome_unknown: t.outcome_unknown ? 1 : 0,
+        next_attempt_at: t.next_attempt_at,
+        remote_id: t.remote_id,
+        metrics_due_at: t.metrics_due_at,
+        metrics_reads: t.metrics_reads,
       })),
     )}`;
   }
@@ -333,15 +345,18 @@ export class PostgresStore implements Store {
 
   // ── accounts ────────────────────────────────────────────────────────────────────────────────────
 
-  async listAccounts(userId: string): Promise<AccountRecord[]> {
+  async listAccounts(userId: string, mode: KeyMode): Promise<AccountRecord[]> {
     return (
-      await this.rows(() => this.sql`SELECT * FROM accounts WHERE user_id = ${userId} ORDER BY seq`)
+      await this.rows(
+        () => this.sql`SELECT * FROM accounts WHERE user_id = ${userId} AND mode = ${mode} ORDER BY seq`,
+      )
     ).map(toAccount);
   }
 
-  async getAccount(userId: string, platform: NetworkId): Promise<AccountRecord | null> {
+  async getAccount(userId: string, mode: KeyMode, platform: NetworkId): Promise<AccountRecord | null> {
     const row = await this.one(
-      () => this.sql`SELECT * FROM accounts WHERE user_id = ${userId} AND platform = ${platform}`,
+      () => this.sql`SELECT * FROM accounts
+                     WHERE user_id = ${userId} AND mode = ${mode} AND platform = ${platform}`,
     );
     return row ? toAccount(row) : null;
   }
@@ -349,19 +364,63 @@ export class PostgresStore implements Store {
   async putAccount(account: AccountRecord, effects?: Effects): Promise<void> {
     await this.tx(async (tx) => {
       await tx`
-        INSERT INTO accounts (user_id, platform, handle, followers, health, connected_at)
-        VALUES (${account.user_id}, ${account.platform}, ${account.handle}, ${account.followers},
-                ${account.health}, ${account.connected_at})
-        ON CONFLICT (user_id, platform) DO UPDATE SET
+        INSERT INTO accounts (user_id, mode, platform, handle, followers, health, connected_at, credentials)
+        VALUES (${account.user_id}, ${account.mode}, ${account.platform}, ${account.handle},
+                ${account.followers}, ${account.health}, ${account.connected_at}, ${account.credentials})
+        ON CONFLICT (user_id, mode, platform) DO UPDATE SET
           handle = excluded.handle, followers = excluded.followers, health = excluded.health,
-          connected_at = excluded.connected_at`;
+          connected_at = excluded.connected_at, credentials = excluded.credentials`;
       await this.writeEffects(tx, effects);
     });
   }
 
-  async deleteAccount(userId: string, platform: NetworkId, effects?: Effects): Promise<boolean> {
+  async updateAccount(
+    userId: string,
+    mode: KeyMode,
+    platform: NetworkId,
+    patch: AccountPatch,
+    effectsFor?: (before: AccountRecord, after: AccountRecord) => Effects,
+  ): Promise<AccountRecord | null> {
     return this.tx(async (tx) => {
-      const removed = await tx`DELETE FROM accounts WHERE user_id = ${userId} AND platform = ${platform}
+      const [row] = await tx`SELECT * FROM accounts
+                             WHERE user_id = ${userId} AND mode = ${mode} AND platform = ${platform} FOR UPDATE`;
+      if (!row) return null;
+      const before = toAccount(row);
+      const after: AccountRecord = {
+        ...before,
+        ...(patch.handle !== undefined && { handle: patch.handle }),
+        ...(patch.followers !== undefined && { followers: patch.followers }),
+        ...(patch.health !== undefined && { health: patch.health }),
+      };
+      await tx`UPDATE accounts SET handle = ${after.handle}, followers = ${after.followers}, health = ${after.health}
+               WHERE user_id = ${userId} AND mode = ${mode} AND platform = ${platform}`;
+      await this.writeEffects(tx, effectsFor?.(before, after));
+      return after;
+    });
+  }
+
+  async setAccountCredentials(
+    userId: string,
+    mode: KeyMode,
+    platform: NetworkId,
+    credentials: string,
+  ): Promise<boolean> {
+    const rows = await this.rows(
+      () => this.sql`UPDATE accounts SET credentials = ${credentials}
+                     WHERE user_id = ${userId} AND mode = ${mode} AND platform = ${platform} RETURNING user_id`,
+    );
+    return rows.length > 0;
+  }
+
+  async deleteAccount(
+    userId: string,
+    mode: KeyMode,
+    platform: NetworkId,
+    effects?: Effects,
+  ): Promise<boolean> {
+    return this.tx(async (tx) => {
+      const removed = await tx`DELETE FROM accounts
+                               WHERE user_id = ${userId} AND mode = ${mode} AND platform = ${platform}
                                RETURNING user_id`;
       if (removed.length === 0) return false;
       await this.writeEffects(tx, effects);
@@ -369,14 +428,21 @@ export class PostgresStore implements Store {
     });
   }
 
+  async countAccountsWithCredentials(): Promise<number> {
+    const row = await this.one(
+      () => this.sql`SELECT count(*) AS n FROM accounts WHERE credentials IS NOT NULL`,
+    );
+    return (row?.n as number) ?? 0;
+  }
+
   // ── posts ───────────────────────────────────────────────────────────────────────────────────────
 
   async insertPost(post: PostRecord, targets: TargetRecord[], effects?: Effects): Promise<void> {
     await this.tx(async (tx) => {
       await tx`
-        INSERT INTO posts (id, user_id, caption, platforms, status, media, scheduled_at, published_at,
-                           created_at)
-        VALUES (${post.id}, ${post.user_id}, ${post.caption}, ${JSON.stringify(post.platforms)},
+        INSERT INTO posts (id, user_id, mode, caption, platforms, status, media, scheduled_at,
+                           published_at, created_at)
+        VALUES (${post.id}, ${post.user_id}, ${post.mode}, ${post.caption}, ${JSON.stringify(post.platforms)},
                 ${post.status}, ${post.media}, ${post.scheduled_at}, ${post.published_at},
                 ${post.created_at})`;
       await tx`INSERT INTO post_creations (user_id, post_id, created_at)
@@ -516,6 +582,149 @@ export class PostgresStore implements Store {
                      WHERE status = 'publishing' RETURNING id`,
     );
     return rows.length;
+  }
+
+  // ── publishing targets ──────────────────────────────────────────────────────────────────────────
+
+  async beginTargetAttempts(
+    postId: string,
+    platforms: readonly NetworkId[],
+    now: number,
+  ): Promise<TargetRecord[]> {
+    if (platforms.length === 0) return [];
+    // One statement: each target row is locked while it is changed, so of two callers one starts it.
+    const rows = await this.rows(
+      () => this.sql`
+        UPDATE targets SET in_flight = 1, attempts = attempts + 1, attempted_at = ${now}, next_attempt_at = NULL
+        WHERE post_id = ${postId} AND platform = ANY(${this.sql.array([...platforms])}::text[])
+          AND status = 'pending' AND in_flight = 0 AND (next_attempt_at IS NULL OR next_attempt_at <= ${now})
+        RETURNING *`,
+    );
+    return rows.map(toTarget).sort((a, b) => platforms.indexOf(a.platform) - platforms.indexOf(b.platform));
+  }
+
+  async claimDueTargets(now: number, limit: number): Promise<ClaimedTarget[]> {
+    return this.tx(async (tx) => {
+      const due = await tx`
+        SELECT t.post_id, t.platform FROM targets t JOIN posts p ON p.id = t.post_id
+        WHERE t.next_attempt_at IS NOT NULL AND t.next_attempt_at <= ${now} AND t.status = 'pending'
+          AND t.in_flight = 0 AND p.status IN ('publishing', 'published')
+        ORDER BY t.next_attempt_at LIMIT ${limit}
+        FOR UPDATE OF t SKIP LOCKED`;
+      const claimed: ClaimedTarget[] = [];
+      for (const row of due) {
+        const [target] = await tx`
+          UPDATE targets SET in_flight = 1, attempts = attempts + 1, attempted_at = ${now}, next_attempt_at = NULL
+          WHERE post_id = ${row.post_id as string} AND platform = ${row.platform as string}
+          RETURNING *`;
+        const [post] = await tx`SELECT * FROM posts WHERE id = ${row.post_id as string}`;
+        if (target && post) claimed.push({ post: toPost(post), target: toTarget(target) });
+      }
+      return claimed;
+    });
+  }
+
+  async nextTargetAttemptAt(): Promise<number | null> {
+    const row = await this.one(
+      () => this.sql`SELECT min(next_attempt_at) AS at FROM targets
+                     WHERE next_attempt_at IS NOT NULL AND status = 'pending' AND in_flight = 0`,
+    );
+    return (row?.at as number | null) ?? null;
+  }
+
+  async finishTargets(
+    postId: string,
+    targets: readonly TargetRecord[],
+    now: number,
+    effects?: Effects | ((post: PostRecord) => Effects),
+  ): Promise<PostRecord | null> {
+    return this.tx(async (tx) => {
+      const [row] = await tx`SELECT * FROM posts WHERE id = ${postId} FOR UPDATE`;
+      if (!row) return null;
+      for (const t of targets) {
+        await tx`
+          UPDATE targets SET status = ${t.status}, text = ${t.text}, permalink = ${t.permalink},
+            error = ${t.error}, published_at = ${t.published_at}, reach = ${t.reach}, likes = ${t.likes},
+            comments = ${t.comments}, shares = ${t.shares}, attempts = ${t.attempts},
+            attempted_at = ${t.attempted_at}, in_flight = ${t.in_flight ? 1 : 0},
+            outcome_unknown = ${t.outcome_unknown ? 1 : 0}, next_attempt_at = ${t.next_attempt_at},
+            remote_id = ${t.remote_id}, metrics_due_at = ${t.metrics_due_at}, metrics_reads = ${t.metrics_reads}
+          WHERE post_id = ${postId} AND platform = ${t.platform}`;
+      }
+      const post = toPost(row);
+      const stored = (await tx`SELECT * FROM targets WHERE post_id = ${postId} ORDER BY position`).map(
+        toTarget,
+      );
+      const settled: PostRecord = { ...post, ...settledPost(post, stored, now) };
+      await tx`UPDATE posts SET status = ${settled.status}, scheduled_at = ${settled.scheduled_at},
+                                published_at = ${settled.published_at}
+               WHERE id = ${postId}`;
+      await this.writeEffects(tx, typeof effects === "function" ? effects(settled) : effects);
+      return settled;
+    });
+  }
+
+  async releaseInterruptedTargets(startedBefore: number, now: number): Promise<number> {
+    const rows = await this.rows(
+      () => this.sql`UPDATE targets SET in_flight = 0, outcome_unknown = 1, next_attempt_at = ${now}
+                     WHERE in_flight = 1 AND attempted_at < ${startedBefore} RETURNING post_id`,
+    );
+    return rows.length;
+  }
+
+  async recentAttemptTimes(
+    userId: string,
+    mode: KeyMode,
+    platform: NetworkId,
+    since: number,
+  ): Promise<number[]> {
+    const rows = await this.rows(
+      () => this.sql`SELECT t.attempted_at AS at FROM targets t JOIN posts p ON p.id = t.post_id
+                     WHERE t.platform = ${platform} AND t.attempted_at >= ${since}
+                       AND p.user_id = ${userId} AND p.mode = ${mode}
+                     ORDER BY t.attempted_at`,
+    );
+    return rows.map((row) => row.at as number);
+  }
+
+  async claimDueMetricReads(now: number, leaseUntil: number, limit: number): Promise<ClaimedTarget[]> {
+    return this.tx(async (tx) => {
+      const rows = await tx`
+        UPDATE targets SET metrics_due_at = ${leaseUntil}
+        WHERE (post_id, platform) IN (
+          SELECT post_id, platform FROM targets
+          WHERE metrics_due_at IS NOT NULL AND metrics_due_at <= ${now} AND status = 'published'
+          ORDER BY metrics_due_at LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)
+        RETURNING *`;
+      const claimed: ClaimedTarget[] = [];
+      for (const row of rows) {
+        const target = toTarget(row);
+        const [post] = await tx`SELECT * FROM posts WHERE id = ${target.post_id}`;
+        if (post) claimed.push({ post: toPost(post), target });
+      }
+      return claimed;
+    });
+  }
+
+  async nextMetricsReadAt(): Promise<number | null> {
+    const row = await this.one(
+      () => this.sql`SELECT min(metrics_due_at) AS at FROM targets
+                     WHERE metrics_due_at IS NOT NULL AND status = 'published'`,
+    );
+    return (row?.at as number | null) ?? null;
+  }
+
+  async scheduleMetricsRead(
+    postId: string,
+    platform: NetworkId,
+    dueAt: number | null,
+    reads: number,
+  ): Promise<void> {
+    await this.rows(
+      () => this.sql`UPDATE targets SET metrics_due_at = ${dueAt}, metrics_reads = ${reads}
+                     WHERE post_id = ${postId} AND platform = ${platform} RETURNING post_id`,
+    );
   }
 
   async reportMetrics(

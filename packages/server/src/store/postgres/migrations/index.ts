@@ -1,5 +1,6 @@
 import type { Migration } from "../../migrations/types.ts";
 import { initial } from "./0001-initial.ts";
+import { livePublishing } from "./0002-live-publishing.ts";
 
 /** Every PostgreSQL migration, oldest first. Append new ones; never edit or reorder released ones. */
-export const POSTGRES_MIGRATIONS: readonly Migration[] = [initial];
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [initial, livePublishing];
