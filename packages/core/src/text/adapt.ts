@@ -22,40 +22,76 @@ export function adaptText(caption: string, platform: NetworkId, hasMedia: boolea
  * Shortens `text` so that it, with a closing `…`, measures at most `limit` in `unit`. Cuts only between
  * graphemes (never inside an emoji or a letter with its accents), prefers the end of a word, and drops
  * the whitespace before the `…` — and a list marker, separator, opening bracket or half a URL left
- * there (see clean-cut.ts), unless that would take away more than half of what is kept.
+ * there (see clean-cut.ts), unless that would take away more than half of what is kept. Linear in
+ * the text: one pass over its graphemes up to the limit, one over its words up to the cut.
  */
 export function truncate(text: string, limit: number, unit: "characters" | "graphemes"): string {
-  if (measure(text, unit) <= limit) return text;
-  const room = limit - measure(ELLIPSIS, unit);
-  if (room <= 0) return ELLIPSIS.slice(0, Math.max(0, limit));
+  // Either unit counts at most one per UTF-16 unit, so a text no longer than the limit in those fits.
+  if (text.length <= limit) return text;
+  const ellipsis = measure(ELLIPSIS, unit);
+  const room = limit - ellipsis;
 
-  // The longest run of whole graphemes that fits, as UTF-16 offsets of each grapheme boundary.
-  const cuts: number[] = [0];
+  // One pass over the graphemes, stopping once the text is known not to fit: the longest run of whole
+  // graphemes that fits in `room`, as UTF-16 offsets of each boundary and the measure up to it.
+  // Typed arrays sized once: growing plain arrays of tens of thousands of numbers costs more than the pass.
+  const capacity = Math.max(0, room) + 1;
+  const offsets = new Uint32Array(capacity);
+  const sizes = new Uint32Array(capacity);
+  let count = 1;
   let used = 0;
   let offset = 0;
+  let filling = room > 0;
   for (const g of eachGrapheme(text)) {
-    const size = unit === "graphemes" ? 1 : measure(g, unit);
-    if (used + size > room) break;
-    used += size;
+    used += unit === "graphemes" || g.length === 1 ? 1 : measure(g, unit);
     offset += g.length;
-    cuts.push(offset);
+    if (used > limit) break;
+    if (filling && used <= room) {
+      offsets[count] = offset;
+      sizes[count] = used;
+      count++;
+    } else filling = false;
   }
-  const graphemeCut = offset;
+  if (used <= limit) return text;
+  if (room <= 0) return ELLIPSIS.slice(0, Math.max(0, limit));
 
+  /** The measure of `text[0, end)`: looked up when `end` is a boundary seen above (it always is, but for odd whitespace). */
+  const measureTo = (end: number): number => {
+    const found = binarySearch(offsets, count, end);
+    return found === -1 ? measure(text.slice(0, end), unit) : sizes[found]!;
+  };
+  const trimmedTo = (end: number) => text.slice(0, end).trimEnd().length;
+
+  const graphemeCut = offsets[count - 1]!;
   // Word boundaries depend only on nearby characters: a little text past the cut is enough context.
   const words = wordBoundaries(text.slice(0, graphemeCut + WORD_CONTEXT));
   let cut = graphemeCut;
-  if (!words.has(graphemeCut)) {
-    const minimum = measure(text.slice(0, graphemeCut), unit) * MIN_WORD_CUT_SHARE;
-    for (let i = cuts.length - 1; i >= 0; i--) {
-      const candidate = cuts[i]!;
-      if (!words.has(candidate)) continue;
-      if (measure(text.slice(0, candidate).trimEnd(), unit) >= minimum) cut = candidate;
+  if (words[graphemeCut] !== 1) {
+    const minimum = sizes[count - 1]! * MIN_WORD_CUT_SHARE;
+    for (let i = count - 1; i >= 0; i--) {
+      const candidate = offsets[i]!;
+      if (words[candidate] !== 1) continue;
+      if (measureTo(trimmedTo(candidate)) >= minimum) cut = candidate;
       break;
     }
   }
-  const kept = `${text.slice(0, cut).trimEnd()}${ELLIPSIS}`;
+  const keptEnd = trimmedTo(cut);
+  const kept = `${text.slice(0, keptEnd)}${ELLIPSIS}`;
   // Cleaning the end follows the word rule above: worth it only while it keeps half of the room.
   const cleaned = withoutDanglingEnd(kept, text);
-  return measure(cleaned, unit) >= measure(kept, unit) * MIN_WORD_CUT_SHARE ? cleaned : kept;
+  const cleanedSize = cleaned === "" ? 0 : measureTo(cleaned.length - ELLIPSIS.length) + ellipsis;
+  return cleanedSize >= (measureTo(keptEnd) + ellipsis) * MIN_WORD_CUT_SHARE ? cleaned : kept;
+}
+
+/** The index of `value` in the first `length` entries of the ascending `sorted`, or -1. */
+function binarySearch(sorted: Uint32Array, length: number, value: number): number {
+  let low = 0;
+  let high = length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const at = sorted[middle]!;
+    if (at === value) return middle;
+    if (at < value) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
 }

@@ -14,12 +14,15 @@ export function* eachGrapheme(text: string): Generator<string> {
   for (const s of graphemeSegmenter.segment(text)) yield s.segment;
 }
 
-/** Indexes (in UTF-16 units) where a word or the space after it begins. */
-export function wordBoundaries(text: string): Set<number> {
+/**
+ * Where a word or the space after it begins: `boundaries[i]` is 1 when one begins at UTF-16 offset `i`
+ * (and at `text.length`). One byte per offset, so a long text costs no more per offset than a short one.
+ */
+export function wordBoundaries(text: string): Uint8Array {
   wordSegmenter ??= new Intl.Segmenter("en", { granularity: "word" });
-  const out = new Set<number>();
-  for (const s of wordSegmenter.segment(text)) out.add(s.index);
-  out.add(text.length);
+  const out = new Uint8Array(text.length + 1);
+  for (const s of wordSegmenter.segment(text)) out[s.index] = 1;
+  out[text.length] = 1;
   return out;
 }
 
