@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { createService } from "../src/service/create-service.ts";
 import { HttpError } from "../src/service/http-error.ts";
+import { silentLogger } from "../src/service/logger.ts";
 import { checkWebhookUrl, isPublicAddress, type LookupHost } from "../src/service/webhook-url.ts";
+import { MemoryStore } from "../src/store/memory.ts";
+import { provisionUser } from "../src/testing/index.ts";
 
 const resolvesTo =
   (...addresses: string[]): LookupHost =>
@@ -43,6 +47,41 @@ describe("webhook URLs", () => {
     }
   });
 
+  it("an IPv6 address that embeds an IPv4 address is judged by that IPv4 address", () => {
+    const privateV4 = ["127.0.0.1", "10.0.0.1", "169.254.169.254", "192.168.0.1", "0.0.0.0"];
+    for (const v4 of privateV4) {
+      const [a, b, c, d] = v4.split(".").map(Number) as [number, number, number, number];
+      const hex = (x: number, y: number) => ((x << 8) | y).toString(16);
+      const inv = (x: number, y: number) => (((x ^ 0xff) << 8) | (y ^ 0xff)).toString(16);
+      for (const form of [
+        `::${v4}`, // IPv4-compatible; a URL parser writes it ::7f00:1
+        `::${hex(a, b)}:${hex(c, d)}`,
+        `::ffff:${v4}`, // mapped
+        `::ffff:0:${v4}`, // translated
+        `64:ff9b::${v4}`, // NAT64
+        `64:ff9b:1::${v4}`, // NAT64, local use
+        `2002:${hex(a, b)}:${hex(c, d)}::1`, // 6to4
+        `2001:0:${hex(a, b)}:${hex(c, d)}::1`, // Teredo server
+        `2001:0:808:808:0:0:${inv(a, b)}:${inv(c, d)}`, // Teredo client, stored inverted
+        `2001:4860::5efe:${v4}`, // ISATAP
+        `2001:4860::200:5efe:${v4}`,
+      ]) {
+        expect(isPublicAddress(form), form).toBe(false);
+      }
+    }
+    // The same forms around a public address route to it.
+    for (const form of [
+      "::8.8.8.8",
+      "::ffff:8.8.8.8",
+      "64:ff9b::8.8.8.8",
+      "2002:808:808::1",
+      "2001:4860::5efe:8.8.8.8",
+    ])
+      expect(isPublicAddress(form), form).toBe(true);
+    // An ISATAP interface id under a link-local prefix stays link-local.
+    expect(isPublicAddress("fe80::5efe:8.8.8.8")).toBe(false);
+  });
+
   it("refuses private address literals and localhost names", async () => {
     for (const url of [
       "http://127.0.0.1:8080/hook",
@@ -50,6 +89,11 @@ describe("webhook URLs", () => {
       "http://localhost/hook",
       "http://api.localhost/x",
       "http://169.254.169.254/latest",
+      "http://[::127.0.0.1]/hook",
+      "http://[::10.0.0.1]/hook",
+      "http://[::169.254.169.254]/latest",
+      "http://[::ffff:0:127.0.0.1]/hook",
+      "http://[64:ff9b::a9fe:a9fe]/latest",
     ]) {
       expect(await refusal(url), url).toMatch(/loopback, private or link-local address/);
     }
@@ -81,5 +125,39 @@ describe("webhook URLs", () => {
     expect(await checkWebhookUrl("http://localhost:9000/hook", true, fails)).toBe(
       "http://localhost:9000/hook",
     );
+  });
+});
+
+describe("webhook URLs through the API", () => {
+  it("POST /webhooks and PATCH /webhooks/{id} both refuse an IPv6 literal that embeds a private IPv4 address", async () => {
+    const store = new MemoryStore();
+    const { apiKey } = await provisionUser(store, { plan: "creator", accounts: ["x"] });
+    const service = createService({ store, logger: silentLogger, lookupHost: resolvesTo("93.184.215.14") });
+    const call = (method: string, path: string, body: unknown) =>
+      service.fetch(
+        new Request(`http://localhost/api/v1${path}`, {
+          method,
+          headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+      );
+    for (const url of [
+      "http://[::127.0.0.1]/hook",
+      "http://[::10.0.0.1]/hook",
+      "http://[::169.254.169.254]/x",
+    ]) {
+      const created = await call("POST", "/webhooks", { url, events: ["post.published"] });
+      expect(created.status, url).toBe(400);
+      expect((await created.json()).error).toMatch(/loopback, private or link-local address/);
+    }
+    const created = await call("POST", "/webhooks", {
+      url: "https://hooks.example.com/a",
+      events: ["post.published"],
+    });
+    expect(created.status).toBe(201);
+    const { id } = await created.json();
+    const patched = await call("PATCH", `/webhooks/${id}`, { url: "http://[::127.0.0.1]:8787/api/v1/me" });
+    expect(patched.status).toBe(400);
+    expect((await patched.json()).error).toMatch(/loopback, private or link-local address/);
   });
 });
