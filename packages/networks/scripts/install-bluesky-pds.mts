@@ -86,7 +86,9 @@ try {
     cacheDir,
     isReady: isPdsInstalled,
     install: (dir) => {
-      console.log(`Installing the Bluesky PDS ${PDS_VERSION} into ${cacheDir} (about 5 minutes, 360 MB)…`);
+      console.log(
+        `Installing the Bluesky PDS ${PDS_VERSION} into ${cacheDir} (a few minutes; about 560 MB with its Node.js)…`,
+      );
       install(dir);
     },
     log: (message) => console.log(message),
