@@ -137,6 +137,24 @@ describe("connect", () => {
     expect(noRight.message).toMatch(/without the right to post messages.*Post messages/);
   });
 
+  it("takes a supergroup the bot is a member of, and refuses it while the bot is restricted", async () => {
+    const bot = newBot("group_bot");
+    const group = fake.addChat({
+      type: "supergroup",
+      title: "Builders",
+      username: "builders_chat",
+      memberCount: 310,
+    });
+    fake.setMember(group.id, bot.id, "restricted");
+    const restricted = await failure(() =>
+      adapter.connect({ bot_token: bot.token, chat: "@builders_chat" }, context()),
+    );
+    expect(restricted.message).toMatch(/@group_bot is restricted in this group and may not send messages/);
+    fake.setMember(group.id, bot.id, "member");
+    const account = await adapter.connect({ bot_token: bot.token, chat: "@builders_chat" }, context());
+    expect(account).toMatchObject({ handle: "@builders_chat", followers: 310 });
+  });
+
   it("refuses basic groups (their messages have no links) and private chats", async () => {
     const bot = newBot();
     const group = fake.addChat({ type: "group", title: "Old group" });
@@ -308,6 +326,20 @@ describe("publish", () => {
     expect(again.kind).toBe("retry");
     expect(again.retryAfterMs).toBeGreaterThan(25_000);
     expect(fake.requests.length).toBe(before);
+  });
+
+  it("meets Telegram's 20 messages a minute in a group: the 21st is a retry about a minute later", async () => {
+    const bot = newBot();
+    const group = fake.addChat({ type: "supergroup", title: "Busy", username: "busy_group" });
+    fake.setMember(group.id, bot.id, "administrator");
+    const account = await adapter.connect({ bot_token: bot.token, chat: "@busy_group" }, context());
+    const session = sessionOf(account.credentials);
+    for (let i = 1; i <= 20; i++) await adapter.publish(session, postOf(`update ${i}`));
+    const limited = await failure(() => adapter.publish(session, postOf("update 21")));
+    expect(limited.kind).toBe("retry");
+    expect(limited.retryAfterMs).toBeGreaterThan(50_000);
+    expect(limited.retryAfterMs).toBeLessThanOrEqual(60_000);
+    expect(fake.messages(group.id)).toHaveLength(20);
   });
 
   it("classifies a kicked bot and a revoked token as reauth", async () => {
