@@ -11,8 +11,8 @@ import { telegramPermalink } from "./permalink.ts";
 import type { BotMessage, TelegramCredentials } from "./types.ts";
 
 /*
- * One post = one Bot API call: text alone → sendMessage; one photo or video → sendPhoto / sendVideo
- * with the text as its caption; 2–10 → sendMediaGroup (an album; the caption rides on the first
+ * One post = one Bot API call: text alone → sendMessage; one photo, video or GIF → sendPhoto /
+ * sendVideo / sendAnimation with the text as its caption; 2–10 → sendMediaGroup (an album; the caption rides on the first
  * item). Files are uploaded as multipart parts. The Bot API has no idempotency key, so the post's key
  * is not sent; a send that got no answer is reported as `unknown`.
  */
@@ -35,7 +35,15 @@ function credentialsOf(account: AccountSession): TelegramCredentials {
   return { bot_token, chat_id, chat_username: typeof chat_username === "string" ? chat_username : null };
 }
 
-function kindOf(file: MediaFile): "photo" | "video" {
+type Kind = "photo" | "video" | "animation";
+
+function kindOf(file: MediaFile): Kind {
+  if (file.contentType === "image/gif") {
+    if (file.bytes.byteLength > MAX_UPLOAD_BYTES) {
+      throw refused(`${file.filename} is larger than the 50 MB Telegram takes for an animation from a bot.`);
+    }
+    return "animation";
+  }
   if (file.contentType.startsWith("image/")) {
     if (file.bytes.byteLength > MAX_PHOTO_BYTES) {
       throw refused(`${file.filename} is larger than the 10 MB Telegram takes for a photo from a bot.`);
@@ -76,10 +84,12 @@ function requestFor(chatId: number, post: PublishInput): { method: string; param
     if (text !== "") form.set("caption", text);
     form.set(kind, blobOf(media[0]!), media[0]!.filename);
     if (kind === "video") form.set("supports_streaming", "true");
-    return { method: kind === "photo" ? "sendPhoto" : "sendVideo", params: form };
+    const method = { photo: "sendPhoto", video: "sendVideo", animation: "sendAnimation" }[kind];
+    return { method, params: form };
   }
+  // Albums hold photos and videos only: a GIF in one goes as a (still) photo.
   const items = media.map((_, i) => ({
-    type: kinds[i],
+    type: kinds[i] === "animation" ? "photo" : kinds[i],
     media: `attach://file${i}`,
     ...(i === 0 && text !== "" ? { caption: text } : {}),
     ...(kinds[i] === "video" ? { supports_streaming: true } : {}),

@@ -239,6 +239,15 @@ describe("publish", () => {
     expect(fake.requests.at(-1)?.method).toBe("sendVideo");
   });
 
+  it("sends a GIF as an animation (sendAnimation)", async () => {
+    const { chat, session } = await connected("gif_channel");
+    await adapter.publish(session, postOf("It moves", [fileOf("image/gif", "loop.gif", 3000)]));
+    expect(fake.messages(chat.id)).toMatchObject([
+      { caption: "It moves", file: { kind: "animation", name: "loop.gif" } },
+    ]);
+    expect(fake.requests.at(-1)?.method).toBe("sendAnimation");
+  });
+
   it("sends 2–10 files as one album (sendMediaGroup), the caption on the first", async () => {
     const { chat, session } = await connected("album_channel");
     const media = [

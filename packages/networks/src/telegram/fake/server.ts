@@ -226,9 +226,10 @@ export class TelegramFake {
         return messageOf(chat, bot, this.#store(chat, { text }));
       }
       case "sendPhoto":
-      case "sendVideo": {
+      case "sendVideo":
+      case "sendAnimation": {
         const chat = this.#sendableChat(bot, params.chat_id);
-        const kind = method === "sendPhoto" ? "photo" : "video";
+        const kind = method === "sendPhoto" ? "photo" : method === "sendVideo" ? "video" : "animation";
         const caption = captionOf(params.caption);
         const file = fileOf(params[kind], files, kind, files.get(kind));
         return messageOf(chat, bot, this.#store(chat, { caption, file }));
@@ -353,7 +354,7 @@ function captionOf(value: unknown): string | undefined {
 }
 
 /** The file a photo/video parameter names: an uploaded part (directly or via attach://), a URL or a file_id. */
-function fileOf(value: unknown, files: Map<string, File>, kind: "photo" | "video", part?: File): StoredFile {
+function fileOf(value: unknown, files: Map<string, File>, kind: StoredFile["kind"], part?: File): StoredFile {
   if (!part && typeof value === "string" && value.startsWith("attach://")) part = files.get(value.slice(9));
   if (part) {
     if (part.size === 0) throw badRequest(`file must be non-empty`);

@@ -24,7 +24,7 @@ export interface StoredFile {
   name: string;
   contentType: string;
   size: number;
-  kind: "photo" | "video";
+  kind: "photo" | "video" | "animation";
 }
 
 export interface StoredMessage {
@@ -166,6 +166,26 @@ export function messageOf(chat: FakeChat, bot: FakeBot, message: StoredMessage) 
             width: 1280,
             height: 720,
             duration: 1,
+            mime_type: file.contentType,
+            file_size: file.size,
+          },
+        }
+      : {}),
+    // An animation message carries the file twice, as Telegram sends it: as animation and as document.
+    ...(file?.kind === "animation"
+      ? {
+          animation: {
+            file_id: fileId,
+            file_unique_id: fileId,
+            width: 480,
+            height: 270,
+            duration: 2,
+            file_size: file.size,
+          },
+          document: {
+            file_id: fileId,
+            file_unique_id: fileId,
+            file_name: file.name,
             mime_type: file.contentType,
             file_size: file.size,
           },
