@@ -43,7 +43,7 @@ describe("service edges", () => {
       info: (f, m) => lines.push(JSON.stringify(f) + m),
     };
     const { service, auth, apiKey } = await setup({ store, logger });
-    store.getUser = async () => {
+    store.authorizeCall = async () => {
       throw new Error("boom");
     };
     await service.fetch(new Request("http://localhost/api/v1/me", { headers: auth }));

@@ -14,7 +14,7 @@ function countingTransactions() {
       callsInThisTransaction += calls;
       const total = (totals.get(`${userId} ${month}`) ?? 0) + calls;
       totals.set(`${userId} ${month}`, total);
-      return total;
+      return { calls: total };
     },
     (work) => {
       callsInThisTransaction = 0;
@@ -28,22 +28,23 @@ function countingTransactions() {
 describe("API calls counted with one commit per turn of the event loop", () => {
   it("calls made together share one transaction and each gets its own consecutive count", async () => {
     const { counter, transactions } = countingTransactions();
-    const counts = await Promise.all([
+    const counted = await Promise.all([
       ...Array.from({ length: 50 }, () => counter.increment("usr_a", "2026-11")),
       ...Array.from({ length: 20 }, () => counter.increment("usr_b", "2026-11")),
     ]);
+    const counts = counted.map((c) => c!.calls);
     expect(transactions).toEqual([70]);
     expect(counts.slice(0, 50)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     expect(counts.slice(50)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     // The next turn goes on from there.
-    expect(await counter.increment("usr_a", "2026-11")).toBe(51);
+    expect(await counter.increment("usr_a", "2026-11")).toEqual({ calls: 51 });
     expect(transactions).toEqual([70, 1]);
   });
 
   it("a failed transaction fails every call in it, and later calls are counted again", async () => {
     let fail = true;
     const counter = new UsageCounter(
-      () => 1,
+      () => ({ calls: 1 }),
       (work) => {
         if (fail) throw new Error("database is locked");
         work();
@@ -52,7 +53,7 @@ describe("API calls counted with one commit per turn of the event loop", () => {
     const failed = await Promise.allSettled([counter.increment("u", "m"), counter.increment("u", "m")]);
     expect(failed.map((r) => r.status)).toEqual(["rejected", "rejected"]);
     fail = false;
-    await expect(counter.increment("u", "m")).resolves.toBe(1);
+    await expect(counter.increment("u", "m")).resolves.toEqual({ calls: 1 });
   });
 
   it("on SQLite, calls are on disk when they resolve, and close() commits calls still waiting", async () => {

@@ -24,6 +24,8 @@ export interface ServiceDeps {
 export interface Caller {
   user: UserRecord;
   key: ApiKeyRecord;
+  /** The user's API calls this month (UTC), this request included. */
+  callsThisMonth: number;
 }
 
 /**

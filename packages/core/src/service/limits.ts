@@ -1,7 +1,6 @@
 import { PLANS } from "../contract/plans.ts";
-import type { Store } from "../store/types.ts";
 import type { Clock } from "../time/clock.ts";
-import { monthKey, startOfNextMonth } from "../time/month.ts";
+import { startOfNextMonth } from "../time/month.ts";
 import type { Caller } from "./context.ts";
 import { HttpError } from "./http-error.ts";
 
@@ -62,14 +61,13 @@ export class RateLimiter {
 }
 
 /**
- * Counts the call against the month's allowance (every authenticated request of the UTC month, this one
- * included) and refuses it with 429 once the plan's allowance is used, until the month turns.
+ * Refuses the call with 429 once the plan's allowance for the month is used (every authenticated request
+ * of the UTC month counts, this one included, as `authenticate` counted it), until the month turns.
  */
-export async function countApiCall(store: Store, caller: Caller, now: number): Promise<void> {
-  const used = await store.incrementApiCalls(caller.user.id, monthKey(now));
+export function checkMonthlyCalls(caller: Caller, now: number): void {
   const plan = caller.user.plan;
   const allowance = PLANS[plan].api_calls_per_month;
-  if (used <= allowance) return;
+  if (caller.callsThisMonth <= allowance) return;
   const turns = startOfNextMonth(now);
   throw new HttpError(
     429,

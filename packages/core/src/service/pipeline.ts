@@ -3,7 +3,7 @@ import { decodeBody, isJsonContentType, mediaTypeOf, parseJsonText, readBodyByte
 import type { KeepAnswer, RequestContext, ServiceDeps } from "./context.ts";
 import { badRequest, HttpError } from "./http-error.ts";
 import { idempotencyKeyOf, requestFingerprint, withIdempotency } from "./idempotency.ts";
-import { countApiCall, type RateLimiter } from "./limits.ts";
+import { checkMonthlyCalls, type RateLimiter } from "./limits.ts";
 import { errorResponse } from "./responses.ts";
 import type { AnyRoute } from "./route.ts";
 import { describeBodyError } from "./zod-errors.ts";
@@ -37,24 +37,14 @@ export async function runRoute(
     keptAnswer: noAnswer,
   } as RequestContext;
   let rateHeaders: Record<string, string> = {};
-  if (route.auth) ctx.caller = await authenticate(request, deps.store);
+  const now = deps.clock.now();
+  if (route.auth) ctx.caller = await authenticate(request, deps.store, now);
   try {
-    const now = deps.clock.now();
     if (route.auth) {
-      // Every authenticated request counts toward the month, one the short-term limit refuses included
-      // (decisions.md); that refusal, with its RateLimit headers, stays the answer.
-      let rateRefusal: unknown = null;
-      try {
-        if (options.rateLimiter) rateHeaders = options.rateLimiter.take(ctx.caller.key.id);
-      } catch (err) {
-        rateRefusal = err;
-      }
-      try {
-        await countApiCall(deps.store, ctx.caller, now);
-      } catch (err) {
-        if (rateRefusal === null || !(err instanceof HttpError)) throw err;
-      }
-      if (rateRefusal !== null) throw rateRefusal;
+      // authenticate counted the call toward the month, so one the short-term limit refuses counts too
+      // (decisions.md); that refusal, with its RateLimit headers, is the answer before the month's.
+      if (options.rateLimiter) rateHeaders = options.rateLimiter.take(ctx.caller.key.id);
+      checkMonthlyCalls(ctx.caller, now);
     }
     const rawBody = route.body ? await readBodyBytes(request, options.maxBodyBytes) : new Uint8Array(0);
     const contentType = request.headers.get("content-type");

@@ -8,6 +8,7 @@ import type {
   ApiKeyRecord,
   AttemptLogEntry,
   AttemptRecord,
+  AuthorizedCall,
   ClaimedTarget,
   ClaimOptions,
   DeliveryJob,
@@ -134,7 +135,18 @@ export class MemoryStore implements Store {
 
   // Usage
 
+  async authorizeCall(keyHash: string, month: string): Promise<AuthorizedCall | null> {
+    const key = [...this.keys.values()].find((k) => k.hash === keyHash);
+    const user = key ? this.users.get(key.user_id) : undefined;
+    if (!key || key.revoked_at !== null || !user) return null;
+    return { key: copy(key), user: copy(user), calls: this.addApiCall(user.id, month) };
+  }
+
   async incrementApiCalls(userId: string, month: string): Promise<number> {
+    return this.addApiCall(userId, month);
+  }
+
+  private addApiCall(userId: string, month: string): number {
     const k = `${userId}|${month}`;
     const next = (this.apiCalls.get(k) ?? 0) + 1;
     this.apiCalls.set(k, next);

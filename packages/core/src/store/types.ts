@@ -274,6 +274,14 @@ export interface Effects {
   idempotency?: IdempotencyAnswer;
 }
 
+/** An authenticated API call: the key it was made with, that key's user, and the month's count with it. */
+export interface AuthorizedCall {
+  key: ApiKeyRecord;
+  user: UserRecord;
+  /** The user's API calls in the month, this one included. */
+  calls: number;
+}
+
 export interface ListPostsOptions {
   statuses?: PostStatus[];
   limit: number;
@@ -298,6 +306,14 @@ export interface Store {
   revokeKey(id: string, at: number): Promise<boolean>;
 
   // Usage
+  /**
+   * Authenticates and counts an API call in one step: finds the key with this hash and, when it exists,
+   * is not revoked and its user exists, adds one call to that user's `month` ("YYYY-MM", UTC) and
+   * answers the key, the user and the new count. Otherwise answers null and counts nothing. What it
+   * answers is read when the call is counted, so a key revoked (a plan changed) before is seen at once,
+   * whichever process changed it.
+   */
+  authorizeCall(keyHash: string, month: string): Promise<AuthorizedCall | null>;
   /** Adds one API call to the user's counter for `month` ("YYYY-MM", UTC) and returns the new count. */
   incrementApiCalls(userId: string, month: string): Promise<number>;
   getApiCalls(userId: string, month: string): Promise<number>;

@@ -152,6 +152,37 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
         await Promise.all(Array.from({ length: 50 }, () => store.incrementApiCalls(u.id, "2026-06")));
         expect(await store.getApiCalls(u.id, "2026-06")).toBe(50);
       });
+
+      it("authorizeCall finds a live key and its user and counts the call; unknown and revoked keys count nothing", async () => {
+        const u = await user();
+        const key = {
+          id: newId("key", T0),
+          user_id: u.id,
+          hash: "c".repeat(64),
+          mode: "test" as const,
+          hint: "sp_test_…cccc",
+          created_at: T0,
+          revoked_at: null,
+        };
+        await store.createKey(key);
+        expect(await store.authorizeCall(key.hash, "2026-06")).toEqual({ key, user: u, calls: 1 });
+        const together = await Promise.all(
+          Array.from({ length: 20 }, () => store.authorizeCall(key.hash, "2026-06")),
+        );
+        // Each concurrent call gets its own count.
+        expect(together.map((c) => c!.calls).sort((a, b) => a - b)).toEqual(
+          Array.from({ length: 20 }, (_, i) => i + 2),
+        );
+        expect(await store.authorizeCall("d".repeat(64), "2026-06")).toBeNull();
+        await store.revokeKey(key.id, T0 + 1);
+        // Refused at once, and not counted.
+        expect(await store.authorizeCall(key.hash, "2026-06")).toBeNull();
+        expect(await store.getApiCalls(u.id, "2026-06")).toBe(21);
+        // A key whose user is gone authorizes nothing.
+        await store.createKey({ ...key, id: newId("key", T0), hash: "e".repeat(64), user_id: "usr_gone" });
+        expect(await store.authorizeCall("e".repeat(64), "2026-06")).toBeNull();
+        expect(await store.getApiCalls("usr_gone", "2026-06")).toBe(0);
+      });
     });
 
     describe("accounts", () => {

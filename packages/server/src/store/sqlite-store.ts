@@ -7,6 +7,7 @@ import type {
   ApiKeyRecord,
   AttemptLogEntry,
   AttemptRecord,
+  AuthorizedCall,
   ClaimedTarget,
   ClaimOptions,
   DeliveryJob,
@@ -286,6 +287,7 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     if (!this.db.isOpen) return;
     await this.usage.drain();
+    await this.authorizedCalls.drain();
     await this.checkpoints?.stop();
     if (!this.db.isOpen) return;
     this.statements.clear();
@@ -354,21 +356,39 @@ export class SqliteStore implements Store {
 
   // ── usage ───────────────────────────────────────────────────────────────────────────────────────
 
+  async authorizeCall(keyHash: string, month: string): Promise<AuthorizedCall | null> {
+    return this.authorizedCalls.increment(keyHash, month);
+  }
+
   async incrementApiCalls(userId: string, month: string): Promise<number> {
-    return this.usage.increment(userId, month);
+    return (await this.usage.increment(userId, month))!.calls;
+  }
+
+  private addCalls(userId: string, month: string, calls: number): number {
+    const row = this.get(
+      `INSERT INTO api_usage (user_id, month, calls) VALUES (?, ?, ?)
+       ON CONFLICT (user_id, month) DO UPDATE SET calls = calls + excluded.calls
+       RETURNING calls`,
+      userId,
+      month,
+      calls,
+    );
+    return row!.calls as number;
   }
 
   private readonly usage = new UsageCounter(
-    (userId, month, calls) => {
-      const row = this.get(
-        `INSERT INTO api_usage (user_id, month, calls) VALUES (?, ?, ?)
-         ON CONFLICT (user_id, month) DO UPDATE SET calls = calls + excluded.calls
-         RETURNING calls`,
-        userId,
-        month,
-        calls,
-      );
-      return row!.calls as number;
+    (userId, month, calls) => ({ calls: this.addCalls(userId, month, calls) }),
+    (work) => this.tx(work),
+  );
+
+  /** Calls counted by key: the key and its user are read inside the transaction that counts them. */
+  private readonly authorizedCalls = new UsageCounter<AuthorizedCall>(
+    (keyHash, month, calls) => {
+      const key = this.get("SELECT * FROM api_keys WHERE hash = ?", keyHash);
+      if (!key || key.revoked_at !== null) return null;
+      const user = this.get("SELECT * FROM users WHERE id = ?", key.user_id as string);
+      if (!user) return null;
+      return { key: toKey(key), user: toUser(user), calls: this.addCalls(user.id as string, month, calls) };
     },
     (work) => this.tx(work),
   );

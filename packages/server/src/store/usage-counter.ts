@@ -4,34 +4,39 @@
  * numbers — and none is answered before the transaction that holds it has committed, so the counter
  * stays exact under concurrency and survives kill -9 like any other write. What it saves is the commit
  * per request: on a file database every authenticated GET would otherwise append to the WAL on its own.
+ *
+ * Calls are grouped by a subject — a user id, or the hash of the key a call was made with, which the
+ * transaction resolves to its user (authenticating inside the transaction that counts is cheaper than
+ * a lookup of its own, and sees a revocation at once).
  */
-export class UsageCounter {
-  private pending = new Map<string, { userId: string; month: string; waiters: Waiter[] }>();
+export class UsageCounter<Counted extends { calls: number }> {
+  private pending = new Map<string, Entry<Counted>>();
   private scheduled = false;
 
   /**
-   * @param addCalls adds `calls` to (user, month) inside the transaction `inTransaction` runs, returning
-   *   the new total.
+   * @param addCalls adds `calls` for (subject, month) inside the transaction `inTransaction` runs,
+   *   answering what it counted with the new total in `calls`, or null when the subject counts nothing
+   *   (an unknown or revoked key).
    * @param inTransaction runs its argument as one transaction.
    */
-  private readonly addCalls: (userId: string, month: string, calls: number) => number;
+  private readonly addCalls: (subject: string, month: string, calls: number) => Counted | null;
   private readonly inTransaction: (work: () => void) => void;
 
   constructor(
-    addCalls: (userId: string, month: string, calls: number) => number,
+    addCalls: (subject: string, month: string, calls: number) => Counted | null,
     inTransaction: (work: () => void) => void,
   ) {
     this.addCalls = addCalls;
     this.inTransaction = inTransaction;
   }
 
-  /** Adds one call and resolves with the count that includes it, once it is committed. */
-  increment(userId: string, month: string): Promise<number> {
+  /** Adds one call and resolves with what was counted, its own count in `calls`, once committed. */
+  increment(subject: string, month: string): Promise<Counted | null> {
     return new Promise((resolve, reject) => {
-      const id = `${userId}\u0000${month}`;
+      const id = `${subject}\u0000${month}`;
       let entry = this.pending.get(id);
       if (!entry) {
-        entry = { userId, month, waiters: [] };
+        entry = { subject, month, waiters: [] };
         this.pending.set(id, entry);
       }
       entry.waiters.push({ resolve, reject });
@@ -53,24 +58,35 @@ export class UsageCounter {
     this.pending = new Map();
     this.scheduled = false;
     if (batch.length === 0) return;
-    const totals: number[] = [];
+    const counted: (Counted | null)[] = [];
     try {
       this.inTransaction(() => {
         for (const entry of batch)
-          totals.push(this.addCalls(entry.userId, entry.month, entry.waiters.length));
+          counted.push(this.addCalls(entry.subject, entry.month, entry.waiters.length));
       });
     } catch (error) {
       for (const entry of batch) for (const waiter of entry.waiters) waiter.reject(error);
       return;
     }
     batch.forEach((entry, i) => {
-      const first = totals[i]! - entry.waiters.length + 1;
-      for (const [n, waiter] of entry.waiters.entries()) waiter.resolve(first + n);
+      const result = counted[i]!;
+      if (result === null) {
+        for (const waiter of entry.waiters) waiter.resolve(null);
+        return;
+      }
+      const first = result.calls - entry.waiters.length + 1;
+      for (const [n, waiter] of entry.waiters.entries()) waiter.resolve({ ...result, calls: first + n });
     });
   }
 }
 
-interface Waiter {
-  resolve: (count: number) => void;
+interface Entry<Counted> {
+  subject: string;
+  month: string;
+  waiters: Waiter<Counted>[];
+}
+
+interface Waiter<Counted> {
+  resolve: (counted: Counted | null) => void;
   reject: (error: unknown) => void;
 }

@@ -5,6 +5,7 @@ import type {
   ApiKeyRecord,
   AttemptLogEntry,
   AttemptRecord,
+  AuthorizedCall,
   ClaimedTarget,
   ClaimOptions,
   DeliveryJob,
@@ -324,6 +325,30 @@ export class PostgresStore implements Store {
   }
 
   // ── usage ───────────────────────────────────────────────────────────────────────────────────────
+
+  async authorizeCall(keyHash: string, month: string): Promise<AuthorizedCall | null> {
+    // One statement, one round trip: the key and its user are read by the statement that counts the
+    // call, so a key revoked through any instance is refused at once, and a refused call counts nothing.
+    const row = await this.one(
+      () => this.sql`WITH found AS (
+          SELECT k.id AS key_id, k.user_id, k.hash, k.mode, k.hint, k.created_at AS key_created_at,
+                 k.revoked_at, u.email, u.name, u.studio, u.plan, u.created_at AS user_created_at
+          FROM api_keys k JOIN users u ON u.id = k.user_id
+          WHERE k.hash = ${keyHash} AND k.revoked_at IS NULL
+        ), counted AS (
+          INSERT INTO api_usage (user_id, month, calls) SELECT user_id, ${month}, 1 FROM found
+          ON CONFLICT (user_id, month) DO UPDATE SET calls = api_usage.calls + 1
+          RETURNING calls
+        )
+        SELECT found.*, counted.calls FROM found, counted`,
+    );
+    if (!row) return null;
+    return {
+      key: toKey({ ...row, id: row.key_id, created_at: row.key_created_at }),
+      user: toUser({ ...row, id: row.user_id, created_at: row.user_created_at }),
+      calls: row.calls as number,
+    };
+  }
 
   async incrementApiCalls(userId: string, month: string): Promise<number> {
     // One statement: the row lock orders concurrent increments, from any instance, so each call gets
