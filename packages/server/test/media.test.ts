@@ -56,14 +56,21 @@ describe("uploaded media in the server process", () => {
     expect(res.status).toBe(201);
     const media = await res.json();
     expect(media).toMatchObject({ type: "image/png", size: PNG.length, status: "ready" });
-    expect(readdirSync(dir.file("media"))).toEqual([media.id, `${media.id}.type`]);
+    const token = new URL(media.url).pathname.split("/").at(-1);
+    expect(readdirSync(dir.file("media"))).toEqual([`${media.id}_${token}`, `${media.id}_${token}.type`]);
 
     await server.stop("SIGKILL");
     server = await startServerProcess(args);
     servers.push(server);
-    const content = await fetch(`${server.url}/api/v1/media/${media.id}/content`);
+    const content = await fetch(`${server.url}${new URL(media.url).pathname}`);
     expect(content.status).toBe(200);
     expect(content.headers.get("content-type")).toBe("image/png");
     expect([...new Uint8Array(await content.arrayBuffer())]).toEqual([...PNG]);
+    // By id, only with the owner's key.
+    expect((await fetch(`${server.url}/api/v1/media/${media.id}/content`)).status).toBe(401);
+    const own = await fetch(`${server.url}/api/v1/media/${media.id}/content`, {
+      headers: { authorization: `Bearer ${TEST_KEY}` },
+    });
+    expect([...new Uint8Array(await own.arrayBuffer())]).toEqual([...PNG]);
   });
 });

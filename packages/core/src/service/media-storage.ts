@@ -1,6 +1,6 @@
 /**
- * Where uploaded media bytes are kept. The service serves them back at
- * /api/v1/media/{id}/content so networks can fetch them. The in-memory storage suits tests and the
+ * Where uploaded media bytes are kept, under a key of the media id and its content token. The service
+ * serves them back at /api/v1/media/{id}/content/{token} so networks can fetch them. The in-memory storage suits tests and the
  * in-process service; the server passes one that writes to its data folder.
  */
 export interface MediaStorage {

@@ -38,7 +38,7 @@ import { connectAccount, disconnectAccount, setSandboxAccountHealth } from "./ha
 import { createPost } from "./handlers/create-post.ts";
 import { deletePost } from "./handlers/delete-post.ts";
 import { getMe } from "./handlers/me.ts";
-import { createMedia, getMediaContent, MEDIA_TYPE } from "./handlers/media.ts";
+import { createMedia, getMediaContent, getOwnMediaContent, MEDIA_TYPE } from "./handlers/media.ts";
 import { publishDraft } from "./handlers/publish-draft.ts";
 import { getPost, getPostTargets, listPosts } from "./handlers/read-posts.ts";
 import { reportSandboxMetrics } from "./handlers/sandbox-metrics.ts";
@@ -67,6 +67,9 @@ const webhookEventIds = webhookId.extend({
   event_id: z.string().meta({ description: "The event id, evt_…" }),
 });
 const mediaId = z.object({ id: z.string().meta({ description: "The media id, med_…" }) });
+const mediaContent = mediaId.extend({
+  token: z.string().meta({ description: "The capability token from the upload's url" }),
+});
 const accountNotFound = { description: "No account of that network is connected." };
 
 /** Every operation the service serves. Registration and the OpenAPI document both come from here. */
@@ -271,17 +274,34 @@ export const ROUTES: readonly AnyRoute[] = [
   }),
   defineRoute({
     method: "GET",
-    path: "/media/{id}/content",
+    path: "/media/{id}/content/{token}",
     operationId: "getMediaContent",
     tag: "Media",
-    summary: "The bytes of an uploaded image or video (no key: networks fetch it)",
+    summary:
+      "The bytes of an uploaded image or video, at the URL POST /media answered (no key: networks fetch it)",
+    description:
+      "The token is 192 random bits given only in the upload's url: the URL is the capability, so share it as you would a key. A wrong token is 404.",
     auth: false,
+    params: mediaContent,
+    responses: {
+      200: { description: "The bytes, with their Content-Type." },
+      404: { description: "No upload with that id and token (`Not found.`)." },
+    },
+    handler: getMediaContent,
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/media/{id}/content",
+    operationId: "getOwnMediaContent",
+    tag: "Media",
+    summary: "The bytes of one of your own uploads, by its med_ id (with a key)",
+    auth: true,
     params: mediaId,
     responses: {
       200: { description: "The bytes, with their Content-Type." },
-      404: { description: "No uploaded media with that id (`Not found.`)." },
+      404: { description: "No upload with that id belongs to the account (`Not found.`)." },
     },
-    handler: getMediaContent,
+    handler: getOwnMediaContent,
   }),
   defineRoute({
     method: "PATCH",

@@ -3,8 +3,11 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { MediaStorage } from "@socialpub/core";
 
-/** Media ids are `med_` + a ULID; anything else (a path, `..`) never reaches the file system. */
-const MEDIA_ID = /^med_[0-9A-Za-z]{1,64}$/;
+/**
+ * Keys are `med_` + a ULID, and for uploads since content URLs carry a token, `_` + that token (base64url);
+ * anything else (a path, `..`) never reaches the file system.
+ */
+const MEDIA_ID = /^med_[0-9A-Za-z]{1,64}(?:_[0-9A-Za-z_-]{32})?$/;
 
 /**
  * Uploaded media kept as files in a folder: `<id>` holds the bytes and `<id>.type` the Content-Type.

@@ -26,6 +26,32 @@ const BY_EXTENSION: Record<string, string> = {
   webm: "video/webm",
 };
 
+/**
+ * The capability in an upload's content URL: 24 random bytes (192 bits), base64url. The URL is the only
+ * thing that reaches the bytes without a key, so it must not be guessable from anything an API user
+ * sees — ids made in one millisecond are sequential, and a med_ id is shown to webhooks and in posts.
+ */
+function newContentToken(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64url");
+}
+
+const CONTENT_TOKEN = /^[A-Za-z0-9_-]{32}$/;
+const CONTENT_PATH = /\/media\/(med_[0-9A-Za-z]+)\/content\/([A-Za-z0-9_-]{32})$/;
+
+/** Where the media storage keeps an upload's bytes: its id and the token of its content URL. */
+function storageKey(id: string, token: string): string {
+  return `${id}_${token}`;
+}
+
+/**
+ * The storage key of an uploaded media record, read from its content URL; an upload made before content
+ * URLs carried a token is kept under its bare id.
+ */
+export function storageKeyOf(record: MediaRecord): string {
+  const match = CONTENT_PATH.exec(new URL(record.url).pathname);
+  return match && match[1] === record.id ? storageKey(record.id, match[2]!) : record.id;
+}
+
 function toMedia(m: MediaRecord): Media {
   return { id: m.id, url: m.url, type: m.type, size: m.size, status: m.status };
 }
@@ -49,11 +75,12 @@ export async function createMedia({
   if (upload) {
     if (upload.bytes.length === 0) throw badRequest("The upload is empty; send the image or video bytes.");
     const type = await uploadedType(upload.bytes, upload.type);
-    const path = await deps.media.put(id, upload.bytes, type);
+    const token = newContentToken();
+    const path = await deps.media.put(storageKey(id, token), upload.bytes, type);
     record = {
       id,
       user_id: caller.user.id,
-      url: `${requestUrl.origin}${API_BASE}/media/${id}/content`,
+      url: `${requestUrl.origin}${API_BASE}/media/${id}/content/${token}`,
       type,
       size: upload.bytes.length,
       status: "ready",
@@ -87,18 +114,34 @@ export async function createMedia({
   return json(201, toMedia(record));
 }
 
-/** GET /media/{id}/content (no key, so networks can fetch it): the uploaded bytes. */
-export async function getMediaContent({ deps, params }: RequestContext): Promise<Response> {
-  const found = await deps.media.get(params.id!);
-  if (!found) throw new HttpError(404, "Not found.");
+function contentResponse(found: { bytes: Uint8Array<ArrayBuffer>; type: string }, cache: string): Response {
   return new Response(found.bytes, {
     status: 200,
     headers: {
       "content-type": found.type,
       "content-length": String(found.bytes.length),
-      "cache-control": "public, max-age=31536000, immutable",
+      "cache-control": cache,
     },
   });
+}
+
+/**
+ * GET /media/{id}/content/{token} (no key, so networks can fetch it): the uploaded bytes, for whoever
+ * holds the URL POST /media answered. A wrong or missing token is 404, as an unknown id is.
+ */
+export async function getMediaContent({ deps, params }: RequestContext): Promise<Response> {
+  const { id, token } = params as { id: string; token: string };
+  const found = CONTENT_TOKEN.test(token) ? await deps.media.get(storageKey(id, token)) : null;
+  if (!found) throw new HttpError(404, "Not found.");
+  return contentResponse(found, "public, max-age=31536000, immutable");
+}
+
+/** GET /media/{id}/content, with a key: the bytes of one of the caller's own uploads; anyone else's is 404. */
+export async function getOwnMediaContent({ deps, caller, params }: RequestContext): Promise<Response> {
+  const record = await deps.store.getMedia(caller.user.id, params.id!);
+  const found = record?.path ? await deps.media.get(storageKeyOf(record)) : null;
+  if (!found) throw new HttpError(404, "Not found.");
+  return contentResponse(found, "private, no-store");
 }
 
 /**

@@ -3,6 +3,7 @@ import { NETWORK_RULES } from "../../contract/networks.ts";
 import { type MediaFile, NetworkError } from "../../networks/adapter.ts";
 import type { PostRecord } from "../../store/types.ts";
 import type { ServiceDeps } from "../context.ts";
+import { storageKeyOf } from "../handlers/media.ts";
 import { HttpError } from "../http-error.ts";
 import { checkWebhookUrl } from "../webhook-url.ts";
 
@@ -30,10 +31,10 @@ export async function fetchPostMedia(
     const record = await deps.store.getMedia(post.user_id, post.media);
     if (!record) throw refuse(`${post.media} no longer exists; upload it again and publish a new post.`);
     if (record.path !== null) {
-      const stored = await deps.media.get(record.id);
+      const stored = await deps.media.get(storageKeyOf(record));
       if (!stored) throw refuse(`${post.media} has no stored bytes; upload it again.`);
       if (stored.bytes.length > maxBytes) throw refuse(tooLarge(stored.bytes.length, maxBytes, name));
-      return [await mediaFile(stored.bytes, `/api/v1/media/${record.id}/content`, refuse)];
+      return [await mediaFile(stored.bytes, new URL(record.url).pathname, refuse)];
     }
     url = record.url;
   }

@@ -15,11 +15,48 @@ export function mediaTests(h: Harness): void {
       expect(res.body).toMatchObject({ type: "image/png", size: PNG.length, status: "ready" });
       expect(res.body.id).toMatch(/^med_[0-9A-Z]{26}$/);
       const path = new URL(res.body.url).pathname;
-      expect(path).toBe(`/api/v1/media/${res.body.id}/content`);
+      expect(path).toMatch(new RegExp(`^/api/v1/media/${res.body.id}/content/[A-Za-z0-9_-]{32}$`));
       const content = await h.target.fetch(new Request(`${ORIGIN}${path}`));
       expect(content.status).toBe(200);
       expect(content.headers.get("content-type")).toBe("image/png");
       expect(new Uint8Array(await content.arrayBuffer())).toEqual(PNG);
+    });
+
+    it("without a key the bytes are reachable only at the url's unguessable token; by med_ id only with the owner's key", async () => {
+      const alice = await h.user();
+      const bob = await h.user();
+      const upload = () =>
+        alice.request("POST", "/media", { rawBody: PNG, headers: { "content-type": "image/png" } });
+      const first = (await upload()).body;
+      const second = (await upload()).body;
+      const tokenOf = (url: string) => new URL(url).pathname.split("/").at(-1)!;
+      // Two uploads in the same moment share nothing guessable: 32 base64url characters of randomness each.
+      expect(tokenOf(first.url)).not.toBe(tokenOf(second.url));
+      const anonymous = (path: string) => send(h.target, new Request(`${ORIGIN}/api/v1${path}`));
+      // The id alone, or with another upload's token, or a token altered by one character: 404 or 401.
+      expect((await anonymous(`/media/${first.id}/content`)).status).toBe(401);
+      expect((await anonymous(`/media/${first.id}/content/${tokenOf(second.url)}`)).status).toBe(404);
+      const altered = tokenOf(first.url).replace(/^./, (c) => (c === "A" ? "B" : "A"));
+      expect((await anonymous(`/media/${first.id}/content/${altered}`)).body).toEqual({
+        error: "Not found.",
+      });
+      expect((await anonymous(`/media/${first.id}/content/short`)).status).toBe(404);
+      // By id with a key: the owner gets the bytes, anyone else a 404.
+      const own = await send(
+        h.target,
+        new Request(`${ORIGIN}/api/v1/media/${first.id}/content`, {
+          headers: { authorization: `Bearer ${alice.apiKey}` },
+        }),
+      );
+      expect(own.status).toBe(200);
+      const other = await send(
+        h.target,
+        new Request(`${ORIGIN}/api/v1/media/${first.id}/content`, {
+          headers: { authorization: `Bearer ${bob.apiKey}` },
+        }),
+      );
+      expect(other.status).toBe(404);
+      expect(other.body).toEqual({ error: "Not found." });
     });
 
     it("writes media.processed {media_id, url, type, size}", async () => {
@@ -92,7 +129,7 @@ export function mediaTests(h: Harness): void {
       );
       const missing = await send(
         h.target,
-        new Request(`${ORIGIN}/api/v1/media/med_01J00000000000000000000000/content`),
+        new Request(`${ORIGIN}/api/v1/media/med_01J00000000000000000000000/content/${"A".repeat(32)}`),
       );
       expect(missing.status).toBe(404);
       expect(missing.body).toEqual({ error: "Not found." });
