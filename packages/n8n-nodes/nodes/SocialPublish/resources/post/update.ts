@@ -12,6 +12,7 @@ interface UpdateFields {
   caption?: string;
   networks?: unknown;
   media?: string;
+  removeMedia?: boolean;
   scheduleAt?: unknown;
   unschedule?: boolean;
 }
@@ -50,6 +51,13 @@ export const updatePost: Operation = {
             "New image or video: a publicly reachable URL, or the med_ ID of media uploaded with Media → Upload",
         },
         {
+          displayName: "Remove Media",
+          name: "removeMedia",
+          type: "boolean",
+          default: false,
+          description: "Whether to take the media off the post (it must then have a caption)",
+        },
+        {
           displayName: "Schedule At",
           name: "scheduleAt",
           type: "dateTime",
@@ -83,7 +91,8 @@ export const updatePost: Operation = {
     const body: IDataObject = {};
     if (fields.caption !== undefined) body.caption = fields.caption;
     if (fields.networks !== undefined) body.platforms = splitNetworks.call(this, fields.networks, itemIndex);
-    if (fields.media !== undefined && fields.media.trim() !== "") body.media = fields.media.trim();
+    if (fields.removeMedia === true) body.media = null;
+    else if (fields.media !== undefined && fields.media.trim() !== "") body.media = fields.media.trim();
     if (fields.unschedule === true && fields.scheduleAt !== undefined && fields.scheduleAt !== "") {
       throw new NodeOperationError(this.getNode(), "Schedule At and Unschedule are both set", {
         description: "Give a new time, or take the post off the schedule, not both.",
