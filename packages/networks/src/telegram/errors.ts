@@ -8,7 +8,7 @@ import { NetworkError } from "@socialpub/core";
 
 /** Descriptions of a 400 that mean the bot lost its rights in the chat: the account needs attention. */
 const LOST_RIGHTS =
-  /need administrator rights|not enough rights|CHAT_WRITE_FORBIDDEN|CHAT_ADMIN_REQUIRED|have no rights/i;
+  /need administrator rights|not enough rights|CHAT_WRITE_FORBIDDEN|CHAT_ADMIN_REQUIRED|have no rights|member list is inaccessible/i;
 
 export function telegramError(code: number, description: string, retryAfterSeconds?: number): NetworkError {
   const said = `(Telegram said: ${code} ${description})`;
