@@ -5,6 +5,7 @@
 import type { $Typed, Agent, AppBskyEmbedExternal, AppBskyEmbedImages } from "@atproto/api";
 import type { MediaFile } from "@socialpub/core";
 import { NetworkError } from "@socialpub/core";
+import { imageSize } from "image-size";
 
 /** app.bsky.embed.images: at most four images, each at most 1,000,000 bytes, of these types. */
 export const MAX_IMAGES = 4;
@@ -50,10 +51,28 @@ export async function imagesEmbed(
         encoding: file.contentType,
         signal,
       });
-      return { image: data.blob, alt: file.alt ?? "" };
+      const aspectRatio = aspectRatioOf(file.bytes);
+      return { image: data.blob, alt: file.alt ?? "", ...(aspectRatio ? { aspectRatio } : {}) };
     }),
   );
   return { $type: "app.bsky.embed.images", images };
+}
+
+/**
+ * The image's width and height, which Bluesky's apps use to lay the image out before it loads (without
+ * it they crop it into a default box). Absent when the bytes do not say (a damaged file).
+ */
+function aspectRatioOf(bytes: Uint8Array): { width: number; height: number } | undefined {
+  try {
+    const { width, height, orientation } = imageSize(bytes);
+    if (!width || !height) return undefined;
+    // EXIF orientations 5 to 8 turn the picture a quarter: it shows height × width.
+    return orientation !== undefined && orientation >= 5
+      ? { width: height, height: width }
+      : { width, height };
+  } catch {
+    return undefined;
+  }
 }
 
 export function linkCard(url: string): $Typed<AppBskyEmbedExternal.Main> {

@@ -10,7 +10,7 @@ import { blueskyAdapter } from "../../src/bluesky/index.ts";
 import { type FakeAppView, startFakeAppView } from "../../src/bluesky/peer/app-view.ts";
 import { PDS_INSTALL_COMMAND, PDS_VERSION } from "../../src/bluesky/peer/pds-install-location.ts";
 import { type BlueskyPeer, type PeerAccount, startBlueskyPeer } from "../../src/bluesky/peer/start-peer.ts";
-import { countOf, loggingFetch, methodOf, sessionOf } from "./helpers.ts";
+import { countOf, loggingFetch, methodOf, sessionOf, solidPng } from "./helpers.ts";
 
 /** A loopback port nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -156,6 +156,12 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
     expect(embed.images).toHaveLength(1);
     expect(embed.images[0]!.alt).toBe("A red dot");
     expect(embed.images[0]!.image.mimeType).toBe("image/png");
+    expect(embed.images[0]!.aspectRatio).toEqual({ width: 1, height: 1 });
+
+    const wide = { ...media[0]!, bytes: solidPng(3, 2), filename: "wide.png", alt: "A grey band" };
+    const second = await adapter.publish(account, input("A wide image", "key-image-wide", { media: [wide] }));
+    const wideEmbed = (await readRecord(alice, second.id)).embed as AppBskyEmbedImages.Main;
+    expect(wideEmbed.images[0]!.aspectRatio).toEqual({ width: 3, height: 2 });
     const owner = await peer.ownerAgent(alice);
     const blob = await owner.com.atproto.sync.getBlob({
       did: alice.did,

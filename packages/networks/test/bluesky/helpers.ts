@@ -1,5 +1,6 @@
 // What the Bluesky tests share: an AccountSession that keeps what the adapter saves, a fetch that
 // records every XRPC method called, and a small PNG.
+import { crc32, deflateSync } from "node:zlib";
 import type { AccountSession, ConnectedAccount, Credentials } from "@socialpub/core";
 
 export interface RecordedSession extends AccountSession {
@@ -37,3 +38,26 @@ export function loggingFetch(log: string[]): typeof fetch {
 }
 
 export const countOf = (log: readonly string[], method: string) => log.filter((m) => m === method).length;
+
+/** A valid width × height PNG of one colour (core's sample is 1×1: too square to tell width from height). */
+export function solidPng(width: number, height: number): Uint8Array {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // 8 bits per channel
+  header[9] = 2; // RGB
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0x80)]); // filter 0, grey pixels
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return new Uint8Array(
+    Buffer.concat([signature, chunk("IHDR", header), chunk("IDAT", pixels), chunk("IEND", Buffer.alloc(0))]),
+  );
+}
