@@ -184,7 +184,7 @@ describe("publish", () => {
     const limited = await failure(() => adapter.publish(session, postOf("too soon")));
     expect(limited.kind).toBe("retry");
     expect(limited.status).toBe(429);
-    expect(limited.retryAfterMs).toBeGreaterThan(600);
+    expect(limited.retryAfterMs).toBeGreaterThan(0);
     expect(limited.retryAfterMs).toBeLessThanOrEqual(800);
     await adapter.publish(session, postOf("after the wait"));
     const posts = fake.requests.filter((r) => r.webhookId === webhook.id && r.method === "POST");
