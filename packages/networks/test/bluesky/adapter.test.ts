@@ -10,6 +10,7 @@ import { blueskyAdapter } from "../../src/bluesky/index.ts";
 import { type FakeAppView, startFakeAppView } from "../../src/bluesky/peer/app-view.ts";
 import { PDS_INSTALL_COMMAND, PDS_VERSION } from "../../src/bluesky/peer/pds-install-location.ts";
 import { type BlueskyPeer, type PeerAccount, startBlueskyPeer } from "../../src/bluesky/peer/start-peer.ts";
+import { everythingIn } from "../helpers/session.ts";
 import { countOf, loggingFetch, methodOf, sessionOf, solidPng } from "./helpers.ts";
 
 /** A loopback port nothing listens on. */
@@ -20,6 +21,14 @@ async function closedPort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+
+/** Every failure a test saw, checked at the end for passwords and tokens. */
+const errors: unknown[] = [];
+// biome-ignore lint/suspicious/noExplicitAny: a caught error is read field by field by the assertions
+const keep = (error: unknown): any => {
+  errors.push(error);
+  return error;
+};
 
 let peer: BlueskyPeer;
 let appView: FakeAppView;
@@ -182,7 +191,7 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
     };
     const error = await adapter
       .publish(account, input("A clip", "key-video", { media: [video] }))
-      .catch((e) => e);
+      .catch(keep);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.kind).toBe("refused");
     expect(error.message).toContain("video/mp4");
@@ -196,7 +205,7 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
     const caption = `${"👨‍👩‍👧 ".repeat(150)}x`;
     expect([...new Intl.Segmenter().segment(caption)]).toHaveLength(301);
 
-    const tooLong = await adapter.publish(account, input(caption, "key-301")).catch((e) => e);
+    const tooLong = await adapter.publish(account, input(caption, "key-301")).catch(keep);
     expect(tooLong).toBeInstanceOf(NetworkError);
     expect(tooLong.kind).toBe("refused");
     expect(tooLong.status).toBe(400);
@@ -239,15 +248,13 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
 
   it("refuses a wrong app password with the PDS's reason, and the account's own password", async () => {
     const adapter = blueskyAdapter();
-    const wrong = await adapter
-      .connect(connectFields(alice, "aaaa-bbbb-cccc-dddd"), context())
-      .catch((e) => e);
+    const wrong = await adapter.connect(connectFields(alice, "aaaa-bbbb-cccc-dddd"), context()).catch(keep);
     expect(wrong).toBeInstanceOf(NetworkError);
     expect(wrong.kind).toBe("refused");
     expect(wrong.message).toContain("Invalid identifier or password");
     expect(wrong.message).not.toContain("aaaa-bbbb-cccc-dddd");
 
-    const own = await adapter.connect(connectFields(alice, alice.password), context()).catch((e) => e);
+    const own = await adapter.connect(connectFields(alice, alice.password), context()).catch(keep);
     expect(own).toBeInstanceOf(NetworkError);
     expect(own.kind).toBe("refused");
     expect(own.message).toContain("app password");
@@ -302,7 +309,7 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
     const owner = await peer.ownerAgent(carol);
     await owner.com.atproto.server.revokeAppPassword({ name: carol.appPasswordName });
     now += 3 * 60 * 60_000;
-    const error = await adapter.publish(account, input("revoked", "key-revoked")).catch((e) => e);
+    const error = await adapter.publish(account, input("revoked", "key-revoked")).catch(keep);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.kind).toBe("reauth");
     expect(await postKeys(carol)).toEqual([]);
@@ -327,7 +334,7 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
     });
     const account = sessionOf(await adapter.connect(connectFields(bob), context()));
 
-    const lost = await adapter.publish(account, input("exactly once", key)).catch((e) => e);
+    const lost = await adapter.publish(account, input("exactly once", key)).catch(keep);
     expect(lost).toBeInstanceOf(NetworkError);
     expect(lost.kind).toBe("unknown");
 
@@ -370,7 +377,7 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
     const connected = await adapter.connect(connectFields(bob), context());
     const pds = `http://127.0.0.1:${await closedPort()}`;
     const account = sessionOf({ ...connected, credentials: { ...connected.credentials, pds } });
-    const error = await adapter.publish(account, input("nowhere", "key-unreachable")).catch((e) => e);
+    const error = await adapter.publish(account, input("nowhere", "key-unreachable")).catch(keep);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.kind).toBe("retry");
   });
@@ -385,7 +392,7 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
       try {
         await adapter.connect(connectFields(dave), context());
       } catch (error) {
-        limited = error as NetworkError;
+        limited = keep(error) as NetworkError;
       }
     }
     expect(logins).toBe(31);
@@ -395,4 +402,18 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
     expect(limited!.retryAfterMs).toBeGreaterThan(0);
     expect(limited!.retryAfterMs).toBeLessThanOrEqual(5 * 60_000);
   }, 120_000);
+
+  it("no error carries a password or a session token: not in its message, stack, cause or fields", () => {
+    expect(errors.length).toBeGreaterThanOrEqual(8);
+    const accounts = [alice, bob];
+    for (const error of errors) {
+      const text = everythingIn(error);
+      for (const account of accounts) {
+        expect(text).not.toContain(account.password);
+        expect(text).not.toContain(account.appPassword);
+      }
+      expect(text).not.toContain("aaaa-bbbb-cccc-dddd");
+      expect(text).not.toMatch(/eyJ[\w-]+\.eyJ[\w-]+/); // a JWT
+    }
+  });
 });
