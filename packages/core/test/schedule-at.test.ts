@@ -98,6 +98,30 @@ describe("parseScheduleTime", () => {
   });
 });
 
+describe("parseScheduleAt (two years ahead at most)", () => {
+  it("refuses microseconds, which read as milliseconds land tens of thousands of years ahead", () => {
+    const micro = parseScheduleAt(NOW * 1000, NOW);
+    expect(micro.ok).toBe(false);
+    expect(!micro.ok && micro.message).toMatch(
+      /^schedule_at \+\d{6}-.* is more than two years ahead; it looks like microseconds or a typo\. Give Unix seconds/,
+    );
+    expect(parseScheduleAt(String(NOW * 1000), NOW).ok).toBe(false);
+  });
+
+  it("accepts exactly two calendar years ahead and refuses a millisecond more, in every form", () => {
+    const limit = new Date(NOW);
+    limit.setUTCFullYear(limit.getUTCFullYear() + 2);
+    expect(parseScheduleAt(limit.getTime(), NOW)).toEqual({ ok: true, at: limit.getTime() });
+    expect(parseScheduleAt(limit.getTime() + 1, NOW).ok).toBe(false);
+    expect(parseScheduleAt(limit.toISOString(), NOW).ok).toBe(true);
+    const typo = parseScheduleAt("2226-06-15T12:00:00Z", NOW);
+    expect(!typo.ok && typo.message).toBe(
+      "schedule_at 2226-06-15T12:00:00.000Z is more than two years ahead; it looks like microseconds or a typo. Give Unix seconds, Unix milliseconds, or an ISO 8601 time with a zone offset, e.g. 2026-12-01T09:00:00Z.",
+    );
+    expect(parseScheduleAt(NOW + 365 * 86_400_000, NOW, "at").ok).toBe(true);
+  });
+});
+
 describe("parseScheduleAt (the 60-second skew)", () => {
   it("accepts a due time up to 60 s in the past and refuses one further back", () => {
     expect(parseScheduleAt(NOW - 60_000, NOW)).toEqual({ ok: true, at: NOW - 60_000 });

@@ -2,11 +2,15 @@
  * schedule_at as decisions.md defines it: an integer below 1e11 is Unix seconds, otherwise Unix
  * milliseconds; a string of digits counts as that integer; any other string must be an ISO 8601
  * date-time with a zone offset, as RFC 3339 writes it (`2026-12-01T09:00:00Z`,
- * `2026-12-01T11:00:00.250+02:00`). The due time may lie up to 60 s in the past (clock skew).
+ * `2026-12-01T11:00:00.250+02:00`). The due time may lie up to 60 s in the past (clock skew), and at
+ * most two years ahead: a time further off is a mistake (microseconds read as milliseconds land in the
+ * year 58,000), never a plan.
  */
 import { ScheduleDateTime } from "../contract/requests.ts";
 
 export const SCHEDULE_SKEW_MS = 60_000;
+/** How far ahead a post may be scheduled, in calendar years from now. */
+export const SCHEDULE_MAX_YEARS_AHEAD = 2;
 /** Integers below this are seconds: 1e11 s is the year 5138, 1e11 ms is March 1973. */
 const SECONDS_BELOW = 1e11;
 
@@ -51,6 +55,14 @@ export function parseScheduleAt(value: unknown, now: number, field = "schedule_a
     return {
       ok: false,
       message: `${field} ${new Date(parsed.at).toISOString()} is in the past; give a time in the future (up to 60 seconds of clock skew is tolerated).`,
+    };
+  }
+  const latest = new Date(now);
+  latest.setUTCFullYear(latest.getUTCFullYear() + SCHEDULE_MAX_YEARS_AHEAD);
+  if (parsed.at > latest.getTime()) {
+    return {
+      ok: false,
+      message: `${field} ${new Date(parsed.at).toISOString()} is more than two years ahead; it looks like microseconds or a typo. ${HOW}`,
     };
   }
   return parsed;

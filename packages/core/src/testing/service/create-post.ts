@@ -125,6 +125,20 @@ export function createPostTests(h: Harness): void {
       expect(res.body.error).toMatch(/^schedule_at .* is in the past; give a time in the future/);
     });
 
+    it("rule 5: a schedule_at more than two years ahead (microseconds, a typo) answers 400 and nothing is created", async () => {
+      const user = await h.user();
+      const res = await user.post("/posts", {
+        caption: "Hi",
+        platforms: ["x"],
+        schedule_at: h.clock.now() * 1000,
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatch(
+        /^schedule_at .* is more than two years ahead; it looks like microseconds or a typo\./,
+      );
+      expect((await user.get("/posts")).body.data).toEqual([]);
+    });
+
     it("rule 6: over the plan's posts_per_month answers 400 naming the plan", async () => {
       const user = await h.user({ plan: "free", accounts: ["x"] });
       for (let i = 0; i < 30; i++) await user.createPost({ caption: `post ${i}`, platforms: ["x"] });
