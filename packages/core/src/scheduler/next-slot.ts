@@ -1,6 +1,7 @@
 /**
  * The next optimal slot for `POST /schedule` with `at: "next"` (decisions.md): the hour of the week
- * with the best reported engagement for the post's networks over the last 90 days, else a default grid
+ * with the best reported engagement for the post's networks over the last 90 days — among hours with
+ * enough evidence (`MIN_POSTS_PER_HOUR` published posts with reported figures) — else a default grid
  * of 09:00, 12:00 and 17:00 UTC; never sooner than 5 minutes ahead, and at most one post per network
  * in a slot.
  */
@@ -12,30 +13,42 @@ const WEEK = 7 * DAY;
 export const SLOT_LEAD_MS = 5 * 60_000;
 export const SLOT_HISTORY_MS = 90 * DAY;
 export const DEFAULT_SLOT_HOURS_UTC = [9, 12, 17] as const;
+/**
+ * An hour of the week counts only with reported figures from at least this many published posts in
+ * it: one report on one post made its hour "best" and sent the next post a week away.
+ */
+export const MIN_POSTS_PER_HOUR = 3;
 /** How many weeks ahead a best hour is tried before the next best one. */
 const WEEKS_PER_HOUR = 4;
 /** How far ahead the default grid is searched. */
 const GRID_DAYS = 366;
 
 export interface PublishedFigures {
+  /** The post the figures are of (one post has figures on each of its networks). */
+  post_id: string;
   published_at: number;
   reach: number;
   /** likes + comments + shares */
   interactions: number;
 }
 
-/** Hours of the week ranked by engagement rate (then reach), from figures in the history window. */
+/**
+ * Hours of the week ranked by engagement rate (then reach), from figures in the history window; only
+ * hours with figures from at least `MIN_POSTS_PER_HOUR` posts.
+ */
 export function rankHoursOfWeek(history: readonly PublishedFigures[], now: number): number[] {
-  const byHour = new Map<number, { reach: number; interactions: number }>();
+  const byHour = new Map<number, { reach: number; interactions: number; posts: Set<string> }>();
   for (const h of history) {
     if (h.reach <= 0 || h.published_at < now - SLOT_HISTORY_MS || h.published_at > now) continue;
     const hour = hourOfWeek(h.published_at);
-    const row = byHour.get(hour) ?? { reach: 0, interactions: 0 };
+    const row = byHour.get(hour) ?? { reach: 0, interactions: 0, posts: new Set<string>() };
     row.reach += h.reach;
     row.interactions += h.interactions;
+    row.posts.add(h.post_id);
     byHour.set(hour, row);
   }
   return [...byHour.entries()]
+    .filter(([, row]) => row.posts.size >= MIN_POSTS_PER_HOUR)
     .sort(([ha, a], [hb, b]) => {
       const byRate = b.interactions / b.reach - a.interactions / a.reach;
       return byRate !== 0 ? byRate : b.reach - a.reach || ha - hb;

@@ -110,7 +110,7 @@ export const ROUTES: readonly AnyRoute[] = [
     tag: "Posts",
     summary: "Queue a post for an exact time, or for the next optimal slot",
     description:
-      'at is a schedule time (as schedule_at) or "next": the hour of the week with the best reported engagement for those networks over the last 90 days, else 09:00, 12:00 or 17:00 UTC; never sooner than 5 minutes ahead, at most one post per network per hour.',
+      'at is a schedule time (as schedule_at) or "next": the hour of the week with the best reported engagement for those networks over the last 90 days (among hours with figures from at least three published posts), else 09:00, 12:00 or 17:00 UTC; never sooner than 5 minutes ahead, at most one post per network per hour.',
     auth: true,
     body: { schema: ScheduleBody },
     responses: {

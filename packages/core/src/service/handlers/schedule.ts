@@ -48,7 +48,12 @@ async function nextOptimalSlot(
   const wanted = new Set(platforms);
   const history = (await deps.store.listPublishedTargets(userId))
     .filter((t) => wanted.has(t.platform) && t.published_at !== null)
-    .map((t) => ({ published_at: t.published_at!, reach: t.reach, interactions: interactionsOf(t) }));
+    .map((t) => ({
+      post_id: t.post_id,
+      published_at: t.published_at!,
+      reach: t.reach,
+      interactions: interactionsOf(t),
+    }));
   const taken = new Set<number>();
   for (const post of await pendingPosts(deps, userId)) {
     if (post.scheduled_at !== null && post.platforms.some((p) => wanted.has(p)))

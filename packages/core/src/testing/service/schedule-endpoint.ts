@@ -82,14 +82,30 @@ export function scheduleEndpointTests(h: Harness): void {
       for (const t of [first, second, third]) expect([9, 12, 17]).toContain(new Date(t).getUTCHours());
     });
 
+    it('"next" does not count one reported post as a best hour: the default grid decides', async () => {
+      const user = await h.user();
+      const lucky = await user.createPost({ caption: "one lucky post", platforms: ["x"] });
+      await user.post("/sandbox/metrics", { post_id: lucky.id, platform: "x", reach: 100, likes: 90 });
+      const res = await user.post("/schedule", { caption: "Soon", platforms: ["x"], at: "next" });
+      expect(res.status).toBe(201);
+      expect([9, 12, 17]).toContain(new Date(res.body.scheduled_at).getUTCHours());
+      expect(res.body.scheduled_at - h.clock.now()).toBeLessThanOrEqual(DAY);
+    });
+
     it('"next" picks the hour of the week with the best reported engagement for those networks', async () => {
       const user = await h.user();
       const start = h.clock.now();
-      const good = await user.createPost({ caption: "good hour", platforms: ["x"] });
-      await user.post("/sandbox/metrics", { post_id: good.id, platform: "x", reach: 100, likes: 20 });
+      // Three posts with reported figures make an hour count (fewer are not evidence).
+      const publishWithFigures = async (caption: string, likes: number) => {
+        for (let i = 0; i < 3; i++) {
+          const post = await user.createPost({ caption: `${caption} ${i}`, platforms: ["x"] });
+          await user.post("/sandbox/metrics", { post_id: post.id, platform: "x", reach: 100, likes });
+          await h.clock.advance(60_000);
+        }
+      };
+      await publishWithFigures("good hour", 20);
       await h.clock.advance(3 * HOUR);
-      const weak = await user.createPost({ caption: "weak hour", platforms: ["x"] });
-      await user.post("/sandbox/metrics", { post_id: weak.id, platform: "x", reach: 100, likes: 1 });
+      await publishWithFigures("weak hour", 1);
       const res = await user.post("/schedule", { caption: "Best", platforms: ["x"], at: "next" });
       expect(res.status).toBe(201);
       // The best hour is the one `good` published in; its next occurrence is a week after it.
