@@ -76,6 +76,26 @@ export function toPost(row: Row): PostRecord {
   };
 }
 
+/** The posts columns `postFromColumns` reads, in its order. */
+export const POST_COLUMNS =
+  "id, user_id, mode, caption, platforms, status, media, scheduled_at, published_at, created_at";
+
+/** A post from a row read as an array of POST_COLUMNS (what a page of posts reads: cheaper to build). */
+export function postFromColumns(row: readonly unknown[]): PostRecord {
+  return {
+    id: row[0] as string,
+    user_id: row[1] as string,
+    mode: row[2] as PostRecord["mode"],
+    caption: row[3] as string,
+    platforms: JSON.parse(row[4] as string) as PostRecord["platforms"],
+    status: row[5] as PostRecord["status"],
+    media: (row[6] as string | null) ?? null,
+    scheduled_at: (row[7] as number | null) ?? null,
+    published_at: (row[8] as number | null) ?? null,
+    created_at: row[9] as number,
+  };
+}
+
 export function toTarget(row: Row): TargetRecord {
   return {
     post_id: text(row, "post_id"),

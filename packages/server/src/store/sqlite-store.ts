@@ -42,6 +42,8 @@ import {
 import { ensureDatabaseFolder } from "./database-folder.ts";
 import { migrate } from "./migrate.ts";
 import {
+  POST_COLUMNS,
+  postFromColumns,
   toAccount,
   toAttempt,
   toAttemptLogEntry,
@@ -104,6 +106,7 @@ export class SqliteStore implements Store {
   readonly path: string;
   private readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
+  private readonly arrayStatements = new Map<string, StatementSync>();
   private readonly checkpoints: BackgroundCheckpoints | null = null;
 
   constructor(options: SqliteStoreOptions) {
@@ -151,6 +154,17 @@ export class SqliteStore implements Store {
 
   private all(sql: string, ...params: SQLInputValue[]): Row[] {
     return this.stmt(sql).all(...params) as Row[];
+  }
+
+  /** Rows as arrays of column values, in the order the statement selects them. */
+  private allArrays(sql: string, ...params: SQLInputValue[]): unknown[][] {
+    let statement = this.arrayStatements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      statement.setReturnArrays(true);
+      this.arrayStatements.set(sql, statement);
+    }
+    return statement.all(...params) as unknown as unknown[][];
   }
 
   /** Runs `work` as one IMMEDIATE transaction. `work` must be synchronous: that is what keeps it atomic. */
@@ -291,6 +305,7 @@ export class SqliteStore implements Store {
     await this.checkpoints?.stop();
     if (!this.db.isOpen) return;
     this.statements.clear();
+    this.arrayStatements.clear();
     this.db.close();
   }
 
@@ -555,10 +570,12 @@ export class SqliteStore implements Store {
       params.push(options.beforeId);
     }
     params.push(options.limit);
-    return this.all(
-      `SELECT * FROM posts WHERE ${where.join(" AND ")} ORDER BY id DESC LIMIT ?`,
+    // A page is up to 101 rows: read as arrays, which node:sqlite builds several times faster than
+    // objects with named properties.
+    return this.allArrays(
+      `SELECT ${POST_COLUMNS} FROM posts WHERE ${where.join(" AND ")} ORDER BY id DESC LIMIT ?`,
       ...params,
-    ).map(toPost);
+    ).map(postFromColumns);
   }
 
   async countPostsCreatedSince(userId: string, since: number): Promise<number> {
@@ -576,20 +593,19 @@ export class SqliteStore implements Store {
 
   async sumTargetMetrics(postIds: readonly string[]): Promise<Map<string, TargetMetrics>> {
     // One statement for any number of ids: they travel as a JSON array.
-    const rows = this.all(
-      `SELECT post_id, sum(reach) AS reach, sum(likes) AS likes, sum(comments) AS comments,
-              sum(shares) AS shares
+    const rows = this.allArrays(
+      `SELECT post_id, sum(reach), sum(likes), sum(comments), sum(shares)
        FROM targets WHERE post_id IN (SELECT value FROM json_each(?)) GROUP BY post_id`,
       JSON.stringify(postIds),
     );
     return new Map(
       rows.map((row) => [
-        row.post_id as string,
+        row[0] as string,
         {
-          reach: row.reach as number,
-          likes: row.likes as number,
-          comments: row.comments as number,
-          shares: row.shares as number,
+          reach: row[1] as number,
+          likes: row[2] as number,
+          comments: row[3] as number,
+          shares: row[4] as number,
         },
       ]),
     );
