@@ -33,6 +33,9 @@ import { type AnyRoute, fullPath } from "./route.ts";
 import { ROUTES } from "./routes.ts";
 import { type LookupHost, systemLookup } from "./webhook-url.ts";
 
+/** On a shared store, an attempt in flight for longer than this is taken to belong to a dead instance. */
+const SHARED_ATTEMPT_CUTOFF_MS = 10 * 60_000;
+
 export interface ServiceOptions {
   store: Store;
   clock?: Clock;
@@ -150,13 +153,28 @@ export function createService(options: ServiceOptions): Service {
     webhooks: { allowPrivateUrls, lookupHost },
     media: options.mediaStorage ?? new MemoryMediaStorage(),
     publishing,
-    perUser: new PerUserQueue(),
+    perUser: new PerUserQueue(
+      options.store.shared && options.store.exclusivelyForUser
+        ? (userId, task) => options.store.exclusivelyForUser!(userId, task)
+        : undefined,
+    ),
   };
   const pipeline = {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     rateLimiter:
-      options.rateLimit === false ? null : new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, clock),
+      options.rateLimit === false
+        ? null
+        : new RateLimiter(
+            options.rateLimit ?? DEFAULT_RATE_LIMIT,
+            clock,
+            // Instances sharing a store count in it, so the limit holds across them exactly.
+            options.store.shared && options.store.countKeyRequest
+              ? (keyId, windowStart) => options.store.countKeyRequest!(keyId, windowStart)
+              : undefined,
+          ),
   };
+
+  let stopListening: (() => Promise<void>) | null = null;
 
   type Env = { Bindings: { requestId: string } };
   const app = new Hono<Env>();
@@ -206,13 +224,26 @@ export function createService(options: ServiceOptions): Service {
   return {
     fetch,
     start: async () => {
+      // On a shared store, another instance's writes wake this one's scheduler and delivery worker.
+      stopListening =
+        (await options.store.listen?.({
+          postDue: (at) => scheduler.notify(at),
+          deliveriesOwed: () => {
+            deliveries.notify().catch((err) => logger.error({ err }, "waking the delivery worker failed"));
+          },
+        })) ?? null;
       // Requests cut off by a crash changed nothing (a change is stored with its answer): free their keys.
       const freed = await store.releaseInterruptedIdempotentRequests();
       if (freed > 0)
         logger.info({ freed }, "freed Idempotency-Keys of requests interrupted before any change");
       // Attempts a crash cut off may have published: their outcome is checked before anything is resent.
       const startedAt = clock.now();
-      const interrupted = await store.releaseInterruptedTargets(startedAt, startedAt);
+      // On a shared store, attempts that recent may be another instance's, still running: only those
+      // older than any attempt lasts are taken as cut off (the store's post leases hand the rest over).
+      const interrupted = await store.releaseInterruptedTargets(
+        options.store.shared ? startedAt - SHARED_ATTEMPT_CUTOFF_MS : startedAt,
+        startedAt,
+      );
       if (interrupted > 0)
         logger.info(
           { interrupted },
@@ -226,6 +257,8 @@ export function createService(options: ServiceOptions): Service {
       await deliveries.start();
     },
     close: async () => {
+      await stopListening?.();
+      stopListening = null;
       await scheduler.stop();
       await retries.stop();
       await metrics.stop();

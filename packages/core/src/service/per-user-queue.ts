@@ -9,10 +9,21 @@
  */
 export class PerUserQueue {
   private readonly tails = new Map<string, Promise<void>>();
+  private readonly across: (<T>(userId: string, task: () => Promise<T>) => Promise<T>) | null;
+
+  /**
+   * @param across where several instances share the store, also runs each task under the store's lock
+   *   for the user (Store.exclusivelyForUser), so the rules hold across instances; tasks queue here
+   *   first, so an instance holds at most one such lock per user.
+   */
+  constructor(across?: <T>(userId: string, task: () => Promise<T>) => Promise<T>) {
+    this.across = across ?? null;
+  }
 
   async run<T>(userId: string, task: () => Promise<T>): Promise<T> {
     const previous = this.tails.get(userId) ?? Promise.resolve();
-    const result = previous.then(task);
+    const across = this.across;
+    const result = previous.then(across ? () => across(userId, task) : task);
     const tail = result.then(
       () => {},
       () => {},

@@ -43,7 +43,7 @@ export async function runRoute(
     if (route.auth) {
       // authenticate counted the call toward the month, so one the short-term limit refuses counts too
       // (decisions.md); that refusal, with its RateLimit headers, is the answer before the month's.
-      if (options.rateLimiter) rateHeaders = options.rateLimiter.take(ctx.caller.key.id);
+      if (options.rateLimiter) rateHeaders = await options.rateLimiter.take(ctx.caller.key.id);
       checkMonthlyCalls(ctx.caller, now);
     }
     const rawBody = route.body ? await readBodyBytes(request, options.maxBodyBytes) : new Uint8Array(0);

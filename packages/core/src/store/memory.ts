@@ -59,6 +59,7 @@ function startAttempt(target: TargetRecord, now: number): void {
  * can never change stored state by mutating an object it holds.
  */
 export class MemoryStore implements Store {
+  readonly shared = false;
   private readonly users = new Map<string, UserRecord>();
   private readonly keys = new Map<string, ApiKeyRecord>();
   private readonly apiCalls = new Map<string, number>();

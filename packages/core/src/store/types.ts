@@ -289,10 +289,45 @@ export interface ListPostsOptions {
   beforeId?: string;
 }
 
+/** What a shared store tells every instance using it, as another instance writes (see Store.listen). */
+export interface StoreWakeups {
+  /** A post became due at `at` (created or rescheduled): the scheduler's timer may need to move earlier. */
+  postDue(at: number): void;
+  /** Deliveries became owed (events written, an endpoint enabled): the delivery worker looks again. */
+  deliveriesOwed(): void;
+}
+
 export interface Store {
+  /**
+   * Whether several server processes may use this store at once (PostgreSQL). Then nothing is released
+   * at start, since what looks interrupted may belong to a live instance: a claimed post is leased and
+   * claimed again once its lease runs out, as deliveries are, and a key left in flight frees itself when
+   * its in-flight lease ends. Limits are counted in the store (countKeyRequest). A store one process
+   * holds alone (memory, SQLite) is not shared: it releases at start and the rate limit counts in memory.
+   */
+  readonly shared: boolean;
   /** Answers when the store is reachable (for /healthz). */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * A shared store: calls `wakeups` when another instance (or this one) writes something that is due,
+   * so instances need not poll; answers a function that stops listening. Absent on a store that one
+   * process holds alone, where the service's own calls are the only writes.
+   */
+  listen?(wakeups: StoreWakeups): Promise<() => Promise<void>>;
+  /**
+   * A shared store: adds one request to the key's count for the rate-limit window starting at
+   * `windowStart` (Unix ms) and answers the count including it, exact across instances. Absent where
+   * the service counts in memory.
+   */
+  countKeyRequest?(keyId: string, windowStart: number): Promise<number>;
+  /**
+   * A shared store: runs `work` while no other caller, in any instance, runs work of the same user
+   * through this method (a lock held in the database), so a rule that reads a count and then writes
+   * (posts per month, connected profiles) holds across instances. Absent where one process holds the
+   * store and the service's own per-user queue is enough.
+   */
+  exclusivelyForUser?<T>(userId: string, work: () => Promise<T>): Promise<T>;
 
   // Users and keys
   createUser(user: UserRecord): Promise<void>;
@@ -386,14 +421,19 @@ export interface Store {
     targets?: TargetRecord[],
     effects?: Effects | ((post: PostRecord) => Effects),
   ): Promise<PostRecord | null>;
-  /** Atomically moves up to `limit` scheduled posts due at or before `now` to publishing, oldest due first. */
+  /**
+   * Atomically moves up to `limit` scheduled posts due at or before `now` to publishing, oldest due first.
+   * A shared store leases each claim: a post still publishing when its lease runs out (its instance
+   * died) is claimed again by a later call, so another instance completes it.
+   */
   claimDuePosts(now: number, limit: number): Promise<PostRecord[]>;
-  /** The earliest scheduled_at among scheduled posts, or null. */
+  /** The earliest scheduled_at among scheduled posts (on a shared store, or lease end of a claim), or null. */
   nextDueAt(): Promise<number | null>;
   /**
    * After a crash: posts left in publishing go back to scheduled so they publish (once) again. A post
    * that was being published at once (scheduled_at null) gets its created_at as due time, so it
-   * publishes right away. Returns how many posts were released.
+   * publishes right away. Returns how many posts were released. A shared store releases nothing and
+   * answers 0: its leases hand interrupted claims over instead.
    */
   releaseInterruptedPublishing(): Promise<number>;
 
@@ -567,7 +607,7 @@ export interface Store {
    * After a crash: forgets every record still in flight and returns how many. A change and its answer
    * are written together, so a request whose record is still in flight changed nothing, and its key
    * may be used again at once rather than after the in-flight lease. Only right when no other process
-   * serves requests on this store (one server per database).
+   * serves requests on this store (one server per database): a shared store frees nothing and answers 0.
    */
   releaseInterruptedIdempotentRequests(): Promise<number>;
 

@@ -23,6 +23,8 @@ export interface OpenStoreOptions {
   poolSize?: number;
   /** PostgreSQL: longest a statement may run. */
   statementTimeoutMs?: number;
+  /** PostgreSQL: how long a claim of a post lasts before another instance may take it over. */
+  publishLeaseMs?: number;
 }
 
 /**
@@ -38,6 +40,7 @@ export async function openStore(db: string, options: OpenStoreOptions = {}): Pro
       const store = await openPostgresStore(db, {
         ...(options.poolSize !== undefined && { poolSize: options.poolSize }),
         ...(options.statementTimeoutMs !== undefined && { statementTimeoutMs: options.statementTimeoutMs }),
+        ...(options.publishLeaseMs !== undefined && { publishLeaseMs: options.publishLeaseMs }),
       });
       return { kind: "postgres", store, description: store.description };
     } catch (error) {

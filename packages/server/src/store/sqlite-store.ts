@@ -103,6 +103,8 @@ type Row = Record<string, unknown>;
  * our write.
  */
 export class SqliteStore implements Store {
+  /** One server per file (server-lock.ts): what a crash left is released at start. */
+  readonly shared = false;
   readonly path: string;
   private readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();

@@ -34,6 +34,7 @@ interface StartOptions {
   retentionDays: number;
   poolSize: number;
   statementTimeoutMs: number;
+  publishLeaseMs: number;
   mediaDir?: string;
   /** undefined: neither flag nor variable given (then it follows --dev). */
   dashboard?: boolean;
@@ -53,6 +54,7 @@ Environment variables (a flag given on the command line wins):
   SOCIALPUB_RETENTION_DAYS --retention-days
   SOCIALPUB_POOL_SIZE      --pool-size (PostgreSQL)
   SOCIALPUB_STATEMENT_TIMEOUT_MS --statement-timeout-ms (PostgreSQL)
+  SOCIALPUB_PUBLISH_LEASE_MS --publish-lease-ms (PostgreSQL)
 
 Stops gracefully on SIGINT or SIGTERM: no new connections, requests in flight finish, then the
 scheduler stops, webhook attempts in flight finish (up to 10 s; a cut one is sent again after the
@@ -128,6 +130,15 @@ export function startCommand(): Command {
         .default(5000)
         .argParser(parsePositiveInteger),
     )
+    .addOption(
+      new Option(
+        "--publish-lease-ms <ms>",
+        "PostgreSQL: how long an instance's claim of a due post lasts; if it dies while publishing, another instance takes the post over after this",
+      )
+        .env("SOCIALPUB_PUBLISH_LEASE_MS")
+        .default(60_000)
+        .argParser(parsePositiveInteger),
+    )
     .addOption(logLevelOption())
     .addOption(
       new Option(
@@ -192,6 +203,7 @@ async function start(options: StartOptions): Promise<void> {
     checkpointInBackground: true,
     poolSize: options.poolSize,
     statementTimeoutMs: options.statementTimeoutMs,
+    publishLeaseMs: options.publishLeaseMs,
   });
   const { store } = opened;
   // One server per SQLite file; a PostgreSQL database is shared by as many instances as are started.

@@ -24,6 +24,7 @@ import type {
   PostRecord,
   PostStatus,
   Store,
+  StoreWakeups,
   TargetMetrics,
   TargetRecord,
   UserRecord,
@@ -61,7 +62,19 @@ export interface PostgresStoreOptions {
   connectTimeoutMs?: number;
   /** Shown in pg_stat_activity. */
   applicationName?: string;
+  /**
+   * How long a claim of a post lasts: an instance that dies while publishing leaves the post to another
+   * once this runs out. Default 60 s; longer than any publish should take.
+   */
+  publishLeaseMs?: number;
 }
+
+/** The channel instances wake each other on; payloads are "due:<ms>" and "owed". */
+const WAKE_CHANNEL = "socialpub_wake";
+/** The first half of the two-number advisory lock key of per-user locks ("sp" in ASCII). */
+const USER_LOCK_SPACE = 0x7370;
+/** How long a window's count is kept after the window ends (they are removed in passing). */
+const RATE_WINDOW_KEEP_MS = 10 * 60_000;
 
 type Row = Record<string, unknown>;
 type Tx = TransactionSql;
@@ -80,21 +93,29 @@ const TRANSACTION_RETRIES = 5;
  * StoreUnavailableError, which the service answers with 503.
  */
 export class PostgresStore implements Store {
+  readonly shared = true;
   readonly url: string;
   /** Where the store points, without a password: for logs and the start line. */
   readonly description: string;
   private readonly sql: Sql;
+  /**
+   * Connections that hold per-user locks (exclusivelyForUser), apart from the pool the locked work
+   * itself uses: were they one pool, holders of every connection would wait for one forever.
+   */
+  private readonly locks: Sql;
+  private readonly publishLeaseMs: number;
 
-  private constructor(sql: Sql, url: string) {
+  private constructor(sql: Sql, locks: Sql, url: string, publishLeaseMs: number) {
     this.sql = sql;
+    this.locks = locks;
     this.url = url;
     this.description = describeUrl(url);
+    this.publishLeaseMs = publishLeaseMs;
   }
 
   /** Connects, and brings the schema up to date (or refuses a schema newer than this server). */
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
-    const sql = postgres(options.url, {
-      max: options.poolSize ?? 10,
+    const settings = {
       connect_timeout: Math.ceil((options.connectTimeoutMs ?? 5000) / 1000),
       idle_timeout: 60,
       onnotice: () => {},
@@ -113,12 +134,15 @@ export class PostgresStore implements Store {
         // A transaction left open by an instance that stalled must not hold its locks for long.
         idle_in_transaction_session_timeout: Math.max(10_000, (options.statementTimeoutMs ?? 5000) * 2),
       },
-    });
-    const store = new PostgresStore(sql, options.url);
+    } satisfies postgres.Options<Record<string, postgres.PostgresType>>;
+    const poolSize = options.poolSize ?? 10;
+    const sql = postgres(options.url, { ...settings, max: poolSize });
+    const locks = postgres(options.url, { ...settings, max: Math.max(2, Math.ceil(poolSize / 2)) });
+    const store = new PostgresStore(sql, locks, options.url, options.publishLeaseMs ?? 60_000);
     try {
       await store.guard(() => migratePostgres(sql));
     } catch (error) {
-      await sql.end({ timeout: 1 });
+      await Promise.all([sql.end({ timeout: 1 }), locks.end({ timeout: 1 })]);
       throw error;
     }
     return store;
@@ -198,7 +222,15 @@ export class PostgresStore implements Store {
         webhook_id: event.webhook_id ?? null,
       })),
     )}`;
-    if (deliveries.length > 0) await this.insertDeliveries(tx, deliveries);
+    if (deliveries.length > 0) {
+      await this.insertDeliveries(tx, deliveries);
+      await this.wake(tx, "owed");
+    }
+  }
+
+  /** Wakes every instance listening (this one too) once the transaction commits. */
+  private async wake(tx: Tx, payload: string): Promise<void> {
+    await tx`SELECT pg_notify(${WAKE_CHANNEL}, ${payload})`;
   }
 
   private async insertDeliveries(tx: Tx, deliveries: readonly DeliveryRecord[]): Promise<void> {
@@ -267,10 +299,53 @@ export class PostgresStore implements Store {
     await this.rows(() => this.sql`SELECT 1`);
   }
 
+  async listen(wakeups: StoreWakeups): Promise<() => Promise<void>> {
+    // Many events written at once (a batch of posts published) are one wake-up for the worker.
+    let owed: ReturnType<typeof setTimeout> | null = null;
+    const onNotify = (payload: string) => {
+      if (payload.startsWith("due:")) {
+        const at = Number(payload.slice(4));
+        if (Number.isFinite(at)) wakeups.postDue(at);
+      } else if (payload === "owed" && owed === null) {
+        owed = setTimeout(() => {
+          owed = null;
+          wakeups.deliveriesOwed();
+        }, 20);
+      }
+    };
+    // The driver keeps a connection of its own for this and listens again after it reconnects; what
+    // was written while it was away is found by the timers' next look at the store.
+    const { unlisten } = await this.guard(() =>
+      this.sql.listen(WAKE_CHANNEL, onNotify, () => wakeups.deliveriesOwed()),
+    );
+    return async () => {
+      if (owed !== null) clearTimeout(owed);
+      await unlisten().catch(() => {});
+    };
+  }
+
+  async exclusivelyForUser<T>(userId: string, work: () => Promise<T>): Promise<T> {
+    // A session-level advisory lock on a connection of its own: held across the several statements of
+    // `work`, and released by the database should this process die holding it.
+    const held = await this.guard(() => this.locks.reserve());
+    try {
+      await this.guard(() => held`SELECT pg_advisory_lock(${USER_LOCK_SPACE}, hashtext(${userId}))`);
+      try {
+        return await work();
+      } finally {
+        await held`SELECT pg_advisory_unlock(${USER_LOCK_SPACE}, hashtext(${userId}))`.catch(() => {});
+      }
+    } finally {
+      held.release();
+    }
+  }
+
   private closing: Promise<void> | null = null;
 
   async close(): Promise<void> {
-    this.closing ??= this.sql.end({ timeout: 5 });
+    this.closing ??= Promise.all([this.sql.end({ timeout: 5 }), this.locks.end({ timeout: 5 })]).then(
+      () => {},
+    );
     await this.closing;
   }
 
@@ -359,6 +434,23 @@ export class PostgresStore implements Store {
         RETURNING calls`,
     );
     return row!.calls as number;
+  }
+
+  async countKeyRequest(keyId: string, windowStart: number): Promise<number> {
+    const row = await this.one(
+      () => this
+        .sql`INSERT INTO rate_windows (key_id, window_start, requests) VALUES (${keyId}, ${windowStart}, 1)
+        ON CONFLICT (key_id, window_start) DO UPDATE SET requests = rate_windows.requests + 1
+        RETURNING requests, xmax = 0 AS opened`,
+    );
+    // The first request of a window clears windows long ended, so the table stays as small as the
+    // number of keys in use.
+    if (row!.opened) {
+      await this.rows(
+        () => this.sql`DELETE FROM rate_windows WHERE window_start < ${windowStart - RATE_WINDOW_KEEP_MS}`,
+      );
+    }
+    return row!.requests as number;
   }
 
   async getApiCalls(userId: string, month: string): Promise<number> {
@@ -466,10 +558,14 @@ export class PostgresStore implements Store {
     await this.tx(async (tx) => {
       await tx`
         INSERT INTO posts (id, user_id, mode, caption, platforms, status, media, scheduled_at,
-                           published_at, created_at)
+                           published_at, created_at, lease_until)
         VALUES (${post.id}, ${post.user_id}, ${post.mode}, ${post.caption}, ${JSON.stringify(post.platforms)},
                 ${post.status}, ${post.media}, ${post.scheduled_at}, ${post.published_at},
-                ${post.created_at})`;
+                ${post.created_at},
+                ${post.status === "publishing" ? post.created_at + this.publishLeaseMs : null})`;
+      if (post.status === "scheduled" && post.scheduled_at !== null) {
+        await this.wake(tx, `due:${post.scheduled_at}`);
+      }
       await tx`INSERT INTO post_creations (user_id, post_id, created_at)
                VALUES (${post.user_id}, ${post.id}, ${post.created_at})`;
       await this.writeTargets(tx, post.id, targets);
@@ -565,9 +661,14 @@ export class PostgresStore implements Store {
         ...(patch.scheduled_at !== undefined && { scheduled_at: patch.scheduled_at }),
         ...(patch.published_at !== undefined && { published_at: patch.published_at }),
       };
+      // Publishing is leased from now (the caller's clock is not passed here; leases are wall-clock).
+      const lease = next.status === "publishing" ? Date.now() + this.publishLeaseMs : null;
       await tx`UPDATE posts SET status = ${next.status}, scheduled_at = ${next.scheduled_at},
-                                published_at = ${next.published_at}
+                                published_at = ${next.published_at}, lease_until = ${lease}
                WHERE id = ${id}`;
+      if (next.status === "scheduled" && next.scheduled_at !== null) {
+        await this.wake(tx, `due:${next.scheduled_at}`);
+      }
       if (targets) {
         await tx`DELETE FROM targets WHERE post_id = ${id}`;
         await this.writeTargets(tx, id, targets);
@@ -578,35 +679,52 @@ export class PostgresStore implements Store {
   }
 
   async claimDuePosts(now: number, limit: number): Promise<PostRecord[]> {
-    // One statement: the due rows are locked as they are read, and rows another instance is claiming
-    // right now are skipped rather than waited for, so instances claiming together share the posts.
-    const rows = await this.rows(
-      () => this.sql`
-        UPDATE posts SET status = 'publishing'
-        WHERE id IN (
+    // Due rows are locked as they are read, and rows another instance is claiming right now are skipped
+    // rather than waited for, so instances claiming together share the posts. A post whose claim
+    // outlived its lease (its instance died while publishing) is claimed again, first; attempts that
+    // instance left in flight become of unknown outcome, so they are checked with the network before
+    // anything is resent.
+    return this.tx(async (tx) => {
+      const rows = await tx`
+        WITH expired AS (
+          SELECT id FROM posts WHERE status = 'publishing' AND lease_until <= ${now}
+          ORDER BY lease_until LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED),
+        due AS (
           SELECT id FROM posts WHERE status = 'scheduled' AND scheduled_at <= ${now}
           ORDER BY scheduled_at, id LIMIT ${limit}
-          FOR UPDATE SKIP LOCKED)
-        RETURNING *`,
-    );
-    return rows
-      .map(toPost)
-      .sort((a, b) => a.scheduled_at! - b.scheduled_at! || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+          FOR UPDATE SKIP LOCKED),
+        chosen AS (
+          SELECT id FROM expired UNION ALL SELECT id FROM due LIMIT ${limit})
+        UPDATE posts p SET status = 'publishing', lease_until = ${now + this.publishLeaseMs}
+        FROM posts old
+        WHERE p.id IN (SELECT id FROM chosen) AND old.id = p.id
+        RETURNING p.*, old.status AS previous_status`;
+      const takenOver = rows
+        .filter((row) => row.previous_status === "publishing")
+        .map((row) => row.id as string);
+      if (takenOver.length > 0) {
+        await tx`UPDATE targets SET in_flight = 0, outcome_unknown = 1, next_attempt_at = ${now}
+                 WHERE post_id = ANY(${tx.array(takenOver)}::text[]) AND in_flight = 1`;
+      }
+      const dueAt = (p: PostRecord) => p.scheduled_at ?? p.created_at;
+      return rows.map(toPost).sort((a, b) => dueAt(a) - dueAt(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    });
   }
 
   async nextDueAt(): Promise<number | null> {
+    // least() skips nulls: the earliest due post, or the earliest lease that will run out.
     const row = await this.one(
-      () => this.sql`SELECT min(scheduled_at) AS due FROM posts WHERE status = 'scheduled'`,
+      () => this.sql`SELECT least(
+        (SELECT min(scheduled_at) FROM posts WHERE status = 'scheduled'),
+        (SELECT min(lease_until) FROM posts WHERE status = 'publishing')) AS due`,
     );
     return (row?.due as number | null) ?? null;
   }
 
   async releaseInterruptedPublishing(): Promise<number> {
-    const rows = await this.rows(
-      () => this.sql`UPDATE posts SET status = 'scheduled', scheduled_at = coalesce(scheduled_at, created_at)
-                     WHERE status = 'publishing' RETURNING id`,
-    );
-    return rows.length;
+    // Another instance may be publishing what looks interrupted: leases hand such posts over instead.
+    return 0;
   }
 
   // ── publishing targets ──────────────────────────────────────────────────────────────────────────
@@ -849,6 +967,7 @@ export class PostgresStore implements Store {
       await tx`UPDATE webhooks SET status = ${status} WHERE id = ${id}`;
       // Nothing more is sent to a disabled endpoint: what it was still owed ends here.
       if (status === "disabled") await this.endOwedTo(tx, id);
+      else await this.wake(tx, "owed");
     });
   }
 
@@ -866,6 +985,7 @@ export class PostgresStore implements Store {
                                    status = ${next.status}
                WHERE id = ${id}`;
       if (next.status === "disabled") await this.endOwedTo(tx, id);
+      else if (row.status !== "enabled") await this.wake(tx, "owed");
       return next;
     });
   }
@@ -1008,6 +1128,7 @@ export class PostgresStore implements Store {
         created_at: now,
       };
       await this.insertDeliveries(tx, [delivery]);
+      await this.wake(tx, "owed");
       await this.writeEffects(tx, effectsFor?.(delivery));
       return delivery;
     });
@@ -1102,10 +1223,8 @@ export class PostgresStore implements Store {
   }
 
   async releaseInterruptedIdempotentRequests(): Promise<number> {
-    const rows = await this.rows(
-      () => this.sql`DELETE FROM idempotency_keys WHERE status IS NULL RETURNING key`,
-    );
-    return rows.length;
+    // A key in flight may be another instance's request: it frees itself when its in-flight lease ends.
+    return 0;
   }
 
   /** Removes records that expired before `now`, a batch at a time (the retention pass calls it). */

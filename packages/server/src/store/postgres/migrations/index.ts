@@ -1,6 +1,7 @@
 import type { Migration } from "../../migrations/types.ts";
 import { initial } from "./0001-initial.ts";
 import { livePublishing } from "./0002-live-publishing.ts";
+import { manyInstances } from "./0003-many-instances.ts";
 
 /** Every PostgreSQL migration, oldest first. Append new ones; never edit or reorder released ones. */
-export const POSTGRES_MIGRATIONS: readonly Migration[] = [initial, livePublishing];
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [initial, livePublishing, manyInstances];
