@@ -153,7 +153,7 @@ describe("three instances on one PostgreSQL database", () => {
     const ids = receiver.received.map((r) => r.headers["webhook-id"]);
     expect(new Set(ids).size).toBe(POSTS * 2);
     await receiver.down();
-  }, 300_000);
+  }, 600_000);
 
   it("50 concurrent requests with one Idempotency-Key spread across the instances make one post", async () => {
     const user = await studioUser();
