@@ -3,7 +3,8 @@
 // Prism's mock server serving the reference server's own /api/v1/openapi.json: what a team would
 // otherwise run to fake this API. Both are loaded alike, over 50 keep-alive connections, in the same run.
 // Prism answers from the document alone (a static example built from each schema); the reference server
-// stores, publishes and reads real posts. Goal: the reference server ahead on every call.
+// stores, publishes and reads real posts. Goal: the reference server ahead on every call, and at least
+// 1.5× Prism on POST /posts and on the list.
 //
 //   pnpm bench prism [--quick]
 import { randomUUID } from "node:crypto";
@@ -43,7 +44,13 @@ await withTempDir(async (dir) => {
     const auth = (i: number) => ({ authorization: `Bearer ${users[i % CONNECTIONS]!.apiKey}` });
 
     // Each call as the reference server takes it; Prism gets the same request at its root.
-    const calls: { name: string; request: (i: number) => LoadRequest; oneUser?: boolean }[] = [
+    const calls: {
+      name: string;
+      request: (i: number) => LoadRequest;
+      oneUser?: boolean;
+      /** How many times Prism's rate the reference server must reach. */
+      goal?: number;
+    }[] = [
       {
         name: "GET /posts/{id}",
         request: (i) => ({
@@ -61,11 +68,13 @@ await withTempDir(async (dir) => {
           body: createBody,
           setupRequest: (req) => ({ ...req, headers: { ...req.headers, "idempotency-key": randomUUID() } }),
         }),
+        goal: 1.5,
       },
       {
         name: `GET /posts?limit=100 with ${LIST_POSTS.toLocaleString("en-US")} posts`,
         request: () => ({ method: "GET", path: `${API}/posts?limit=100`, headers: auth(0) }),
         oneUser: true,
+        goal: 1.5,
       },
     ];
     const conformance = await prismConformance(prism.url, calls.map((c) => c.request(0)).map(atRoot));
@@ -97,8 +106,8 @@ await withTempDir(async (dir) => {
         baseline: { what: "Prism mock", figure: theirs.requests_per_s, unit: "req/s" },
         ratio,
         ratio_as: "times",
-        goal: "> 1× (ahead)",
-        met: ratio > 1,
+        goal: call.goal === undefined ? "> 1× (ahead)" : `≥ ${call.goal}×`,
+        met: call.goal === undefined ? ratio > 1 : ratio >= call.goal,
       });
     }
     report("prism", options, rows, { connections: CONNECTIONS, prism_answers: conformance, ...details });
