@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createService } from "../src/service/create-service.ts";
+import { takesIdempotencyKey } from "../src/service/idempotency.ts";
 import { silentLogger } from "../src/service/logger.ts";
 import { ROUTES } from "../src/service/routes.ts";
 import { MemoryStore } from "../src/store/memory.ts";
@@ -55,7 +56,7 @@ async function snapshot(store: Store, userId: string) {
 }
 
 describe("a keyed write stores its answer with its change", () => {
-  it("every POST and DELETE that changes something replays its answer though the process died before storing it", async () => {
+  it("every write that takes a key (POST, DELETE, PATCH /posts/{id}) and changes something replays its answer though the process died before storing it", async () => {
     const { user, target } = await setup(diesBeforeStoringTheAnswer);
     const draft = async (caption: string) =>
       (await user.createPost({ caption, platforms: ["x"], draft: true })).id;
@@ -135,8 +136,14 @@ describe("a keyed write stores its answer with its change", () => {
         route: "/webhooks/{id}/events/{event_id}/resend",
       },
       { method: "DELETE", path: `/webhooks/${goodbye}`, route: "/webhooks/{id}" },
+      {
+        method: "PATCH",
+        path: `/posts/${await draft("Edit me")}`,
+        route: "/posts/{id}",
+        body: { caption: "Edited", captions: { x: "Edited for X" }, schedule_at: later },
+      },
     ];
-    const keyed = ROUTES.filter((r) => r.auth && (r.method === "POST" || r.method === "DELETE"));
+    const keyed = ROUTES.filter(takesIdempotencyKey);
     expect(new Set(writes.map((w) => `${w.method} ${w.route}`))).toEqual(
       new Set(keyed.map((r) => `${r.method} ${r.path}`)),
     );

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../src/contract/events.ts";
 import { buildOpenApiDocument } from "../src/openapi/document.ts";
 import { createService } from "../src/service/create-service.ts";
+import { takesIdempotencyKey } from "../src/service/idempotency.ts";
 import { silentLogger } from "../src/service/logger.ts";
 import { ROUTES } from "../src/service/routes.ts";
 import { MemoryStore } from "../src/store/memory.ts";
@@ -27,8 +28,6 @@ const doc = buildOpenApiDocument() as unknown as Doc;
 /** The response headers an operation documents for a status. */
 const declared = (method: string, path: string, status: number | string) =>
   Object.keys(doc.paths[path]![method.toLowerCase()]!.responses[String(status)]?.headers ?? {});
-
-const isWrite = (method: string) => method === "POST" || method === "DELETE";
 
 describe("OpenAPI response headers", () => {
   it("declares each header once, under components.headers, with whether it is always sent", () => {
@@ -64,10 +63,9 @@ describe("OpenAPI response headers", () => {
         expect(names.includes("Retry-After"), where).toBe(status === "429");
         expect(names.includes("WWW-Authenticate"), where).toBe(status === "401");
         // Only answers that made a change are kept for a key, so only those can be replayed.
-        if (route.auth && isWrite(method)) {
+        if (takesIdempotencyKey(route)) {
           expect(names.includes("Idempotent-Replayed"), where).toBe(Number(status) < 300);
-        }
-        if (!isWrite(method)) expect(names, where).not.toContain("Idempotent-Replayed");
+        } else expect(names, where).not.toContain("Idempotent-Replayed");
       }
     }
   });

@@ -2,6 +2,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "../src/openapi/document.ts";
 import { createService } from "../src/service/create-service.ts";
+import { takesIdempotencyKey } from "../src/service/idempotency.ts";
 import { silentLogger } from "../src/service/logger.ts";
 import { ROUTES } from "../src/service/routes.ts";
 import { MemoryStore } from "../src/store/memory.ts";
@@ -59,12 +60,12 @@ describe("OpenAPI document", () => {
     expect(listed.sort()).toEqual(routes.sort());
   });
 
-  it("documents Idempotency-Key, with its 409 and 422, on every POST and DELETE that takes a key", () => {
+  it("documents Idempotency-Key, with its 409 and 422, on every POST and DELETE, and PATCH /posts/{id}", () => {
     const paths = doc().paths as Record<
       string,
       Record<string, { responses: Record<string, unknown>; security?: unknown[]; parameters?: unknown[] }>
     >;
-    const writes = ROUTES.filter((r) => r.auth && (r.method === "POST" || r.method === "DELETE"));
+    const writes = ROUTES.filter(takesIdempotencyKey);
     expect(writes.length).toBeGreaterThanOrEqual(10);
     for (const route of writes) {
       const op = paths[route.path]![route.method.toLowerCase()]!;

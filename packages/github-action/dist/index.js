@@ -87530,15 +87530,80 @@ function textLimitFor(id, hasMedia) {
 /*
  * A cut text should read as a pause, not a stumble: no list marker, separator or opening bracket just
  * before the "…", and no half of a URL (a link to nowhere).
+ *
+ * Everything here walks back from the end of the text, each character at most a few times: a caption
+ * is user input up to 63,206 characters (facebook), and a regular expression anchored at the end
+ * (`…$`) is tried from every position before it, which is quadratic on one long word.
  */
 /** What ends a shortened text. */
 const ELLIPSIS = "…";
-/** A word made only of list-marker, separator or opening-bracket characters, at the end of the text. */
-const DANGLING_WORD = /(^|\s)[•·*|/\\:;,&+=#([{–—-]+$/;
-/** An ordered list item's number alone at the end of a line. */
-const DANGLING_NUMBER = /(^|\n)[ \t]*\d+[.)]$/;
-/** A URL at the end of the text. */
-const LAST_URL = /[a-z][a-z0-9+.-]*:\/\/\S*$/i;
+/** List-marker, separator and opening-bracket characters: a word made only of these dangles. */
+const MARKERS = new Set("•·*|/\\:;,&+=#([{–—-");
+/** Characters of a URL scheme after its first letter (RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )). */
+const SCHEME_CHAR = /^[a-z0-9+.-]$/i;
+const LETTER = /^[a-z]$/i;
+const WHITESPACE = /^\s$/;
+/** Whitespace as `\s` and `trimEnd` know it; ASCII decided without a regular expression (the usual case). */
+function isSpace(char) {
+    if (char === undefined)
+        return false;
+    const code = char.charCodeAt(0);
+    if (code < 0x80)
+        return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+    return WHITESPACE.test(char);
+}
+const isDigit = (char) => char !== undefined && char >= "0" && char <= "9";
+/** Where the whitespace at the end of `text[0, end)` begins. */
+function trimmedEnd(text, end) {
+    while (end > 0 && isSpace(text[end - 1]))
+        end--;
+    return end;
+}
+/**
+ * Where a URL (`scheme://` and anything but whitespace) that runs to the end of `text` starts, the
+ * leftmost such start in the last word; -1 when the last word holds none.
+ */
+function lastUrlStart(text) {
+    let wordStart = text.length;
+    while (wordStart > 0 && !isSpace(text[wordStart - 1]))
+        wordStart--;
+    let from = wordStart;
+    for (;;) {
+        const separator = text.indexOf("://", from);
+        if (separator === -1)
+            return -1;
+        // The scheme is the run of scheme characters before "://", from its leftmost letter.
+        let runStart = separator;
+        while (runStart > wordStart && SCHEME_CHAR.test(text[runStart - 1]))
+            runStart--;
+        for (let i = runStart; i < separator; i++)
+            if (LETTER.test(text[i]))
+                return i;
+        from = separator + 1;
+    }
+}
+/** `text[0, end)` without a word made only of markers at its end ("•", "|", "(", "—"). */
+function withoutDanglingWord(text, end) {
+    let start = end;
+    while (start > 0 && MARKERS.has(text[start - 1]))
+        start--;
+    // Only a whole word of markers: "C++" or "Fixes:" keep their ending.
+    return start < end && (start === 0 || isSpace(text[start - 1])) ? start : end;
+}
+/** `text[0, end)` without an ordered list item's number ("2." or "2)") alone on its last line. */
+function withoutDanglingNumber(text, end) {
+    const last = text[end - 1];
+    if (last !== "." && last !== ")")
+        return end;
+    let start = end - 1;
+    while (isDigit(text[start - 1]))
+        start--;
+    if (start === end - 1)
+        return end;
+    while (start > 0 && (text[start - 1] === " " || text[start - 1] === "\t"))
+        start--;
+    return start === 0 || text[start - 1] === "\n" ? start : end;
+}
 /**
  * `whole` cut with "…" (as `truncate` gives it) without what dangles at the cut: "• …" becomes "…" on
  * the line before, "Feature |…" becomes "Feature…", and a URL cut in the middle (a link to nowhere) goes
@@ -87547,16 +87612,22 @@ const LAST_URL = /[a-z][a-z0-9+.-]*:\/\/\S*$/i;
 function withoutDanglingEnd(cut, whole) {
     if (!cut.endsWith(ELLIPSIS))
         return cut;
-    let text = cut.slice(0, -ELLIPSIS.length);
-    const cutInsideWord = /\S$/.test(text) && /^\S/.test(whole.slice(text.length));
-    if (cutInsideWord)
-        text = text.replace(LAST_URL, "");
-    let previous;
-    do {
-        previous = text;
-        text = text.trimEnd().replace(DANGLING_WORD, "$1").replace(DANGLING_NUMBER, "$1").trimEnd();
-    } while (text !== previous);
-    return text === "" ? "" : `${text}${ELLIPSIS}`;
+    const text = cut.slice(0, -ELLIPSIS.length);
+    let end = text.length;
+    const cutInsideWord = end > 0 && !isSpace(text[end - 1]) && end < whole.length && !isSpace(whole[end]);
+    if (cutInsideWord) {
+        const url = lastUrlStart(text);
+        if (url !== -1)
+            end = url;
+    }
+    for (;;) {
+        end = trimmedEnd(text, end);
+        const next = withoutDanglingNumber(text, withoutDanglingWord(text, end));
+        if (next === end)
+            break;
+        end = next;
+    }
+    return end === 0 ? "" : `${text.slice(0, end)}${ELLIPSIS}`;
 }
 
 ;// CONCATENATED MODULE: ../core/src/text/measure.ts
@@ -87572,13 +87643,16 @@ function* eachGrapheme(text) {
     for (const s of graphemeSegmenter.segment(text))
         yield s.segment;
 }
-/** Indexes (in UTF-16 units) where a word or the space after it begins. */
+/**
+ * Where a word or the space after it begins: `boundaries[i]` is 1 when one begins at UTF-16 offset `i`
+ * (and at `text.length`). One byte per offset, so a long text costs no more per offset than a short one.
+ */
 function wordBoundaries(text) {
     wordSegmenter ??= new Intl.Segmenter("en", { granularity: "word" });
-    const out = new Set();
+    const out = new Uint8Array(text.length + 1);
     for (const s of wordSegmenter.segment(text))
-        out.add(s.index);
-    out.add(text.length);
+        out[s.index] = 1;
+    out[text.length] = 1;
     return out;
 }
 /** Length of `text` as a network counts it: Unicode code points, or graphemes. */
@@ -87611,45 +87685,85 @@ function adaptText(caption, platform, hasMedia) {
  * Shortens `text` so that it, with a closing `…`, measures at most `limit` in `unit`. Cuts only between
  * graphemes (never inside an emoji or a letter with its accents), prefers the end of a word, and drops
  * the whitespace before the `…` — and a list marker, separator, opening bracket or half a URL left
- * there (see clean-cut.ts), unless that would take away more than half of what is kept.
+ * there (see clean-cut.ts), unless that would take away more than half of what is kept. Linear in
+ * the text: one pass over its graphemes up to the limit, one over its words up to the cut.
  */
 function truncate(text, limit, unit) {
-    if (measure(text, unit) <= limit)
+    // Either unit counts at most one per UTF-16 unit, so a text no longer than the limit in those fits.
+    if (text.length <= limit)
         return text;
-    const room = limit - measure(ELLIPSIS, unit);
-    if (room <= 0)
-        return ELLIPSIS.slice(0, Math.max(0, limit));
-    // The longest run of whole graphemes that fits, as UTF-16 offsets of each grapheme boundary.
-    const cuts = [0];
+    const ellipsis = measure(ELLIPSIS, unit);
+    const room = limit - ellipsis;
+    // One pass over the graphemes, stopping once the text is known not to fit: the longest run of whole
+    // graphemes that fits in `room`, as UTF-16 offsets of each boundary and the measure up to it.
+    // Typed arrays sized once: growing plain arrays of tens of thousands of numbers costs more than the pass.
+    const capacity = Math.max(0, room) + 1;
+    const offsets = new Uint32Array(capacity);
+    const sizes = new Uint32Array(capacity);
+    let count = 1;
     let used = 0;
     let offset = 0;
+    let filling = room > 0;
     for (const g of eachGrapheme(text)) {
-        const size = unit === "graphemes" ? 1 : measure(g, unit);
-        if (used + size > room)
-            break;
-        used += size;
+        used += unit === "graphemes" || g.length === 1 ? 1 : measure(g, unit);
         offset += g.length;
-        cuts.push(offset);
+        if (used > limit)
+            break;
+        if (filling && used <= room) {
+            offsets[count] = offset;
+            sizes[count] = used;
+            count++;
+        }
+        else
+            filling = false;
     }
-    const graphemeCut = offset;
+    if (used <= limit)
+        return text;
+    if (room <= 0)
+        return ELLIPSIS.slice(0, Math.max(0, limit));
+    /** The measure of `text[0, end)`: looked up when `end` is a boundary seen above (it always is, but for odd whitespace). */
+    const measureTo = (end) => {
+        const found = binarySearch(offsets, count, end);
+        return found === -1 ? measure(text.slice(0, end), unit) : sizes[found];
+    };
+    const trimmedTo = (end) => text.slice(0, end).trimEnd().length;
+    const graphemeCut = offsets[count - 1];
     // Word boundaries depend only on nearby characters: a little text past the cut is enough context.
     const words = wordBoundaries(text.slice(0, graphemeCut + WORD_CONTEXT));
     let cut = graphemeCut;
-    if (!words.has(graphemeCut)) {
-        const minimum = measure(text.slice(0, graphemeCut), unit) * MIN_WORD_CUT_SHARE;
-        for (let i = cuts.length - 1; i >= 0; i--) {
-            const candidate = cuts[i];
-            if (!words.has(candidate))
+    if (words[graphemeCut] !== 1) {
+        const minimum = sizes[count - 1] * MIN_WORD_CUT_SHARE;
+        for (let i = count - 1; i >= 0; i--) {
+            const candidate = offsets[i];
+            if (words[candidate] !== 1)
                 continue;
-            if (measure(text.slice(0, candidate).trimEnd(), unit) >= minimum)
+            if (measureTo(trimmedTo(candidate)) >= minimum)
                 cut = candidate;
             break;
         }
     }
-    const kept = `${text.slice(0, cut).trimEnd()}${ELLIPSIS}`;
+    const keptEnd = trimmedTo(cut);
+    const kept = `${text.slice(0, keptEnd)}${ELLIPSIS}`;
     // Cleaning the end follows the word rule above: worth it only while it keeps half of the room.
     const cleaned = withoutDanglingEnd(kept, text);
-    return measure(cleaned, unit) >= measure(kept, unit) * MIN_WORD_CUT_SHARE ? cleaned : kept;
+    const cleanedSize = cleaned === "" ? 0 : measureTo(cleaned.length - ELLIPSIS.length) + ellipsis;
+    return cleanedSize >= (measureTo(keptEnd) + ellipsis) * MIN_WORD_CUT_SHARE ? cleaned : kept;
+}
+/** The index of `value` in the first `length` entries of the ascending `sorted`, or -1. */
+function binarySearch(sorted, length, value) {
+    let low = 0;
+    let high = length - 1;
+    while (low <= high) {
+        const middle = (low + high) >>> 1;
+        const at = sorted[middle];
+        if (at === value)
+            return middle;
+        if (at < value)
+            low = middle + 1;
+        else
+            high = middle - 1;
+    }
+    return -1;
 }
 
 ;// CONCATENATED MODULE: ./src/clean-cut.ts
@@ -113554,7 +113668,7 @@ function requestHeaders(config, request, options) {
         headers["content-type"] = request.bytes.contentType;
     else if (request.json !== undefined)
         headers["content-type"] = "application/json";
-    if (request.method === "POST" || request.method === "DELETE") {
+    if (request.method === "POST" || request.method === "DELETE" || request.idempotent === true) {
         const key = options.idempotencyKey ?? (0,external_node_crypto_.randomUUID)();
         if (!IDEMPOTENCY_KEY.test(key)) {
             throw new TypeError("idempotencyKey must be 1 to 255 printable ASCII characters.");
@@ -113714,7 +113828,10 @@ class PostsResource {
     constructor(send) {
         this.#send = send;
     }
-    /** Publishes now, or schedules when `schedule_at` is given. Safe to retry: it carries an Idempotency-Key. */
+    /**
+     * Publishes now, or schedules when `schedule_at` is given; `captions` gives a network its own text
+     * (network id → text) instead of `caption`. Safe to retry: it carries an Idempotency-Key.
+     */
     async create(body, options) {
         return (await this.#send({ method: "POST", path: "/posts", json: body, schema: Post, options })).data;
     }
@@ -113747,6 +113864,22 @@ class PostsResource {
      */
     async publish(id, body = {}, options) {
         return (await this.#send({ method: "POST", path: `${posts_path(id)}/publish`, json: body, schema: Post, options })).data;
+    }
+    /**
+     * Edits a draft or a scheduled post: any of `caption`, `captions`, `platforms`, `media` (null removes
+     * it) and `schedule_at` (schedules a draft; null makes a scheduled post a draft again). The post as
+     * edited is checked as a new one would be (BadRequestError, nothing changed); a post that is
+     * publishing or published: ConflictError. Safe to retry: it carries an Idempotency-Key.
+     */
+    async update(id, body, options) {
+        return (await this.#send({
+            method: "PATCH",
+            path: posts_path(id),
+            json: body,
+            schema: Post,
+            idempotent: true,
+            options,
+        })).data;
     }
     /** Deletes a draft, cancels a scheduled post, or removes a published post's record. */
     async delete(id, options) {
@@ -114101,7 +114234,10 @@ class SocialPublishClient {
     async me(options) {
         return (await this.#send({ method: "GET", path: "/me", schema: CurrentUser, options })).data;
     }
-    /** Queues a post for a time, or for the next optimal slot with `at: "next"`. */
+    /**
+     * Queues a post for a time, or for the next optimal slot with `at: "next"`; `captions` gives a
+     * network its own text, as on `posts.create`.
+     */
     async schedule(body, options) {
         return (await this.#send({ method: "POST", path: "/schedule", json: body, schema: Post, options })).data;
     }

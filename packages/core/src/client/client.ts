@@ -97,7 +97,10 @@ export class SocialPublishClient {
     return (await this.#send({ method: "GET", path: "/me", schema: CurrentUser, options })).data;
   }
 
-  /** Queues a post for a time, or for the next optimal slot with `at: "next"`. */
+  /**
+   * Queues a post for a time, or for the next optimal slot with `at: "next"`; `captions` gives a
+   * network its own text, as on `posts.create`.
+   */
   async schedule(body: ScheduleInput, options?: RequestOptions): Promise<Post> {
     return (await this.#send({ method: "POST", path: "/schedule", json: body, schema: Post, options })).data;
   }

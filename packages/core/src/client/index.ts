@@ -15,6 +15,7 @@ export type {
   PlatformId,
   PublishDraftInput,
   ScheduleInput,
+  UpdatePostInput,
 } from "./resources/posts.ts";
 export type { WaitForOptions } from "./resources/wait-for-status.ts";
 export type { CreateWebhookInput, TestWebhookInput } from "./resources/webhooks.ts";

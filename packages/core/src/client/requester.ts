@@ -22,7 +22,7 @@ export interface RequestOptions {
   /** Retries after the first attempt. Default: the client's `maxRetries`. */
   maxRetries?: number;
   /**
-   * POST and DELETE only: the Idempotency-Key to send (1–255 printable characters). Default: a fresh
+   * POST, DELETE and `posts.update` only: the Idempotency-Key to send (1–255 printable characters). Default: a fresh
    * UUID per call. Either way the same key is sent on every retry of that call. The service keeps only
    * answers that made a change: after an error (say 400, a network not connected), fix the cause and
    * call again with the same key to make the change; after a success the same key replays it.
@@ -43,6 +43,8 @@ export interface ApiRequest<S extends z.ZodType> {
   bytes?: { data: Uint8Array<ArrayBuffer>; contentType: string };
   /** The contract schema the 2xx body must match. */
   schema: S;
+  /** A PATCH the service takes an Idempotency-Key for (PATCH /posts/{id}); POST and DELETE always do. */
+  idempotent?: true;
   options?: RequestOptions;
 }
 
@@ -168,7 +170,7 @@ function requestHeaders(config: RequesterConfig, request: ApiRequest<z.ZodType>,
   };
   if (request.bytes) headers["content-type"] = request.bytes.contentType;
   else if (request.json !== undefined) headers["content-type"] = "application/json";
-  if (request.method === "POST" || request.method === "DELETE") {
+  if (request.method === "POST" || request.method === "DELETE" || request.idempotent === true) {
     const key = options.idempotencyKey ?? randomUUID();
     if (!IDEMPOTENCY_KEY.test(key)) {
       throw new TypeError("idempotencyKey must be 1 to 255 printable ASCII characters.");

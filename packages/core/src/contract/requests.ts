@@ -34,9 +34,22 @@ export const ScheduleTime = z.union([z.number(), z.string()]).meta({
   },
 });
 
+/**
+ * Text per network (extension): network id → the text that network gets instead of `caption`, adapted
+ * to its limit like any text. A key that is not a network id is refused (the message names it); an
+ * override for a network the post does not target, or one that is empty, is ignored.
+ */
+export const Captions = z.partialRecord(NetworkId, z.string()).meta({
+  id: "Captions",
+  description:
+    "extension: network id → the text for that network instead of caption, adapted to its limit; an override that is empty, or for a network the post does not target, is ignored",
+});
+export type Captions = z.infer<typeof Captions>;
+
 export const CreatePostBody = z
   .object({
     caption: z.string().optional().describe("default empty; adapted per network when it publishes"),
+    captions: Captions.optional(),
     platforms: z
       .array(z.string())
       .describe("network ids; unknown ids are ignored, unconnected ones dropped, duplicates collapsed"),
@@ -108,12 +121,35 @@ export const PublishDraftBody = z
 export const ScheduleBody = z
   .object({
     caption: z.string().optional(),
+    captions: Captions.optional(),
     platforms: z.array(z.string()),
     media: z.string().optional(),
     at: ScheduleTime.or(z.literal("next")).describe('a schedule time, or "next" for the next optimal slot'),
   })
   .meta({ id: "ScheduleBody" });
 export type ScheduleBody = z.infer<typeof ScheduleBody>;
+
+/**
+ * PATCH /posts/{id} (extension): any of these; what is not sent stays as it is. The post as edited is
+ * checked by the rules of POST /posts, in their order.
+ */
+export const UpdatePostBody = z
+  .object({
+    caption: z.string().optional().describe("the text for every network without an override"),
+    captions: Captions.optional().describe(
+      "replaces the per-network overrides ({} removes them); network id → text, as on POST /posts",
+    ),
+    platforms: z
+      .array(z.string())
+      .optional()
+      .describe("replaces the networks; resolved as on POST /posts (unknown ignored, unconnected dropped)"),
+    media: z.string().nullable().optional().describe("an http(s) URL or a med_ id; null removes the media"),
+    schedule_at: ScheduleTime.nullable()
+      .optional()
+      .describe("a new due time (schedules a draft); null makes a scheduled post a draft again"),
+  })
+  .meta({ id: "UpdatePostBody" });
+export type UpdatePostBody = z.infer<typeof UpdatePostBody>;
 
 /**
  * POST /accounts/connect. With a test key only platform (and an optional handle to show) matter: the

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import { ErrorBody } from "../contract/errors.ts";
-import { isKept } from "../service/idempotency.ts";
+import { isKept, takesIdempotencyKey } from "../service/idempotency.ts";
 import { type AnyRoute, API_BASE, fullPath } from "../service/route.ts";
 import { ROUTES } from "../service/routes.ts";
 import { RESPONSE_HEADERS } from "./headers.ts";
@@ -31,11 +31,6 @@ function sharedResponses(route: AnyRoute): Record<number, string> {
   }
   out[500] = "An unexpected error; the message carries the request id.";
   return out;
-}
-
-/** Writes (POST and DELETE) with a key honour Idempotency-Key. */
-function takesIdempotencyKey(route: AnyRoute): boolean {
-  return route.auth && (route.method === "POST" || route.method === "DELETE");
 }
 
 /** A list paged with an opaque cursor, linked from the Link header. */

@@ -3,6 +3,7 @@ import type { IdempotencyAnswer, Store } from "../store/types.ts";
 import type { Caller, KeepAnswer } from "./context.ts";
 import { HttpError } from "./http-error.ts";
 import { bodyTextOf, textResponse } from "./responses.ts";
+import type { AnyRoute } from "./route.ts";
 
 /** How long a response is kept for replay (decisions: 24 hours). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -12,6 +13,12 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
  * key whose request never answers while the process lives on.
  */
 export const IN_FLIGHT_TTL_MS = 5 * 60 * 1000;
+
+/** Every POST and DELETE with a key honours Idempotency-Key, and the PATCHes that say so (edits of posts). */
+export function takesIdempotencyKey(route: AnyRoute): boolean {
+  if (!route.auth) return false;
+  return route.method === "POST" || route.method === "DELETE" || route.idempotencyKey === true;
+}
 
 /** 1–255 printable ASCII characters. */
 const VALID_KEY = /^[\x20-\x7E]{1,255}$/;

@@ -2,7 +2,7 @@ import { authenticate } from "./auth.ts";
 import { decodeBody, isJsonContentType, mediaTypeOf, parseJsonText, readBodyBytes } from "./body.ts";
 import type { KeepAnswer, RequestContext, ServiceDeps } from "./context.ts";
 import { badRequest, HttpError } from "./http-error.ts";
-import { idempotencyKeyOf, requestFingerprint, withIdempotency } from "./idempotency.ts";
+import { idempotencyKeyOf, requestFingerprint, takesIdempotencyKey, withIdempotency } from "./idempotency.ts";
 import { checkMonthlyCalls, type RateLimiter } from "./limits.ts";
 import { errorResponse } from "./responses.ts";
 import type { AnyRoute } from "./route.ts";
@@ -60,8 +60,7 @@ export async function runRoute(
       const wanted = route.upload ? `application/json, or ${route.upload.description}` : "application/json";
       throw new HttpError(415, `Content-Type must be ${wanted}${type ? `, not ${type}` : ""}.`);
     }
-    const key =
-      route.auth && (route.method === "POST" || route.method === "DELETE") ? idempotencyKeyOf(request) : null;
+    const key = takesIdempotencyKey(route) ? idempotencyKeyOf(request) : null;
 
     const handle = async (keep: KeepAnswer = noAnswer) => {
       ctx.keptAnswer = keep;

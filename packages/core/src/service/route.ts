@@ -41,6 +41,11 @@ export interface Route<Body = unknown, Query = unknown> {
    * `ctx.upload` instead of a JSON body.
    */
   upload?: { types: RegExp; description: string };
+  /**
+   * A PATCH that honours Idempotency-Key as POST and DELETE do (every POST and DELETE with a key
+   * does): an edit whose retry must not apply it twice over a change made in between.
+   */
+  idempotencyKey?: true;
   query?: z.ZodType<Query>;
   params?: z.ZodObject;
   responses: Record<number, ResponseSpec>;

@@ -19,6 +19,7 @@ import {
   SandboxMetricsBody,
   ScheduleBody,
   TestWebhookBody,
+  UpdatePostBody,
 } from "../contract/requests.ts";
 import {
   Account,
@@ -44,6 +45,7 @@ import { getPost, getPostTargets, listPosts } from "./handlers/read-posts.ts";
 import { reportSandboxMetrics } from "./handlers/sandbox-metrics.ts";
 import { schedulePost } from "./handlers/schedule.ts";
 import { getHealth, getOpenApi } from "./handlers/system.ts";
+import { updatePost } from "./handlers/update-post.ts";
 import { listWebhookAttempts, resendWebhookEvent } from "./handlers/webhook-deliveries.ts";
 import {
   createWebhook,
@@ -91,7 +93,7 @@ export const ROUTES: readonly AnyRoute[] = [
     tag: "Posts",
     summary: "Create a post and publish it now, schedule it, or keep it as a draft",
     description:
-      "Without schedule_at the post is fanned out before the response (status published). With schedule_at it is queued (status scheduled). With draft: true it is kept as a draft.",
+      "Without schedule_at the post is fanned out before the response (status published). With schedule_at it is queued (status scheduled). With draft: true it is kept as a draft. captions gives a network its own text instead of caption; each network's text is in GET /posts/{id}/targets.",
     auth: true,
     body: { schema: CreatePostBody },
     responses: {
@@ -143,6 +145,31 @@ export const ROUTES: readonly AnyRoute[] = [
     params: postId,
     responses: { 200: { description: "The post.", schema: Post }, 404: notFound },
     handler: getPost,
+  }),
+  defineRoute({
+    method: "PATCH",
+    path: "/posts/{id}",
+    operationId: "updatePost",
+    tag: "Posts",
+    summary: "Edit or reschedule a draft or a scheduled post",
+    idempotencyKey: true,
+    description:
+      "Send any of caption, captions, platforms, media and schedule_at; the others stay as they are. The post as edited is checked by the rules of POST /posts, in the same order, and nothing changes when one refuses it. schedule_at on a draft schedules it; schedule_at: null makes a scheduled post a draft again. A changed due time writes post.scheduled. An edit racing the scheduler either lands before the post publishes (it publishes as edited) or answers 409.",
+    auth: true,
+    params: postId,
+    body: { schema: UpdatePostBody },
+    responses: {
+      200: { description: "The post as edited.", schema: Post },
+      400: {
+        description:
+          "Nothing to change was sent, no connected network resolved (`Select at least one connected network.`), the post would be empty, a network needs media, or schedule_at is unparseable or in the past.",
+      },
+      404: notFound,
+      409: {
+        description: "The post is publishing or published: only a draft or a scheduled post can be edited.",
+      },
+    },
+    handler: updatePost,
   }),
   defineRoute({
     method: "DELETE",

@@ -1,8 +1,10 @@
 import type { z } from "zod";
+import { NETWORK_IDS } from "../contract/networks.ts";
 
 /** What each request field must be, for messages that say how to fix the request. */
 const FIELD_HINTS: Record<string, string> = {
   caption: "a string",
+  captions: 'an object of network id → text, such as {"x": "Short.", "linkedin": "Longer."}',
   platforms: 'an array of network ids, such as ["x", "bluesky"]',
   schedule_at: "Unix seconds, Unix milliseconds, or an ISO 8601 string with a zone offset",
   media: "a string: an http(s) URL of an image or video, or a med_ id",
@@ -30,7 +32,23 @@ export function describeBodyError(error: z.ZodError): string {
   // A rule the contract's schemas check themselves (list limits) already says it in a whole sentence.
   if (issue.code === "custom") return issue.message;
   const field = String(issue.path[0]);
+  if (field === "captions") return describeCaptionsError(issue);
   const hint = FIELD_HINTS[field];
   if (hint) return `${field} must be ${hint}.`;
   return `${issue.path.join(".")}: ${issue.message}.`;
+}
+
+/** `captions`: name the key that is not a network id, or the network whose text is not a string. */
+function describeCaptionsError(issue: z.core.$ZodIssue): string {
+  if (issue.code === "unrecognized_keys") {
+    const keys = issue.keys
+      .slice(0, 3)
+      .map((k) => `"${k.slice(0, 40)}"`)
+      .join(", ");
+    const more = issue.keys.length > 3 ? ` and ${issue.keys.length - 3} more` : "";
+    return `captions keys must be network ids (${NETWORK_IDS.join(", ")}); ${keys}${more} ${issue.keys.length === 1 ? "is" : "are"} not.`;
+  }
+  if (issue.path.length === 2)
+    return `captions.${String(issue.path[1])} must be a string: that network's text.`;
+  return `captions must be ${FIELD_HINTS.captions}.`;
 }

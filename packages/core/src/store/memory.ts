@@ -22,6 +22,7 @@ import type {
   MediaRecord,
   NewEvent,
   PlatformTotals,
+  PostPatch,
   PostRecord,
   Store,
   TargetMetrics,
@@ -50,6 +51,12 @@ function startAttempt(target: TargetRecord, now: number): void {
   target.attempts += 1;
   target.attempted_at = now;
   target.next_attempt_at = null;
+}
+
+/** Overrides as every store keeps them: absent when there are none, never an empty object. */
+function setCaptions(post: PostRecord, captions: PostRecord["captions"]): void {
+  if (captions && Object.keys(captions).length > 0) post.captions = copy(captions);
+  else delete post.captions;
 }
 
 /**
@@ -224,7 +231,9 @@ export class MemoryStore implements Store {
 
   async insertPost(post: PostRecord, targets: TargetRecord[], effects?: Effects): Promise<void> {
     if (this.posts.has(post.id)) throw new Error(`Post ${post.id} already exists.`);
-    this.posts.set(post.id, copy(post));
+    const stored = copy(post);
+    setCaptions(stored, post.captions);
+    this.posts.set(post.id, stored);
     this.targets.set(post.id, copy(targets));
     const created = this.postCreations.get(post.user_id) ?? [];
     created.push(post.created_at);
@@ -291,7 +300,7 @@ export class MemoryStore implements Store {
   async transitionPost(
     id: string,
     from: PostStatus[],
-    patch: Partial<Pick<PostRecord, "status" | "scheduled_at" | "published_at">>,
+    patch: PostPatch,
     targets?: TargetRecord[],
     effects?: Effects | ((post: PostRecord) => Effects),
   ): Promise<PostRecord | null> {
@@ -300,6 +309,10 @@ export class MemoryStore implements Store {
     if (patch.status !== undefined) post.status = patch.status;
     if (patch.scheduled_at !== undefined) post.scheduled_at = patch.scheduled_at;
     if (patch.published_at !== undefined) post.published_at = patch.published_at;
+    if (patch.caption !== undefined) post.caption = patch.caption;
+    if (patch.platforms !== undefined) post.platforms = copy(patch.platforms);
+    if (patch.media !== undefined) post.media = patch.media;
+    if (patch.captions !== undefined) setCaptions(post, patch.captions);
     if (targets) this.targets.set(id, copy(targets));
     this.writeEffects(typeof effects === "function" ? effects(copy(post)) : effects);
     return copy(post);

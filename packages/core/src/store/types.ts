@@ -72,6 +72,11 @@ export interface PostRecord {
   status: PostStatus;
   /** The media reference as given: an http(s) URL or a med_ id; null without media. */
   media: string | null;
+  /**
+   * Text per network (`captions`): the override of each targeted network that has one, as sent.
+   * Absent when there is none (a store hands back no empty object).
+   */
+  captions?: Partial<Record<NetworkId, string>>;
   scheduled_at: number | null;
   published_at: number | null;
   created_at: number;
@@ -282,6 +287,14 @@ export interface AuthorizedCall {
   calls: number;
 }
 
+/** What transitionPost may change: the status and times, and what an edit changes. */
+export type PostPatch = Partial<
+  Pick<
+    PostRecord,
+    "status" | "scheduled_at" | "published_at" | "caption" | "captions" | "platforms" | "media"
+  >
+>;
+
 export interface ListPostsOptions {
   statuses?: PostStatus[];
   limit: number;
@@ -410,14 +423,16 @@ export interface Store {
   /**
    * Compare-and-set: applies `patch` (and replaces the targets when given) only when the post exists and
    * its status is one of `from`. Returns the updated record, or null when the condition failed.
-   * Publishing completes through this (`from: ["publishing"]`), so a post deleted meanwhile stays deleted.
-   * `effects` may be a function of the updated record (to answer with the post as it was written); it
-   * is called, and its effects written, only when the transition is applied.
+   * Publishing completes through this (`from: ["publishing"]`), so a post deleted meanwhile stays deleted;
+   * an edit goes through it too (`from` the status it read, draft or scheduled), so an edit racing the
+   * scheduler either lands before the claim or is refused, never half. `patch.captions` replaces the
+   * overrides (`{}` removes them). `effects` may be a function of the updated record (to answer with the
+   * post as it was written); it is called, and its effects written, only when the transition is applied.
    */
   transitionPost(
     id: string,
     from: PostStatus[],
-    patch: Partial<Pick<PostRecord, "status" | "scheduled_at" | "published_at">>,
+    patch: PostPatch,
     targets?: TargetRecord[],
     effects?: Effects | ((post: PostRecord) => Effects),
   ): Promise<PostRecord | null>;

@@ -1,6 +1,7 @@
 import { describe } from "vitest";
 import { accountsAndAnalyticsTests } from "./service/analytics.ts";
 import { authTests } from "./service/auth.ts";
+import { captionsTests } from "./service/captions.ts";
 import { concurrencyTests } from "./service/concurrency.ts";
 import { connectAccountsTests } from "./service/connect-accounts.ts";
 import { createPostTests } from "./service/create-post.ts";
@@ -20,6 +21,7 @@ import { sandboxTests } from "./service/sandbox.ts";
 import { scheduleTests } from "./service/schedule.ts";
 import { scheduleEndpointTests } from "./service/schedule-endpoint.ts";
 import { textTests } from "./service/text.ts";
+import { updatePostTests } from "./service/update-post.ts";
 import { webhookTests } from "./service/webhooks.ts";
 
 /**
@@ -39,6 +41,8 @@ export function describeServiceConformance(label: string, makeTarget: MakeServic
     readPostsTests(h);
     paginationTests(h);
     deletePostTests(h);
+    updatePostTests(h);
+    captionsTests(h);
     textTests(h);
     sandboxTests(h);
     accountsAndAnalyticsTests(h);

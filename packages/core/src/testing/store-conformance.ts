@@ -435,6 +435,73 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
       });
     });
 
+    describe("editing posts", () => {
+      it("captions (text per network) are kept with the post; a post without any has none, never an empty object", async () => {
+        const u = await user();
+        const p = post(u.id, { platforms: ["x", "linkedin"], captions: { linkedin: "The longer story." } });
+        await store.insertPost(p, [target(p.id, "x"), target(p.id, "linkedin")]);
+        expect(await store.getPost(u.id, p.id)).toEqual(p);
+        expect((await store.listPosts(u.id, { limit: 10 }))[0]).toEqual(p);
+        const bare = post(u.id, { captions: {} });
+        await store.insertPost(bare, [target(bare.id)]);
+        expect(await store.getPost(u.id, bare.id)).not.toHaveProperty("captions");
+      });
+
+      it("transitionPost edits caption, captions, platforms and media with the targets, as one compare-and-set", async () => {
+        const u = await user();
+        const p = post(u.id, { status: "scheduled", captions: { x: "Short." } });
+        await store.insertPost(p, [target(p.id, "x")]);
+        const edited = {
+          caption: "New text",
+          captions: { bluesky: "For Bluesky." },
+          platforms: ["x", "bluesky"] as NetworkId[],
+          media: "https://example.com/b.png",
+          status: "draft" as const,
+          scheduled_at: null,
+        };
+        const targets = [
+          target(p.id, "x", { text: "New text" }),
+          target(p.id, "bluesky", { text: "For Bluesky." }),
+        ];
+        const written = await store.transitionPost(p.id, ["scheduled"], edited, targets, (updated) => ({
+          events: [event(updated.user_id, "post.scheduled")],
+        }));
+        const expected = { ...p, ...edited };
+        expect(written).toEqual(expected);
+        expect(await store.getPost(u.id, p.id)).toEqual(expected);
+        expect(await store.getTargets(p.id)).toEqual(targets);
+        expect(await store.listEvents(u.id)).toHaveLength(1);
+        // Edits leave what they do not name; {} removes the overrides; media can be removed.
+        const again = await store.transitionPost(p.id, ["draft"], { captions: {}, media: null });
+        expect(again).toEqual({ ...p, ...edited, captions: undefined, media: null });
+        expect(await store.getPost(u.id, p.id)).not.toHaveProperty("captions");
+        expect(await store.getTargets(p.id)).toEqual(targets);
+      });
+
+      it("an edit racing a claim: after claimDuePosts the edit is refused and the post publishes as claimed", async () => {
+        const u = await user();
+        const p = post(u.id, { scheduled_at: T0 });
+        await store.insertPost(p, [target(p.id)]);
+        expect(await store.claimDuePosts(T0, 10)).toEqual([{ ...p, status: "publishing" }]);
+        const edit = await store.transitionPost(p.id, ["scheduled"], { caption: "too late" }, [
+          target(p.id, "x", { text: "too late" }),
+        ]);
+        expect(edit).toBeNull();
+        expect(await store.getPost(u.id, p.id)).toEqual({ ...p, status: "publishing" });
+        expect(await store.getTargets(p.id)).toEqual([target(p.id)]);
+        // And the other way round: an edit that lands first is what the claim hands out.
+        const q = post(u.id, { scheduled_at: T0 });
+        await store.insertPost(q, [target(q.id)]);
+        await store.transitionPost(q.id, ["scheduled"], { caption: "in time" }, [
+          target(q.id, "x", { text: "in time" }),
+        ]);
+        expect(await store.claimDuePosts(T0, 10)).toEqual([
+          { ...q, caption: "in time", status: "publishing" },
+        ]);
+        expect((await store.getTargets(q.id))[0]!.text).toBe("in time");
+      });
+    });
+
     describe("scheduling steps", () => {
       it("claimDuePosts moves due scheduled posts to publishing, oldest due first, and never hands one out twice", async () => {
         const u = await user();

@@ -100,6 +100,54 @@ describe("posts", () => {
     });
   });
 
+  it("create and schedule send captions (text per network) as given", async () => {
+    server.script({ status: 201, body: samplePost() });
+    await client().posts.create({
+      caption: "All",
+      captions: { linkedin: "LinkedIn" },
+      platforms: ["x", "linkedin"],
+    });
+    expect(last().json).toEqual({
+      caption: "All",
+      captions: { linkedin: "LinkedIn" },
+      platforms: ["x", "linkedin"],
+    });
+    server.script({
+      status: 201,
+      body: samplePost({ status: "scheduled", scheduled_at: 1_790_000_000_000 }),
+    });
+    await client().schedule({ captions: { x: "X only" }, platforms: ["x"], at: "next" });
+    expect(last().json).toEqual({ captions: { x: "X only" }, platforms: ["x"], at: "next" });
+  });
+
+  it("update sends PATCH /posts/{id} with the fields to change and an Idempotency-Key, the same on a retry", async () => {
+    const edited = samplePost({ status: "draft", scheduled_at: null });
+    server.script({ status: 503, body: { error: "Try again." } }, { status: 200, body: edited });
+    const retrying = new SocialPublishClient({
+      apiKey: API_KEY,
+      baseUrl: server.baseUrl,
+      maxRetries: 1,
+      retry: { baseDelayMs: 1, maxDelayMs: 1 },
+    });
+    const post = await retrying.posts.update("post_1", {
+      caption: "Edited",
+      captions: { x: "Edited for X" },
+      schedule_at: null,
+      media: null,
+    });
+    expect(post).toEqual(edited);
+    const [first, second] = server.seen.slice(-2);
+    expect(second).toMatchObject({ method: "PATCH", url: "/api/v1/posts/post_1" });
+    expect(last().json).toEqual({
+      caption: "Edited",
+      captions: { x: "Edited for X" },
+      schedule_at: null,
+      media: null,
+    });
+    expect(second!.headers["idempotency-key"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second!.headers["idempotency-key"]).toBe(first!.headers["idempotency-key"]);
+  });
+
   it("list sends status as a comma list and limit, and returns the next cursor from the Link header", async () => {
     server.script({
       status: 200,

@@ -73,12 +73,13 @@ export function toPost(row: Row): PostRecord {
     scheduled_at: nullableInt(row, "scheduled_at"),
     published_at: nullableInt(row, "published_at"),
     created_at: int(row, "created_at"),
+    ...captionsOf(row),
   };
 }
 
 /** The posts columns `postFromColumns` reads, in its order. */
 export const POST_COLUMNS =
-  "id, user_id, mode, caption, platforms, status, media, scheduled_at, published_at, created_at";
+  "id, user_id, mode, caption, platforms, status, media, scheduled_at, published_at, created_at, captions";
 
 /** A post from a row read as an array of POST_COLUMNS (what a page of posts reads: cheaper to build). */
 export function postFromColumns(row: readonly unknown[]): PostRecord {
@@ -93,7 +94,19 @@ export function postFromColumns(row: readonly unknown[]): PostRecord {
     scheduled_at: (row[7] as number | null) ?? null,
     published_at: (row[8] as number | null) ?? null,
     created_at: row[9] as number,
+    ...(row[10] == null ? {} : { captions: JSON.parse(row[10] as string) as PostRecord["captions"] }),
   };
+}
+
+/** A post's overrides: present only when it has some, as every store hands them back. */
+function captionsOf(row: Row): Pick<PostRecord, "captions"> {
+  const json = nullableText(row, "captions");
+  return json === null ? {} : { captions: JSON.parse(json) as PostRecord["captions"] };
+}
+
+/** What the captions column holds: the overrides as JSON, or null when there are none. */
+export function captionsColumn(captions: PostRecord["captions"]): string | null {
+  return captions && Object.keys(captions).length > 0 ? JSON.stringify(captions) : null;
 }
 
 export function toTarget(row: Row): TargetRecord {

@@ -23,6 +23,7 @@ import type {
   NetworkId,
   NewEvent,
   PlatformTotals,
+  PostPatch,
   PostRecord,
   PostStatus,
   Store,
@@ -42,6 +43,7 @@ import {
 import { ensureDatabaseFolder } from "./database-folder.ts";
 import { migrate } from "./migrate.ts";
 import {
+  captionsColumn,
   POST_COLUMNS,
   postFromColumns,
   toAccount,
@@ -531,8 +533,8 @@ export class SqliteStore implements Store {
   async insertPost(post: PostRecord, targets: TargetRecord[], effects?: Effects): Promise<void> {
     this.tx(() => {
       this.run(
-        `INSERT INTO posts (id, user_id, mode, caption, platforms, status, media, scheduled_at, published_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO posts (id, user_id, mode, caption, platforms, status, media, scheduled_at, published_at, created_at, captions)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         post.id,
         post.user_id,
         post.mode,
@@ -543,6 +545,7 @@ export class SqliteStore implements Store {
         post.scheduled_at,
         post.published_at,
         post.created_at,
+        captionsColumn(post.captions),
       );
       this.run(
         "INSERT INTO post_creations (user_id, post_id, created_at) VALUES (?, ?, ?)",
@@ -632,7 +635,7 @@ export class SqliteStore implements Store {
   async transitionPost(
     id: string,
     from: PostStatus[],
-    patch: Partial<Pick<PostRecord, "status" | "scheduled_at" | "published_at">>,
+    patch: PostPatch,
     targets?: TargetRecord[],
     effects?: Effects | ((post: PostRecord) => Effects),
   ): Promise<PostRecord | null> {
@@ -646,12 +649,25 @@ export class SqliteStore implements Store {
         ...(patch.status !== undefined && { status: patch.status }),
         ...(patch.scheduled_at !== undefined && { scheduled_at: patch.scheduled_at }),
         ...(patch.published_at !== undefined && { published_at: patch.published_at }),
+        ...(patch.caption !== undefined && { caption: patch.caption }),
+        ...(patch.platforms !== undefined && { platforms: [...patch.platforms] }),
+        ...(patch.media !== undefined && { media: patch.media }),
       };
+      const captions =
+        patch.captions !== undefined ? captionsColumn(patch.captions) : captionsColumn(post.captions);
+      if (captions === null) delete next.captions;
+      else next.captions = JSON.parse(captions) as PostRecord["captions"];
       this.run(
-        "UPDATE posts SET status = ?, scheduled_at = ?, published_at = ? WHERE id = ?",
+        `UPDATE posts SET status = ?, scheduled_at = ?, published_at = ?, caption = ?, platforms = ?, media = ?,
+           captions = ?
+         WHERE id = ?`,
         next.status,
         next.scheduled_at,
         next.published_at,
+        next.caption,
+        JSON.stringify(next.platforms),
+        next.media,
+        captions,
         id,
       );
       if (targets) {

@@ -5,6 +5,7 @@ import type {
   ListPostsQuery,
   PublishDraftBody,
   ScheduleBody,
+  UpdatePostBody,
 } from "../../contract/requests.ts";
 import {
   DeleteResult,
@@ -37,6 +38,11 @@ export type ScheduleInput = WithPlatformIds<z.input<typeof ScheduleBody>>;
 
 export type PublishDraftInput = z.input<typeof PublishDraftBody>;
 
+/** What PATCH /posts/{id} may change; what is left out stays as it is. */
+export type UpdatePostInput = Omit<z.input<typeof UpdatePostBody>, "platforms"> & {
+  platforms?: readonly PlatformId[];
+};
+
 export type ListPostsParams = Omit<z.input<typeof ListPostsQuery>, "status" | "limit"> & {
   /** One status, several, or the service's comma-separated form. */
   status?: PostStatus | readonly PostStatus[] | string;
@@ -53,7 +59,10 @@ export class PostsResource {
     this.#send = send;
   }
 
-  /** Publishes now, or schedules when `schedule_at` is given. Safe to retry: it carries an Idempotency-Key. */
+  /**
+   * Publishes now, or schedules when `schedule_at` is given; `captions` gives a network its own text
+   * (network id → text) instead of `caption`. Safe to retry: it carries an Idempotency-Key.
+   */
   async create(body: CreatePostInput, options?: RequestOptions): Promise<Post> {
     return (await this.#send({ method: "POST", path: "/posts", json: body, schema: Post, options })).data;
   }
@@ -92,6 +101,25 @@ export class PostsResource {
   async publish(id: string, body: PublishDraftInput = {}, options?: RequestOptions): Promise<Post> {
     return (
       await this.#send({ method: "POST", path: `${path(id)}/publish`, json: body, schema: Post, options })
+    ).data;
+  }
+
+  /**
+   * Edits a draft or a scheduled post: any of `caption`, `captions`, `platforms`, `media` (null removes
+   * it) and `schedule_at` (schedules a draft; null makes a scheduled post a draft again). The post as
+   * edited is checked as a new one would be (BadRequestError, nothing changed); a post that is
+   * publishing or published: ConflictError. Safe to retry: it carries an Idempotency-Key.
+   */
+  async update(id: string, body: UpdatePostInput, options?: RequestOptions): Promise<Post> {
+    return (
+      await this.#send({
+        method: "PATCH",
+        path: path(id),
+        json: body,
+        schema: Post,
+        idempotent: true,
+        options,
+      })
     ).data;
   }
 

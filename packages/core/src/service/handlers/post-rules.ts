@@ -10,27 +10,65 @@ import type { Caller, ServiceDeps } from "../context.ts";
 import { badRequest } from "../http-error.ts";
 import { type PostAnswer, publishClaimedPost } from "../publish.ts";
 
-/** What a new post says and where it goes, after the platform, empty-post and media rules. */
+/** What a post says and where it goes, after the platform, empty-post and media rules. */
 export interface PostContent {
   caption: string;
+  /** The overrides of the targeted networks that have text of their own; absent when none. */
+  captions?: Partial<Record<NetworkId, string>>;
   platforms: NetworkId[];
   media: string | null;
 }
 
-/** Steps 2–4 of decisions.md's check order: platforms resolve, the post is not empty, media rules. */
+/** What a request says a post should be, before the rules (body shape already checked). */
+export interface PostInput {
+  caption?: string;
+  captions?: Partial<Record<NetworkId, string>>;
+  platforms: readonly string[];
+  media?: string | null;
+}
+
+/**
+ * Steps 2–4 of decisions.md's check order: platforms resolve, the post is not empty, media rules.
+ * The same for a new post and for a post as an edit leaves it.
+ */
 export async function checkPostContent(
   deps: ServiceDeps,
   caller: Caller,
-  input: { caption?: string; platforms: string[]; media?: string },
+  input: PostInput,
 ): Promise<PostContent> {
   const platforms = await resolvePlatforms(deps, caller, input.platforms);
   const caption = input.caption ?? "";
+  const captions = overridesFor(platforms, input.captions);
   const media = input.media ?? null;
-  if (caption.trim() === "" && media === null) {
-    throw badRequest("The post is empty: give a caption, media, or both.");
+  // Empty when no targeted network has text: an override counts for its network only.
+  const hasText = platforms.some((p) => textOf({ caption, captions }, p).trim() !== "");
+  if (!hasText && media === null) {
+    throw badRequest("The post is empty: give a caption (or text per network in captions), media, or both.");
   }
   await checkMedia(deps, caller, platforms, media);
-  return { caption, platforms, media };
+  return { caption, ...(captions && { captions }), platforms, media };
+}
+
+/**
+ * The overrides that apply: those of targeted networks, not blank. An override for a network the post
+ * does not target is ignored (decisions.md), and so is an empty one (the network gets `caption`).
+ */
+function overridesFor(
+  platforms: readonly NetworkId[],
+  captions: Partial<Record<NetworkId, string>> | undefined,
+): Partial<Record<NetworkId, string>> | undefined {
+  if (!captions) return undefined;
+  const out: Partial<Record<NetworkId, string>> = {};
+  for (const platform of platforms) {
+    const text = captions[platform];
+    if (text !== undefined && text.trim() !== "") out[platform] = text;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** The text a network gets before adapting it to its limit: its override, else the caption. */
+export function textOf(post: Pick<PostRecord, "caption" | "captions">, platform: NetworkId): string {
+  return post.captions?.[platform] ?? post.caption;
 }
 
 export type PostMode = { kind: "draft" } | { kind: "now" } | { kind: "scheduled"; at: number };
@@ -145,7 +183,7 @@ async function handOverToScheduler(
 async function resolvePlatforms(
   deps: ServiceDeps,
   caller: Caller,
-  requested: string[],
+  requested: readonly string[],
 ): Promise<NetworkId[]> {
   const accounts = await deps.store.listAccounts(caller.user.id, caller.key.mode);
   const connected = new Set(accounts.map((a) => a.platform));
@@ -204,14 +242,14 @@ export async function checkMonthlyPosts(deps: ServiceDeps, caller: Caller, now: 
   }
 }
 
-/** One pending target per network, holding the text as that network will publish it. */
+/** One pending target per network, holding the text (its override, else the caption) as it will publish it. */
 export function pendingTargets(post: PostRecord): TargetRecord[] {
   const hasMedia = post.media !== null;
   return post.platforms.map((platform) => ({
     post_id: post.id,
     platform,
     status: "pending",
-    text: adaptText(post.caption, platform, hasMedia),
+    text: adaptText(textOf(post, platform), platform, hasMedia),
     permalink: null,
     error: null,
     published_at: null,

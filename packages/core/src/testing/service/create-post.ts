@@ -85,7 +85,9 @@ export function createPostTests(h: Harness): void {
       ]) {
         const res = await user.post("/posts", body);
         expect(res.status).toBe(400);
-        expect(res.body).toEqual({ error: "The post is empty: give a caption, media, or both." });
+        expect(res.body).toEqual({
+          error: "The post is empty: give a caption (or text per network in captions), media, or both.",
+        });
       }
     });
 
@@ -248,7 +250,9 @@ export function createPostTests(h: Harness): void {
       let res = await user.post("/posts", { platforms: ["mastodon"], schedule_at: past });
       expect(res.body.error).toBe(CONTRACT_MESSAGES.noConnectedNetwork);
       res = await user.post("/posts", { platforms: ["instagram"], schedule_at: past });
-      expect(res.body.error).toBe("The post is empty: give a caption, media, or both.");
+      expect(res.body.error).toBe(
+        "The post is empty: give a caption (or text per network in captions), media, or both.",
+      );
       res = await user.post("/posts", { caption: "Hi", platforms: ["instagram"], schedule_at: past });
       expect(res.body.error).toMatch(/^instagram needs media/);
       res = await user.post("/posts", { caption: "Hi", platforms: ["x"], schedule_at: past });

@@ -18,7 +18,7 @@ export function httpTests(h: Harness): void {
       const user = await h.user();
       const cases = [
         ["PUT", "/posts", ["GET", "HEAD", "POST"]],
-        ["PATCH", "/posts/post_01J00000000000000000000000", ["DELETE", "GET", "HEAD"]],
+        ["PUT", "/posts/post_01J00000000000000000000000", ["DELETE", "GET", "HEAD", "PATCH"]],
         ["POST", "/me", ["GET", "HEAD"]],
         ["DELETE", "/accounts", ["GET", "HEAD"]],
       ] as const;

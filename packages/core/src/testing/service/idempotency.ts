@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { takesIdempotencyKey } from "../../service/idempotency.ts";
 import { ROUTES } from "../../service/routes.ts";
 import type { ApiUser, Harness } from "./harness.ts";
 
@@ -157,9 +158,9 @@ export function idempotencyTests(h: Harness): void {
       }
     });
 
-    it("every POST and DELETE operation keeps no error answer: the same key and request run again", async () => {
+    it("every operation that takes a key (POST, DELETE, PATCH /posts/{id}) keeps no error answer: the same key and request run again", async () => {
       const user = await h.user();
-      const writes = ROUTES.filter((r) => r.auth && (r.method === "POST" || r.method === "DELETE"));
+      const writes = ROUTES.filter(takesIdempotencyKey);
       expect(writes.length).toBeGreaterThanOrEqual(10);
       for (const route of writes) {
         const name = `${route.method} ${route.path}`;

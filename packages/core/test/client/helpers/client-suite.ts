@@ -159,6 +159,28 @@ export function describeClientAgainstService(name: string, makeTarget: () => Pro
       expect(again.message).toMatch(/Only a draft can be published/);
     });
 
+    it("update() edits and reschedules a post with text per network; it publishes as edited; a published one is ConflictError", async () => {
+      const post = await api.posts.create({ caption: "v1", platforms: ["x"], draft: true });
+      const due = target.clock.now() + HOUR;
+      const edited = await api.posts.update(post.id, {
+        caption: "v2",
+        captions: { linkedin: "v2, the long version" },
+        platforms: ["x", "linkedin"],
+        schedule_at: due,
+      });
+      expect(edited).toMatchObject({ id: post.id, caption: "v2", status: "scheduled", scheduled_at: due });
+      await target.clock.advance(HOUR);
+      expect(await api.posts.get(post.id)).toMatchObject({ status: "published", published_at: due });
+      const texts = (await api.posts.targets(post.id)).data.map((t) => [t.platform, t.text, t.status]);
+      expect(texts).toEqual([
+        ["x", "v2", "published"],
+        ["linkedin", "v2, the long version", "published"],
+      ]);
+      const late = await api.posts.update(post.id, { caption: "v3" }).catch((e) => e);
+      expect(late).toBeInstanceOf(ConflictError);
+      expect(late.message).toMatch(/already published/);
+    });
+
     it("deleting a scheduled post cancels it", async () => {
       const post = await api.posts.create({
         platforms: ["x"],

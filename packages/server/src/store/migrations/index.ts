@@ -4,6 +4,7 @@ import { deliveryLog } from "./0003-delivery-log.ts";
 import { analyticsDays } from "./0004-analytics-days.ts";
 import { eventsByCreated } from "./0005-events-by-created.ts";
 import { livePublishing } from "./0006-live-publishing.ts";
+import { postCaptions } from "./0007-post-captions.ts";
 import type { Migration } from "./types.ts";
 
 export type { Migration } from "./types.ts";
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   analyticsDays,
   eventsByCreated,
   livePublishing,
+  postCaptions,
 ];

@@ -21,6 +21,7 @@ import type {
   NetworkId,
   NewEvent,
   PlatformTotals,
+  PostPatch,
   PostRecord,
   PostStatus,
   Store,
@@ -35,6 +36,7 @@ import type {
 import { settledPost } from "@socialpub/core";
 import postgres, { type Sql, type TransactionSql } from "postgres";
 import {
+  captionsColumn,
   toAccount,
   toAttempt,
   toAttemptLogEntry,
@@ -558,11 +560,12 @@ export class PostgresStore implements Store {
     await this.tx(async (tx) => {
       await tx`
         INSERT INTO posts (id, user_id, mode, caption, platforms, status, media, scheduled_at,
-                           published_at, created_at, lease_until)
+                           published_at, created_at, lease_until, captions)
         VALUES (${post.id}, ${post.user_id}, ${post.mode}, ${post.caption}, ${JSON.stringify(post.platforms)},
                 ${post.status}, ${post.media}, ${post.scheduled_at}, ${post.published_at},
                 ${post.created_at},
-                ${post.status === "publishing" ? post.created_at + this.publishLeaseMs : null})`;
+                ${post.status === "publishing" ? post.created_at + this.publishLeaseMs : null},
+                ${captionsColumn(post.captions)})`;
       if (post.status === "scheduled" && post.scheduled_at !== null) {
         await this.wake(tx, `due:${post.scheduled_at}`);
       }
@@ -645,12 +648,12 @@ export class PostgresStore implements Store {
   async transitionPost(
     id: string,
     from: PostStatus[],
-    patch: Partial<Pick<PostRecord, "status" | "scheduled_at" | "published_at">>,
+    patch: PostPatch,
     targets?: TargetRecord[],
     effects?: Effects | ((post: PostRecord) => Effects),
   ): Promise<PostRecord | null> {
     return this.tx(async (tx) => {
-      // Locked as read: a delete or another transition of this post waits for this one to commit.
+      // Locked as read: a delete, a claim or another transition of this post waits for this one to commit.
       const [row] = await tx`SELECT * FROM posts WHERE id = ${id} FOR UPDATE`;
       if (!row) return null;
       const post = toPost(row);
@@ -660,11 +663,19 @@ export class PostgresStore implements Store {
         ...(patch.status !== undefined && { status: patch.status }),
         ...(patch.scheduled_at !== undefined && { scheduled_at: patch.scheduled_at }),
         ...(patch.published_at !== undefined && { published_at: patch.published_at }),
+        ...(patch.caption !== undefined && { caption: patch.caption }),
+        ...(patch.platforms !== undefined && { platforms: [...patch.platforms] }),
+        ...(patch.media !== undefined && { media: patch.media }),
       };
+      const captions = captionsColumn(patch.captions !== undefined ? patch.captions : post.captions);
+      if (captions === null) delete next.captions;
+      else next.captions = JSON.parse(captions) as PostRecord["captions"];
       // Publishing is leased from now (the caller's clock is not passed here; leases are wall-clock).
       const lease = next.status === "publishing" ? Date.now() + this.publishLeaseMs : null;
       await tx`UPDATE posts SET status = ${next.status}, scheduled_at = ${next.scheduled_at},
-                                published_at = ${next.published_at}, lease_until = ${lease}
+                                published_at = ${next.published_at}, lease_until = ${lease},
+                                caption = ${next.caption}, platforms = ${JSON.stringify(next.platforms)},
+                                media = ${next.media}, captions = ${captions}
                WHERE id = ${id}`;
       if (next.status === "scheduled" && next.scheduled_at !== null) {
         await this.wake(tx, `due:${next.scheduled_at}`);

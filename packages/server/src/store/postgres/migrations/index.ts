@@ -2,6 +2,12 @@ import type { Migration } from "../../migrations/types.ts";
 import { initial } from "./0001-initial.ts";
 import { livePublishing } from "./0002-live-publishing.ts";
 import { manyInstances } from "./0003-many-instances.ts";
+import { postCaptions } from "./0004-post-captions.ts";
 
 /** Every PostgreSQL migration, oldest first. Append new ones; never edit or reorder released ones. */
-export const POSTGRES_MIGRATIONS: readonly Migration[] = [initial, livePublishing, manyInstances];
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [
+  initial,
+  livePublishing,
+  manyInstances,
+  postCaptions,
+];
