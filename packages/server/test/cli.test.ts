@@ -2,6 +2,11 @@ import { existsSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../src/store/sqlite-store.ts";
 import { api, runCli, type ServerProcess, startServerProcess, TEST_KEY } from "./support/cli-process.ts";
+import { mostProcessesAtOnce, PROCESS_SLOTS } from "./support/process-slots.ts";
+
+/** A test that runs a dozen or more CLI commands, two at a time, on a busy machine. */
+const MANY_PROCESSES_MS = 240_000;
+
 import { tempDir } from "./support/temp-dir.ts";
 
 const dirs: ReturnType<typeof tempDir>[] = [];
@@ -376,90 +381,104 @@ describe("administration commands", () => {
 });
 
 describe("errors and help", () => {
-  it("bad flags and a database it cannot open give one line and a non-zero exit", async () => {
-    const db = await createdDb();
-    const notADatabase = `${db}.txt`;
-    writeFileSync(notADatabase, "plain text, not SQLite\n".repeat(200));
-    const cases: [string[], RegExp][] = [
-      [["start", "--port", "http"], /--port <port>.*whole number/],
-      [["start", "--port", "70000"], /whole number from 0 to 65535/],
-      [["start", "--prot", "1"], /unknown option '--prot'.*Did you mean --port/],
-      [["start", "--log-level", "loud"], /Allowed choices are trace/],
-      [["start", "--retention-days", "a month"], /--retention-days <n>.*whole number, 0 or more/],
-      [["start", "--dev", "--dev-key", "sp_test_short", "--db", db], /--dev-key.*at least 32/],
-      [
-        ["start", "--dev-key", "sp_test_RestartAndKillTestsKey0123456789abcdef", "--db", db],
-        /only applies with --dev/,
-      ],
-      [["start", "--db", notADatabase], /cannot open database .*: file is not a database/],
-      [["start", "--db", `${notADatabase}/inside/x.db`], /cannot open database .*: .*\.txt is not a folder/],
-      // On /proc, mkdir with { recursive: true } never returned: the server spun at full CPU instead.
-      ...(existsSync("/proc/self")
-        ? [
-            [
-              ["start", "--db", "/proc/nope/x.db"],
-              /cannot open database \/proc\/nope\/x\.db: cannot create/,
-            ] as [string[], RegExp],
-          ]
-        : []),
-      [["users", "list", "--db", `${notADatabase}/inside.db`], /cannot open database/],
-      [["users", "create", "--name", "N", "--studio", "S", "--db", db], /required option '--email <email>'/],
-      [
+  it(
+    "bad flags and a database it cannot open give one line and a non-zero exit",
+    async () => {
+      const db = await createdDb();
+      const notADatabase = `${db}.txt`;
+      writeFileSync(notADatabase, "plain text, not SQLite\n".repeat(200));
+      const cases: [string[], RegExp][] = [
+        [["start", "--port", "http"], /--port <port>.*whole number/],
+        [["start", "--port", "70000"], /whole number from 0 to 65535/],
+        [["start", "--prot", "1"], /unknown option '--prot'.*Did you mean --port/],
+        [["start", "--log-level", "loud"], /Allowed choices are trace/],
+        [["start", "--retention-days", "a month"], /--retention-days <n>.*whole number, 0 or more/],
+        [["start", "--dev", "--dev-key", "sp_test_short", "--db", db], /--dev-key.*at least 32/],
         [
-          "users",
-          "create",
-          "--email",
-          "x@example.com",
-          "--name",
-          "N",
-          "--studio",
-          "S",
-          "--plan",
-          "gold",
-          "--db",
-          db,
+          ["start", "--dev-key", "sp_test_RestartAndKillTestsKey0123456789abcdef", "--db", db],
+          /only applies with --dev/,
         ],
-        /Allowed choices are free, creator, studio/,
-      ],
-      [
-        ["users", "create", "--email", "not-an-email", "--name", "N", "--studio", "S", "--db", db],
-        /not an e-mail address/,
-      ],
-      [["keys", "create", "--user", "nobody@example.com", "--db", db], /no user "nobody@example.com"/],
-      [
-        ["accounts", "connect", "--user", "u", "--platform", "myspace", "--handle", "h", "--db", db],
-        /must be one of tiktok/,
-      ],
-      [["frobnicate"], /unknown command 'frobnicate'/],
-    ];
-    const results = await Promise.all(cases.map(([args]) => runCli(args)));
-    results.forEach((result, i) => {
-      expectOneLineError(result, cases[i]![1]);
-    });
-  });
+        [["start", "--db", notADatabase], /cannot open database .*: file is not a database/],
+        [
+          ["start", "--db", `${notADatabase}/inside/x.db`],
+          /cannot open database .*: .*\.txt is not a folder/,
+        ],
+        // On /proc, mkdir with { recursive: true } never returned: the server spun at full CPU instead.
+        ...(existsSync("/proc/self")
+          ? [
+              [
+                ["start", "--db", "/proc/nope/x.db"],
+                /cannot open database \/proc\/nope\/x\.db: cannot create/,
+              ] as [string[], RegExp],
+            ]
+          : []),
+        [["users", "list", "--db", `${notADatabase}/inside.db`], /cannot open database/],
+        [
+          ["users", "create", "--name", "N", "--studio", "S", "--db", db],
+          /required option '--email <email>'/,
+        ],
+        [
+          [
+            "users",
+            "create",
+            "--email",
+            "x@example.com",
+            "--name",
+            "N",
+            "--studio",
+            "S",
+            "--plan",
+            "gold",
+            "--db",
+            db,
+          ],
+          /Allowed choices are free, creator, studio/,
+        ],
+        [
+          ["users", "create", "--email", "not-an-email", "--name", "N", "--studio", "S", "--db", db],
+          /not an e-mail address/,
+        ],
+        [["keys", "create", "--user", "nobody@example.com", "--db", db], /no user "nobody@example.com"/],
+        [
+          ["accounts", "connect", "--user", "u", "--platform", "myspace", "--handle", "h", "--db", db],
+          /must be one of tiktok/,
+        ],
+        [["frobnicate"], /unknown command 'frobnicate'/],
+      ];
+      const results = await Promise.all(cases.map(([args]) => runCli(args)));
+      results.forEach((result, i) => {
+        expectOneLineError(result, cases[i]![1]);
+      });
+    },
+    MANY_PROCESSES_MS,
+  );
 
-  it("administration commands refuse a database that does not exist, and create none", async () => {
-    const db = newDb();
-    const user = ["--user", "ana@example.com"];
-    const commands = [
-      ["users", "create", "--email", "ana@example.com", "--name", "Ana", "--studio", "Ana Studio"],
-      ["users", "list"],
-      ["keys", "create", ...user],
-      ["keys", "list", ...user],
-      ["keys", "revoke", "key_01JXXXXXXXXXXXXXXXXXXXXXXX"],
-      ["accounts", "connect", ...user, "--platform", "x", "--handle", "ana"],
-      ["accounts", "disconnect", ...user, "--platform", "x"],
-      ["accounts", "list", ...user],
-    ];
-    const results = await Promise.all(commands.map((args) => runCli([...args, "--db", db])));
-    for (const result of results) {
-      expectOneLineError(result, /cannot open database \S*cli\.db: it does not exist; check --db/);
-      expect(result.stderr).toContain(db);
-    }
-    const fromEnv = await runCli(["users", "list"], { SOCIALPUB_DB: db });
-    expectOneLineError(fromEnv, /it does not exist; check --db \(or SOCIALPUB_DB\)/);
-    expect(existsSync(db)).toBe(false);
-  });
+  it(
+    "administration commands refuse a database that does not exist, and create none",
+    async () => {
+      const db = newDb();
+      const user = ["--user", "ana@example.com"];
+      const commands = [
+        ["users", "create", "--email", "ana@example.com", "--name", "Ana", "--studio", "Ana Studio"],
+        ["users", "list"],
+        ["keys", "create", ...user],
+        ["keys", "list", ...user],
+        ["keys", "revoke", "key_01JXXXXXXXXXXXXXXXXXXXXXXX"],
+        ["accounts", "connect", ...user, "--platform", "x", "--handle", "ana"],
+        ["accounts", "disconnect", ...user, "--platform", "x"],
+        ["accounts", "list", ...user],
+      ];
+      const results = await Promise.all(commands.map((args) => runCli([...args, "--db", db])));
+      for (const result of results) {
+        expectOneLineError(result, /cannot open database \S*cli\.db: it does not exist; check --db/);
+        expect(result.stderr).toContain(db);
+      }
+      const fromEnv = await runCli(["users", "list"], { SOCIALPUB_DB: db });
+      expectOneLineError(fromEnv, /it does not exist; check --db \(or SOCIALPUB_DB\)/);
+      expect(existsSync(db)).toBe(false);
+    },
+    MANY_PROCESSES_MS,
+  );
 
   it("says so on one line when the port is taken", async () => {
     const server = await serve(["--db", newDb()]);
@@ -470,29 +489,35 @@ describe("errors and help", () => {
     );
   });
 
-  it("--help works on every command", async () => {
-    const commands = [
-      [],
-      ["start"],
-      ["users"],
-      ["users", "create"],
-      ["users", "list"],
-      ["keys"],
-      ["keys", "create"],
-      ["keys", "list"],
-      ["keys", "revoke"],
-      ["accounts"],
-      ["accounts", "connect"],
-      ["accounts", "disconnect"],
-      ["accounts", "list"],
-    ];
-    const results = await Promise.all(commands.map((args) => runCli([...args, "--help"])));
-    results.forEach((result, i) => {
-      expect(result.code).toBe(0);
-      expect(result.stdout).toMatch(
-        new RegExp(`^Usage: socialpub-server ${commands[i]!.join(" ")}`.trimEnd()),
-      );
-    });
-    expect(results[1]!.stdout).toContain("SOCIALPUB_DB");
-  });
+  it(
+    "--help works on every command",
+    async () => {
+      const commands = [
+        [],
+        ["start"],
+        ["users"],
+        ["users", "create"],
+        ["users", "list"],
+        ["keys"],
+        ["keys", "create"],
+        ["keys", "list"],
+        ["keys", "revoke"],
+        ["accounts"],
+        ["accounts", "connect"],
+        ["accounts", "disconnect"],
+        ["accounts", "list"],
+      ];
+      const results = await Promise.all(commands.map((args) => runCli([...args, "--help"])));
+      // Thirteen asked for at once, never more than the slots running together.
+      expect(mostProcessesAtOnce()).toBeLessThanOrEqual(PROCESS_SLOTS);
+      results.forEach((result, i) => {
+        expect(result.code).toBe(0);
+        expect(result.stdout).toMatch(
+          new RegExp(`^Usage: socialpub-server ${commands[i]!.join(" ")}`.trimEnd()),
+        );
+      });
+      expect(results[1]!.stdout).toContain("SOCIALPUB_DB");
+    },
+    MANY_PROCESSES_MS,
+  );
 });

@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { withProcessSlot } from "./process-slots.ts";
 
 export const CLI = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
 const CRASH_AFTER_COMMIT = fileURLToPath(new URL("./crash-after-commit.ts", import.meta.url));
@@ -13,13 +14,18 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs one CLI command to completion. */
+/** Runs one CLI command to completion, at most `PROCESS_SLOTS` at once (see process-slots.ts). */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  return withProcessSlot(() => runCliNow(args, env));
+}
+
+function runCliNow(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [CLI, ...args],
-      { env: { ...process.env, ...env }, timeout: 30_000 },
+      // Generous: a slot bounds how many run at once, not how busy the rest of the machine is.
+      { env: { ...process.env, ...env }, timeout: 60_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });
@@ -53,8 +59,15 @@ export function startCrashingServer(database: string, method: string, which = 1)
   return startListeningProcess([CRASH_AFTER_COMMIT, database, method, String(which)]);
 }
 
-/** Runs `node <args>` and waits until the process prints `listening on <url>`, as the server does. */
+/**
+ * Runs `node <args>` and waits until the process prints `listening on <url>`, as the server does. The
+ * start holds a process slot; the running server does not.
+ */
 export function startListeningProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+  return withProcessSlot(() => startListeningNow(args, env));
+}
+
+function startListeningNow(args: string[], env: NodeJS.ProcessEnv): Promise<ServerProcess> {
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -75,7 +88,7 @@ export function startListeningProcess(args: string[], env: NodeJS.ProcessEnv = {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`the server did not start in time.\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, 20_000);
+    }, 60_000);
     const onData = () => {
       const match = /listening on (http:\/\/\S+)/.exec(stdout);
       if (!match) return;
