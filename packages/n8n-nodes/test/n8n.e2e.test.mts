@@ -123,6 +123,47 @@ function socialPublishChain(id: string, name: string, chain: ChainNode[]) {
   return { id, name, active: false, nodes, connections, settings: { executionOrder: "v1" } };
 }
 
+/** Text per network on Create, and an Update of a scheduled post (see the test that runs it). */
+const textPerNetworkWorkflow = socialPublishChain("spwftextpernet001", "Text per network, edited", [
+  {
+    name: "Schedule",
+    parameters: {
+      resource: "post",
+      operation: "create",
+      caption: "First text",
+      networks: ["x", "linkedin", "bluesky"],
+      publish: "schedule",
+      scheduleAt: "={{ $now.plus({ seconds: 40 }).toISO() }}",
+      captions: { text: [{ network: "bluesky", text: "First text for Bluesky" }] },
+    },
+  },
+  {
+    name: "Update",
+    parameters: {
+      resource: "post",
+      operation: "update",
+      postId: "={{ $json.id }}",
+      updateFields: { caption: "Edited text" },
+      captions: {
+        text: [
+          { network: "x", text: "Edited for X" },
+          { network: "linkedin", text: "Edited for LinkedIn" },
+        ],
+      },
+    },
+  },
+  {
+    name: "Publish now",
+    parameters: {
+      resource: "post",
+      operation: "create",
+      caption: "Now, for the rest",
+      networks: ["x", "linkedin"],
+      captions: { text: [{ network: "x", text: "Now, for X" }] },
+    },
+  },
+]);
+
 describe.runIf(!installed && inCi)(`a real n8n ${N8N_VERSION} in CI`, () => {
   it("is installed by the package's ci:prepare script", () => {
     throw new Error(`n8n ${N8N_VERSION} is not installed in ${n8nCacheDir()}: run ${INSTALL_COMMAND}`);
@@ -169,6 +210,7 @@ describe.skipIf(!installed)(title, () => {
     const folder = join(n8n.root, "publishing-workflows");
     mkdirSync(folder, { recursive: true });
     const workflows = [
+      textPerNetworkWorkflow,
       socialPublishChain("spwfnowhere000001", "Published nowhere", [
         {
           name: "Create, continue",
@@ -277,6 +319,52 @@ describe.skipIf(!installed)(title, () => {
     expect(fetched).toEqual(post);
     const onServer = await api(server, "GET", `/posts/${created?.id}`);
     expect(onServer).toEqual({ status: 200, body: post });
+  }, 300_000);
+
+  it("gives each network its own text, and an Update of a scheduled post publishes the new text at its time", async () => {
+    await importPublishingWorkflows();
+    const { stdout } = await n8n.mustRun(["execute", "--id=spwftextpernet001", "--rawOutput"]);
+    const result = parseRawOutput(stdout);
+    expect(result.status).toBe("success");
+    const output = (node: string) => result.data.resultData.runData[node]?.[0]?.data?.main[0]?.[0]?.json;
+    const scheduled = output("Schedule");
+    expect(output("Update")).toMatchObject({
+      id: scheduled?.id,
+      caption: "Edited text",
+      status: "scheduled",
+      scheduled_at: scheduled?.scheduled_at,
+    });
+    expect(output("Publish now")).toMatchObject({ status: "published", failures: [] });
+
+    const texts = async (postId: unknown) =>
+      Object.fromEntries(
+        (
+          (await api(server, "GET", `/posts/${postId}/targets`)).body.data as Array<{
+            platform: string;
+            text: string;
+          }>
+        ).map((target) => [target.platform, target.text]),
+      );
+    expect(await texts(output("Publish now")?.id)).toEqual({
+      x: "Now, for X",
+      linkedin: "Now, for the rest",
+    });
+
+    const published = await waitFor(
+      "the edited post to publish at its time",
+      async () => {
+        const { body } = await api(server, "GET", `/posts/${scheduled?.id}`);
+        return body.status === "published" ? body : undefined;
+      },
+      120_000,
+    );
+    expect(published).toMatchObject({ caption: "Edited text", scheduled_at: scheduled?.scheduled_at });
+    // The update replaced the overrides: Bluesky's is gone, so it gets the edited caption.
+    expect(await texts(scheduled?.id)).toEqual({
+      x: "Edited for X",
+      linkedin: "Edited for LinkedIn",
+      bluesky: "Edited text",
+    });
   }, 300_000);
 
   it("fails a Create that published on no network with each network's reason; Continue On Fail keeps the post id and reasons", async () => {

@@ -163,6 +163,7 @@ describe("the node's description", () => {
       "post.getTargets",
       "post.publish",
       "post.schedule",
+      "post.update",
       "user.getMe",
     ]);
   });
@@ -185,7 +186,7 @@ describe("the node's description", () => {
     expect(actions["post:create"]).toBe("Create a post");
     expect(actions["analytics:get"]).toBe("Get analytics");
     expect(actions["media:upload"]).toBe("Upload media");
-    expect(Object.keys(actions)).toHaveLength(13);
+    expect(Object.keys(actions)).toHaveLength(14);
   });
 
   it("describes every field, so an AI agent using the node as a tool knows what to give", () => {

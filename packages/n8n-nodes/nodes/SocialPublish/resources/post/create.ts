@@ -3,7 +3,7 @@ import { NodeOperationError } from "n8n-workflow";
 import { idempotencyKeyOption, readIdempotencyKey } from "../../../shared/idempotency";
 import { apiError, sendRequest } from "../../../shared/transport";
 import type { Operation } from "../../operation";
-import { captionField, mediaFields, networksField, readMedia } from "./content";
+import { captionField, captionsField, mediaFields, networksField, readCaptions, readMedia } from "./content";
 import { readNetworks } from "./networks";
 import { type PostLike, publishDraft, publishOutcome } from "./outcome";
 import { readScheduleAt, scheduleAtField } from "./schedule";
@@ -43,6 +43,7 @@ export const createPost: Operation = {
     },
     { ...scheduleAtField, displayOptions: { show: { publish: ["schedule"] } } },
     ...mediaFields(),
+    captionsField,
     {
       displayName: "Options",
       name: "options",
@@ -81,6 +82,8 @@ export const createPost: Operation = {
       caption: this.getNodeParameter("caption", itemIndex, "") as string,
       platforms: readNetworks.call(this, itemIndex),
     };
+    const captions = readCaptions.call(this, itemIndex);
+    if (captions) body.captions = captions;
 
     const publish = this.getNodeParameter("publish", itemIndex, "now") as string;
     const waitMs = Math.max(1, options.waitTimeout ?? DEFAULT_WAIT_MINUTES) * 60_000;

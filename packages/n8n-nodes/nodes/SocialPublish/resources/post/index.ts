@@ -7,6 +7,7 @@ import { getManyPosts } from "./getAll";
 import { getPostTargets } from "./getTargets";
 import { publishPost } from "./publish";
 import { schedulePost } from "./scheduleNext";
+import { updatePost } from "./update";
 
 export const postOperations: Record<string, Operation> = {
   create: createPost,
@@ -16,6 +17,7 @@ export const postOperations: Record<string, Operation> = {
   getTargets: getPostTargets,
   publish: publishPost,
   schedule: schedulePost,
+  update: updatePost,
 };
 
 const operationSelector: INodeProperties = {
@@ -60,6 +62,12 @@ const operationSelector: INodeProperties = {
       value: "schedule",
       action: "Schedule a post at the next best slot",
       description: "Queue a post at the next best slot for its networks, or at a given time",
+    },
+    {
+      name: "Update",
+      value: "update",
+      action: "Update a post",
+      description: "Change the text, networks, media or time of a draft or scheduled post",
     },
   ],
   default: "create",

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from "n8n-workflow";
 import { idempotencyKeyOption, readIdempotencyKey } from "../../../shared/idempotency";
 import { apiRequest } from "../../../shared/transport";
 import type { Operation } from "../../operation";
-import { captionField, mediaFields, networksField, readMedia } from "./content";
+import { captionField, captionsField, mediaFields, networksField, readCaptions, readMedia } from "./content";
 import { readNetworks } from "./networks";
 import { readScheduleAt, scheduleAtField } from "./schedule";
 
@@ -33,6 +33,7 @@ export const schedulePost: Operation = {
     },
     { ...scheduleAtField, displayOptions: { show: { when: ["at"] } } },
     ...mediaFields(),
+    captionsField,
     {
       displayName: "Options",
       name: "options",
@@ -53,6 +54,8 @@ export const schedulePost: Operation = {
           ? readScheduleAt.call(this, itemIndex)
           : "next",
     };
+    const captions = readCaptions.call(this, itemIndex);
+    if (captions) body.captions = captions;
     const media = await readMedia.call(this, itemIndex, idempotencyKey);
     if (media !== undefined) body.media = media;
     return await apiRequest.call(this, {
