@@ -18,15 +18,25 @@ export {
   type PublishedPost,
   type PublishInput,
 } from "./networks/adapter.ts";
+export { publishKey } from "./networks/record-key.ts";
+export { sandboxAdapter } from "./networks/sandbox.ts";
 export { buildOpenApiDocument } from "./openapi/document.ts";
 export { type AccountSpec, type ProvisionedUser, type ProvisionOptions, provisionUser } from "./provision.ts";
 export { Scheduler } from "./scheduler/scheduler.ts";
+export {
+  accountBinding,
+  CredentialKeyError,
+  CredentialKeyring,
+  keyIdOf,
+  parseSecretKey,
+} from "./secrets/credential-keyring.ts";
 export { createService, type Service, type ServiceOptions } from "./service/create-service.ts";
 export { accountEvent } from "./service/handlers/connect-accounts.ts";
 export { HttpError } from "./service/http-error.ts";
 export type { RateLimitOptions } from "./service/limits.ts";
 export { consoleLogger, type Logger, silentLogger } from "./service/logger.ts";
 export { type MediaStorage, MemoryMediaStorage } from "./service/media-storage.ts";
+export type { PublishingOptions } from "./service/publishing/publishing.ts";
 export { requestIdFor, requestIdFromHeader } from "./service/request-id.ts";
 export { bodyTextOf } from "./service/responses.ts";
 export type { LookupHost } from "./service/webhook-url.ts";

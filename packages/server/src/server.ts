@@ -29,7 +29,11 @@ export interface StartServerOptions {
   shutdownGraceMs?: number;
   /** Limits on slow clients (headers, whole request, idle keep-alive); 15 s, 30 s and 5 s by default. */
   timeouts?: Partial<HttpTimeouts>;
-  /** Passed through to the service (rate limit, …). */
+  /**
+   * Passed through to the service (rate limit, …). Without `liveAdapters` live keys publish through
+   * the real Bluesky, Telegram and Discord; without `credentialKeyring` live accounts cannot be
+   * connected, and a database that already holds some is refused.
+   */
   service?: Omit<ServiceOptions, "store" | "clock" | "logger" | "maxBodyBytes">;
   /** Serve the sandbox dashboard at `/` (the API stays under /api/v1). Off by default. */
   dashboard?: boolean | DashboardOptions;
@@ -68,8 +72,18 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   if (dashboard && !dashboard.built) {
     logger.warn({}, "the dashboard is not built: run `pnpm --filter @socialpub/dashboard build`");
   }
+  if (!options.service?.credentialKeyring && (await options.store.countAccountsWithCredentials()) > 0) {
+    throw new Error(
+      "the database holds live accounts' credentials and no secret key was given to open them: set SOCIALPUB_SECRET_KEY (or pass --secret-key-file) to the key they were sealed with",
+    );
+  }
+  // Loaded only when a server starts: the adapters bring the networks' client libraries with them, which
+  // the CLI's other commands have no use for.
+  const liveAdapters =
+    options.service?.liveAdapters ?? (await import("./live/network-adapters.ts")).networkAdapters();
   const service = createService({
     ...options.service,
+    liveAdapters,
     store: options.store,
     logger,
     maxBodyBytes: bodyLimit,

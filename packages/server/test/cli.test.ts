@@ -239,7 +239,7 @@ describe("administration commands", () => {
 
     const created = await ok(["keys", "create", "--user", "bo@example.com", "--db", db]);
     const key = /^API key: (sp_test_\w+)$/m.exec(created)![1]!;
-    const keyId = /Created key (key_\w+)/.exec(created)![1]!;
+    const keyId = /Created test key (key_\w+)/.exec(created)![1]!;
     expect((await api(server, key, "GET", "/me")).body.email).toBe("bo@example.com");
 
     const listed = await ok(["keys", "list", "--user", "bo@example.com", "--db", db]);

@@ -177,6 +177,19 @@ async function failure(
       ? err
       : new NetworkError(target.platform, "unknown", `${name} failed unexpectedly`, { cause: err });
   const message = redact(error.message);
+  if (err instanceof NetworkError && (err.kind === "retry" || err.kind === "unknown")) {
+    const cause = describeCauses(err.cause);
+    logger.warn(
+      {
+        post_id: post.id,
+        platform: target.platform,
+        kind: err.kind,
+        error: message,
+        ...(cause && { cause: redact(cause) }),
+      },
+      "a network attempt failed",
+    );
+  }
   if (!(err instanceof NetworkError)) {
     logger.error(
       {
@@ -279,4 +292,13 @@ export function accountSession(
       await deps.store.setAccountCredentials(account.user_id, account.mode, account.platform, sealed);
     },
   };
+}
+
+/** "TypeError: fetch failed ← Error: connect ECONNREFUSED 127.0.0.1:443": what lies under a failure. */
+function describeCauses(cause: unknown): string | undefined {
+  const parts: string[] = [];
+  for (let c = cause, depth = 0; c instanceof Error && depth < 4; c = c.cause, depth++) {
+    parts.push(`${c.name}: ${c.message}`);
+  }
+  return parts.length > 0 ? parts.join(" ← ") : undefined;
 }

@@ -1,4 +1,12 @@
-import { type ApiKeyRecord, generateApiKey, hashApiKey, keyHint, newId, type Store } from "@socialpub/core";
+import {
+  type ApiKeyRecord,
+  generateApiKey,
+  hashApiKey,
+  type KeyMode,
+  keyHint,
+  newId,
+  type Store,
+} from "@socialpub/core";
 import { CliError } from "../errors.ts";
 
 export interface CreatedKey {
@@ -8,16 +16,21 @@ export interface CreatedKey {
 }
 
 /**
- * A new test key for the user. The reference service publishes to sandbox networks only, so it issues
- * test keys; live keys wait for real network adapters.
+ * A new key for the user: a test key (sandbox networks) or a live key (the user's live accounts, through
+ * the real networks).
  */
-export async function createKey(store: Store, userId: string, now = Date.now()): Promise<CreatedKey> {
-  const apiKey = generateApiKey("test");
+export async function createKey(
+  store: Store,
+  userId: string,
+  now = Date.now(),
+  mode: KeyMode = "test",
+): Promise<CreatedKey> {
+  const apiKey = generateApiKey(mode);
   const record: ApiKeyRecord = {
     id: newId("key", now),
     user_id: userId,
     hash: await hashApiKey(apiKey),
-    mode: "test",
+    mode,
     hint: keyHint(apiKey),
     created_at: now,
     revoked_at: null,

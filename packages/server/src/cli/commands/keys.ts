@@ -10,14 +10,21 @@ export function keysCommand(): Command {
   const keys = new Command("keys").description("manage API keys (the store keeps only their hashes)");
   keys
     .command("create")
-    .description("create a test key for a user; the key is printed once")
+    .description(
+      "create a key for a user (a test key for the sandbox; --live for one that publishes for real); the key is printed once",
+    )
     .addOption(userOption())
     .addOption(dbOption())
-    .action((options: { db: string; user: string }) =>
+    .option(
+      "--live",
+      "a live key (sp_live_…): it sees the user's live accounts and publishes to the real networks",
+    )
+    .action((options: { db: string; user: string; live?: boolean }) =>
       withStore(options.db, async (store) => {
         const user = await findUser(store, options.user);
-        const { record, apiKey } = await createKey(store, user.id);
-        process.stdout.write(`Created key ${record.id} for ${user.email}. It is shown only now:\n`);
+        const mode = options.live ? "live" : "test";
+        const { record, apiKey } = await createKey(store, user.id, Date.now(), mode);
+        process.stdout.write(`Created ${mode} key ${record.id} for ${user.email}. It is shown only now:\n`);
         process.stdout.write(`API key: ${apiKey}\n`);
       }),
     );

@@ -1,5 +1,6 @@
 import { dirname, join, relative, resolve } from "node:path";
 import { Command, Option } from "commander";
+import { keyringFrom } from "../../live/secret-key.ts";
 import { createLogger, type LogLevel } from "../../logging.ts";
 import { FileMediaStorage } from "../../media/file-media-storage.ts";
 import { DEFAULT_RETENTION_DAYS } from "../../retention.ts";
@@ -30,6 +31,8 @@ interface StartOptions {
   logLevel: LogLevel;
   synchronous: Synchronous;
   allowPrivateWebhooks?: boolean;
+  allowPrivateUrls?: boolean;
+  secretKeyFile?: string;
   rateLimit: number;
   retentionDays: number;
   poolSize: number;
@@ -55,6 +58,13 @@ Environment variables (a flag given on the command line wins):
   SOCIALPUB_POOL_SIZE      --pool-size (PostgreSQL)
   SOCIALPUB_STATEMENT_TIMEOUT_MS --statement-timeout-ms (PostgreSQL)
   SOCIALPUB_PUBLISH_LEASE_MS --publish-lease-ms (PostgreSQL)
+  SOCIALPUB_SECRET_KEY     the key that seals live accounts' credentials (32 bytes, base64;
+                           make one with: openssl rand -base64 32); or --secret-key-file
+  SOCIALPUB_SECRET_KEY_FILE --secret-key-file
+  SOCIALPUB_PREVIOUS_SECRET_KEYS  keys that sealed credentials before a rotation (comma-separated)
+  SOCIALPUB_BLUESKY_SERVICE_URL   the PDS a Bluesky connect without "service" uses (https://bsky.social)
+  SOCIALPUB_TELEGRAM_API_URL      the Telegram Bot API (https://api.telegram.org)
+  SOCIALPUB_DISCORD_API_URL       Discord (https://discord.com); webhook URLs must be on its host
 
 Stops gracefully on SIGINT or SIGTERM: no new connections, requests in flight finish, then the
 scheduler stops, webhook attempts in flight finish (up to 10 s; a cut one is sent again after the
@@ -97,8 +107,15 @@ export function startCommand(): Command {
     )
     .addOption(new Option("--no-dashboard", "do not serve the dashboard, even with --dev"))
     .option(
-      "--allow-private-webhooks",
-      "accept webhook URLs on loopback, private and link-local addresses (local testing; implied by --dev)",
+      "--allow-private-urls",
+      "accept URLs users give (webhooks, media, a Bluesky PDS, a Discord webhook) on loopback, private and link-local addresses (local testing; implied by --dev)",
+    )
+    .option("--allow-private-webhooks", "the former name of --allow-private-urls")
+    .addOption(
+      new Option(
+        "--secret-key-file <path>",
+        "a file holding the key that seals live accounts' credentials (instead of SOCIALPUB_SECRET_KEY)",
+      ).env("SOCIALPUB_SECRET_KEY_FILE"),
     )
     .addOption(
       new Option("--rate-limit <n>", "requests a minute per API key; 0 turns the limit off")
@@ -196,7 +213,19 @@ function print(line: string): void {
 
 async function start(options: StartOptions): Promise<void> {
   if (options.devKey !== undefined && !options.dev) throw new CliError("--dev-key only applies with --dev.");
-  const allowPrivateWebhooks = Boolean(options.allowPrivateWebhooks || options.dev);
+  const allowPrivateWebhooks = Boolean(
+    options.allowPrivateUrls || options.allowPrivateWebhooks || options.dev,
+  );
+  let keyring: ReturnType<typeof keyringFrom>;
+  try {
+    keyring = keyringFrom({
+      key: process.env.SOCIALPUB_SECRET_KEY,
+      file: options.secretKeyFile,
+      previous: process.env.SOCIALPUB_PREVIOUS_SECRET_KEYS,
+    });
+  } catch (error) {
+    throw new CliError(describeFailure(error));
+  }
   const dashboard = options.dashboard ?? Boolean(options.dev);
   const opened = await openStore(options.db, {
     synchronous: options.synchronous,
@@ -260,6 +289,8 @@ async function start(options: StartOptions): Promise<void> {
       service: {
         ...(mediaDir !== null && { mediaStorage: new FileMediaStorage(mediaDir) }),
         allowPrivateWebhookUrls: allowPrivateWebhooks,
+        liveAdapters: await liveAdapters(),
+        ...(keyring && { credentialKeyring: keyring }),
         // Events written by an admin command on this database wake no one: look at the outbox each minute.
         webhookDelivery: { recheckIntervalMs: 60_000 },
         rateLimit: options.rateLimit === 0 ? false : { limit: options.rateLimit, windowMs: 60_000 },
@@ -312,10 +343,16 @@ async function start(options: StartOptions): Promise<void> {
       `Try: curl -H "Authorization: Bearer ${apiKey ?? "$SOCIALPUB_API_KEY"}" ${base}/me`,
       ...(allowPrivateWebhooks
         ? [
-            "Webhook URLs on loopback and private addresses are accepted (local testing; never expose this server).",
+            "Webhook URLs on loopback and private addresses are accepted, and so are such media, PDS and Discord URLs (local testing; never expose this server).",
           ]
         : []),
     ].join("\n"),
   );
   logger.info({ url: server.url, db: opened.description }, "listening");
+}
+
+/** The live adapters, addressed as the environment says; imported only when the server starts. */
+async function liveAdapters() {
+  const { networkAdapters, networkAddressesFromEnv } = await import("../../live/network-adapters.ts");
+  return networkAdapters(networkAddressesFromEnv());
 }
