@@ -1,3 +1,4 @@
+import { newId } from "../ids.ts";
 import type { IdempotencyAnswer, PostRecord, TargetRecord } from "../store/types.ts";
 import type { ServiceDeps } from "./context.ts";
 import { type AttemptOutcome, attemptTarget } from "./publishing/attempt-target.ts";
@@ -53,7 +54,14 @@ export async function publishClaimedPost(
   await waitFor(Promise.all(attempts), waitMs, clock);
 
   const finishedNow = new Set(done.keys());
-  const finished = [...done.values()];
+  // In the order of the post's networks, whatever order they answered in: events are written (and
+  // their ids made) in that order, as the fan-out has always announced them.
+  const finished = [...done.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, outcome]) => ({
+      ...outcome,
+      events: outcome.events.map((event) => ({ ...event, id: newId("evt", clock.now()) })),
+    }));
   for (const outcome of finished) current.set(outcome.target.platform, outcome.target);
   const written = [...current.values()];
   const write = () =>
