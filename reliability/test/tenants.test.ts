@@ -97,6 +97,7 @@ const BODIES: Record<string, unknown> = {
   "POST /posts/{id}/publish": {},
   "POST /webhooks/{id}/test": {},
   "PATCH /webhooks/{id}": { status: "enabled" },
+  "PATCH /posts/{id}": { caption: "Edited by whoever holds the key" },
 };
 
 /** An answer with the id it names taken out, to compare Alice's id with an unknown one. */
@@ -183,7 +184,7 @@ describe("revoked keys", () => {
     const created = await runCli(["keys", "create", "--user", "alice@example.com", "--db", target.db]);
     expect(created.code, created.stderr).toBe(0);
     const key = /^API key: (\S+)$/m.exec(created.stdout)![1]!;
-    const keyId = /Created key (key_\S+) /.exec(created.stdout)![1]!;
+    const keyId = /Created test key (key_\S+) /.exec(created.stdout)![1]!;
     expect((await call(figures, target.server, key, "GET", "/me")).status).toBe(200);
 
     // Requests keep coming while the key is revoked; every one sent after the revocation is refused.
