@@ -52,8 +52,15 @@ async function signIn(key: string, tab: Page = page) {
 }
 
 describe("the sandbox dashboard in Chromium", () => {
-  test("a wrong key is refused with the API's message and nothing is kept", async () => {
+  test("the sign-in hint names the command a newcomer ran, and keys create for other keys", async () => {
     await page.goto(server.url);
+    const hint = await page.locator("#key-help").textContent();
+    expect(hint).toContain("npm start prints a test key");
+    expect(hint).toContain("keys create");
+    expect(hint).not.toContain("socialpub-server");
+  });
+
+  test("a wrong key is refused with the API's message and nothing is kept", async () => {
     await signIn("sp_test_ThisKeyDoesNotExist0123456789abcdefgh");
     await expect.poll(() => page.getByRole("alert").textContent()).toContain("Invalid or revoked API key.");
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);

@@ -12,7 +12,7 @@ export function SignIn(props: { notice: string | null; onSignedIn(key: string, u
     event.preventDefault();
     const key = input.current?.value.trim() ?? "";
     if (key === "") {
-      setError("Enter an API key (it starts with sp_test_).");
+      setError("Enter an API key (it starts with sp_test_ or sp_live_).");
       input.current?.focus();
       return;
     }
@@ -56,7 +56,10 @@ export function SignIn(props: { notice: string | null; onSignedIn(key: string, u
         />
         <p id="key-help" class="help">
           The page shows only this key's user. The key stays in this tab (session storage) and is removed when
-          you sign out or close the tab. <code>socialpub-server start --dev</code> prints a test key.
+          you sign out or close the tab. <code>npm start</code> prints a test key (
+          <code>API key: sp_test_…</code>) the first time it runs; later starts print the server's{" "}
+          <code>keys create</code> command, which makes another key for a user (a live <code>sp_live_…</code>{" "}
+          key with <code>--live</code>).
         </p>
         {error && (
           <p id="key-error" class="error" role="alert">
