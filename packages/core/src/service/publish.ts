@@ -36,13 +36,43 @@ export async function publishClaimedPost(
   answer?: PostAnswer,
   waitMs?: number,
 ): Promise<Published> {
-  const { store, clock, publishing } = deps;
-  const targets = await store.getTargets(post.id);
-  const started = await store.beginTargetAttempts(
+  return runAttempts(deps, post, await beginAttempts(deps, post, now), answer, waitMs);
+}
+
+/** The post's targets, and those of them whose attempt the store has just started (marked in flight). */
+export interface BegunAttempts {
+  targets: TargetRecord[];
+  started: TargetRecord[];
+}
+
+/**
+ * The first half of publishClaimedPost: starts an attempt for every target that is due. A publish-now
+ * request does this in the same step of the user's queue as its pacing check, so a second request
+ * cannot pass that check before the first one's attempts count.
+ */
+export async function beginAttempts(
+  deps: ServiceDeps,
+  post: PostRecord,
+  now: number,
+): Promise<BegunAttempts> {
+  const targets = await deps.store.getTargets(post.id);
+  const started = await deps.store.beginTargetAttempts(
     post.id,
     targets.map((t) => t.platform),
     now,
   );
+  return { targets, started };
+}
+
+/** The second half of publishClaimedPost: makes the attempts begun and writes what they came to. */
+export async function runAttempts(
+  deps: ServiceDeps,
+  post: PostRecord,
+  { targets, started }: BegunAttempts,
+  answer?: PostAnswer,
+  waitMs?: number,
+): Promise<Published> {
+  const { store, clock, publishing } = deps;
   const current = new Map(targets.map((t) => [t.platform, t] as const));
   for (const t of started) current.set(t.platform, t);
 

@@ -8,7 +8,14 @@ import { adaptText } from "../../text/adapt.ts";
 import { startOfMonth } from "../../time/month.ts";
 import type { Caller, ServiceDeps } from "../context.ts";
 import { badRequest } from "../http-error.ts";
-import { type PostAnswer, publishClaimedPost } from "../publish.ts";
+import {
+  type BegunAttempts,
+  beginAttempts,
+  type PostAnswer,
+  type Published,
+  runAttempts,
+} from "../publish.ts";
+import { refuseBeyondPace } from "../publishing/pacing.ts";
 
 /** What a post says and where it goes, after the platform, empty-post and media rules. */
 export interface PostContent {
@@ -92,13 +99,21 @@ export async function savePost(
   now: number,
   answer: PostAnswer,
 ): Promise<{ post: PostRecord; targets: TargetRecord[] }> {
-  const { post, targets, kind } = await deps.perUser.run(caller.user.id, async () => {
+  const { post, targets, begun } = await deps.perUser.run(caller.user.id, async () => {
     const resolved = typeof mode === "function" ? await mode() : mode;
     await checkMonthlyPosts(deps, caller, now);
-    return { ...(await insertNewPost(deps, caller, content, resolved, now, answer)), kind: resolved.kind };
+    if (resolved.kind === "now") {
+      await refuseBeyondPace(deps, caller.user.id, caller.key.mode, content.platforms, now);
+    }
+    const saved = await insertNewPost(deps, caller, content, resolved, now, answer);
+    if (resolved.kind !== "now") return { ...saved, begun: null };
+    // Started in this step, so the next request's pacing check counts these attempts.
+    const begun = beginAttempts(deps, saved.post, now);
+    await begun.catch(() => {});
+    return { ...saved, begun };
   });
-  if (kind !== "now") return { post, targets };
-  return publishNow(deps, post, now, answer);
+  if (begun === null) return { post, targets };
+  return publishNow(deps, post, now, answer, begun);
 }
 
 async function insertNewPost(
@@ -143,10 +158,11 @@ async function publishNow(
   post: PostRecord,
   now: number,
   answer: PostAnswer,
+  begun: Promise<BegunAttempts>,
 ): Promise<{ post: PostRecord; targets: TargetRecord[] }> {
-  let done: Awaited<ReturnType<typeof publishClaimedPost>>;
+  let done: Published;
   try {
-    done = await publishClaimedPost(deps, post, now, answer, deps.publishing.options.waitMs);
+    done = await runAttempts(deps, post, await begun, answer, deps.publishing.options.waitMs);
   } catch (err) {
     // Not left in `publishing` (nothing would pick it up before a restart): the scheduler retries it.
     await handOverToScheduler(deps, post.id, now, answer).catch(() => {});

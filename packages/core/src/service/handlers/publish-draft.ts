@@ -6,7 +6,8 @@ import type { PostRecord, TargetRecord } from "../../store/types.ts";
 import { parseScheduleAt } from "../../time/schedule-at.ts";
 import type { RequestContext } from "../context.ts";
 import { badRequest, HttpError } from "../http-error.ts";
-import { publishClaimedPost } from "../publish.ts";
+import { beginAttempts, runAttempts } from "../publish.ts";
+import { refuseBeyondPace } from "../publishing/pacing.ts";
 import { json } from "../responses.ts";
 import { toPost } from "../serialize.ts";
 import { pendingTargets } from "./post-rules.ts";
@@ -68,15 +69,21 @@ export async function publishDraft({
     deps.scheduler.notify(scheduledAt);
     return json(200, toPost(scheduled, targets));
   }
-  const claimed = await deps.store.transitionPost(
-    post.id,
-    ["draft"],
-    { status: "publishing", scheduled_at: null, published_at: null },
-    targets,
-    (written) => ({ idempotency: answer(written, targets) }),
-  );
-  if (!claimed) throw changedMeanwhile();
-  const done = await publishClaimedPost(deps, claimed, now, answer, deps.publishing.options.waitMs);
+  // The pacing check and the start of the attempts are one step of the user's queue, so two requests
+  // cannot both take an account's last free slot.
+  const { claimed, begun } = await deps.perUser.run(post.user_id, async () => {
+    await refuseBeyondPace(deps, post.user_id, post.mode, post.platforms, now);
+    const claimed = await deps.store.transitionPost(
+      post.id,
+      ["draft"],
+      { status: "publishing", scheduled_at: null, published_at: null },
+      targets,
+      (written) => ({ idempotency: answer(written, targets) }),
+    );
+    if (!claimed) throw changedMeanwhile();
+    return { claimed, begun: await beginAttempts(deps, claimed, now) };
+  });
+  const done = await runAttempts(deps, claimed, begun, answer, deps.publishing.options.waitMs);
   if (!done.post) throw new HttpError(404, CONTRACT_MESSAGES.postNotFound);
   return json(200, toPost(done.post, done.targets));
 }

@@ -1,6 +1,8 @@
 import { NETWORK_RULES, type NetworkId } from "../../contract/networks.ts";
 import type { PacingRule } from "../../networks/adapter.ts";
 import type { KeyMode, Store } from "../../store/types.ts";
+import type { ServiceDeps } from "../context.ts";
+import { badRequest } from "../http-error.ts";
 
 /**
  * When an account may next start an attempt under its network's pacing rules (at most `count` in any
@@ -33,6 +35,40 @@ export async function pacedUntil(
   return until;
 }
 
+/**
+ * A publish-now request beyond a network's pacing is refused (decisions.md: work beyond the limits
+ * waits when scheduled, and is refused with 400 saying when it can go when published now), so nothing
+ * is stored and nothing waits unseen. Throws a 400 naming each such network and when its account can
+ * publish again; returns when every network may go at once.
+ *
+ * It must run in the same step of the user's queue as the start of the request's attempts
+ * (beginAttempts), so two requests cannot both take the last free slot.
+ */
+export async function refuseBeyondPace(
+  deps: Pick<ServiceDeps, "store" | "publishing">,
+  userId: string,
+  mode: KeyMode,
+  platforms: readonly NetworkId[],
+  now: number,
+): Promise<void> {
+  const late: string[] = [];
+  for (const platform of platforms) {
+    const rules = deps.publishing.adapterFor(mode, platform)?.pacing ?? [];
+    if (rules.length === 0) continue;
+    const until = await pacedUntil(deps.store, userId, mode, platform, rules, now);
+    if (until <= now) continue;
+    // Whole seconds, rounded up: a client that waits until the time said is never early.
+    const at = Math.ceil(until / 1000) * 1000;
+    late.push(
+      `${describePacing(platform, rules)} and this account has used that: ${NETWORK_RULES[platform].name} can publish again at ${new Date(at).toISOString()} (in ${howLong(at - now)})`,
+    );
+  }
+  if (late.length === 0) return;
+  throw badRequest(
+    `${late.join("; ")}. Publish it then, or schedule it for then or later (schedule_at); a scheduled post waits for its slot.`,
+  );
+}
+
 /** "Telegram allows 1 post per second per account" */
 export function describePacing(platform: NetworkId, rules: readonly PacingRule[]): string {
   const parts = rules.map((r) => `${r.count} post${r.count === 1 ? "" : "s"} per ${duration(r.windowMs)}`);
@@ -50,4 +86,12 @@ function duration(ms: number): string {
     if (ms % size === 0) return ms === size ? unit : `${ms / size} ${unit}s`;
   }
   return `${ms} ms`;
+}
+
+/** "45 s", "12 min", "3 h", "2 days": a wait, rounded up, in a unit that keeps the number small. */
+function howLong(ms: number): string {
+  if (ms <= 120_000) return `${Math.ceil(ms / 1000)} s`;
+  if (ms <= 7_200_000) return `${Math.ceil(ms / 60_000)} min`;
+  if (ms <= 172_800_000) return `${Math.ceil(ms / 3_600_000)} h`;
+  return `${Math.ceil(ms / 86_400_000)} days`;
 }

@@ -1,0 +1,66 @@
+import { randomBytes } from "node:crypto";
+import { CredentialKeyring } from "../../../src/secrets/credential-keyring.ts";
+import { createService, type Service } from "../../../src/service/create-service.ts";
+import { silentLogger } from "../../../src/service/logger.ts";
+import type { PublishingOptions } from "../../../src/service/publishing/publishing.ts";
+import { MemoryStore } from "../../../src/store/memory.ts";
+import type { Store } from "../../../src/store/types.ts";
+import { FakeClock, provisionUser } from "../../../src/testing/index.ts";
+import { ApiUser } from "../../../src/testing/service/harness.ts";
+import type { ScriptedAdapter } from "./scripted-adapter.ts";
+
+export const LIVE_KEY = `sp_live_${"ScriptedLivePublishing0123456789".repeat(2)}`;
+
+export interface LiveService {
+  service: Service;
+  store: Store;
+  clock: FakeClock;
+  /** The user, calling with a live key. */
+  user: ApiUser;
+  close(): Promise<void>;
+}
+
+/**
+ * The service in-process on a fake clock, with live adapters the test scripts, and one user with a
+ * live key who has connected an account on each of them through POST /accounts/connect.
+ */
+export async function liveService(
+  build: (clock: FakeClock) => ScriptedAdapter[],
+  options: { publishing?: PublishingOptions; store?: Store } = {},
+): Promise<LiveService & { adapters: ScriptedAdapter[] }> {
+  const clock = new FakeClock();
+  const store = options.store ?? new MemoryStore();
+  const adapters = build(clock);
+  const service = createService({
+    store,
+    clock,
+    logger: silentLogger,
+    rateLimit: false,
+    liveAdapters: Object.fromEntries(adapters.map((a) => [a.id, a])),
+    credentialKeyring: new CredentialKeyring(randomBytes(32)),
+    allowPrivateWebhookUrls: true,
+    ...(options.publishing && { publishing: options.publishing }),
+  });
+  await service.start();
+  const provisioned = await provisionUser(store, { key: LIVE_KEY, plan: "studio", now: clock.now() });
+  const close = async () => {
+    await service.close();
+  };
+  const user = new ApiUser({ fetch: service.fetch, store, clock, close }, provisioned);
+  for (const adapter of adapters) {
+    const res = await user.post("/accounts/connect", {
+      platform: adapter.id,
+      bot_token: "token-that-is-a-secret",
+      chat: "@chat",
+    });
+    if (res.status !== 201) throw new Error(`connect ${adapter.id} answered ${res.status}: ${res.text}`);
+  }
+  return { service, store, clock, user, close, adapters };
+}
+
+/** The targets of a post, by network. */
+// biome-ignore lint/suspicious/noExplicitAny: targets are checked field by field.
+export async function targetsOf(user: ApiUser, postId: string): Promise<Record<string, any>> {
+  const res = await user.get(`/posts/${postId}/targets`);
+  return Object.fromEntries(res.body.data.map((t: { platform: string }) => [t.platform, t]));
+}
