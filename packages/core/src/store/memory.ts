@@ -21,6 +21,7 @@ import type {
   ListPostsOptions,
   MediaRecord,
   NewEvent,
+  OAuthStateRecord,
   PlatformTotals,
   PostPatch,
   PostRecord,
@@ -71,6 +72,7 @@ export class MemoryStore implements Store {
   private readonly keys = new Map<string, ApiKeyRecord>();
   private readonly apiCalls = new Map<string, number>();
   private readonly accounts = new Map<string, AccountRecord>();
+  private readonly oauthStates = new Map<string, OAuthStateRecord>();
   private readonly posts = new Map<string, PostRecord>();
   private readonly targets = new Map<string, TargetRecord[]>();
   /** Creation times of every post ever created per user, deleted ones included (monthly allowance). */
@@ -225,6 +227,22 @@ export class MemoryStore implements Store {
 
   async countAccountsWithCredentials(): Promise<number> {
     return [...this.accounts.values()].filter((a) => a.credentials !== null).length;
+  }
+
+  // OAuth connects under way
+
+  async putOAuthState(record: OAuthStateRecord): Promise<void> {
+    for (const [hash, pending] of this.oauthStates) {
+      if (pending.expires_at <= record.created_at) this.oauthStates.delete(hash);
+    }
+    this.oauthStates.set(record.state_hash, copy(record));
+  }
+
+  async takeOAuthState(stateHash: string, now: number): Promise<OAuthStateRecord | null> {
+    const pending = this.oauthStates.get(stateHash);
+    if (!pending) return null;
+    this.oauthStates.delete(stateHash);
+    return pending.expires_at > now ? pending : null;
   }
 
   // Posts

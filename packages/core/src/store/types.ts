@@ -59,6 +59,23 @@ export interface AccountRecord {
   credentials: string | null;
 }
 
+/**
+ * An OAuth connect under way: made by POST /accounts/connect with a live key, taken (once) by the
+ * network's redirect to the callback. Only the state's SHA-256 is kept, as for API keys: the state
+ * itself is what the callback trusts, so a copy of the store cannot finish someone's connect.
+ */
+export interface OAuthStateRecord {
+  /** SHA-256 (hex) of the state handed to the network in the authorize URL. */
+  state_hash: string;
+  user_id: string;
+  platform: NetworkId;
+  /** What the callback needs to finish (the PKCE verifier), sealed like credentials. */
+  secret: string;
+  created_at: number;
+  /** After this (Unix ms) the state is refused: 15 minutes after it was made. */
+  expires_at: number;
+}
+
 /** What `updateAccount` may change; never the owner, mode, network or credentials. */
 export type AccountPatch = Partial<Pick<AccountRecord, "handle" | "followers" | "health">>;
 
@@ -394,6 +411,15 @@ export interface Store {
   deleteAccount(userId: string, mode: KeyMode, platform: NetworkId, effects?: Effects): Promise<boolean>;
   /** How many accounts hold sealed credentials (a server with any refuses to start without its key). */
   countAccountsWithCredentials(): Promise<number>;
+
+  // OAuth connects under way (single-use states, bound to the user)
+  /** Stores a pending connect; connects that expired at or before its created_at are removed with it. */
+  putOAuthState(record: OAuthStateRecord): Promise<void>;
+  /**
+   * Removes the pending connect with this state hash and answers it, once: a second take of the same
+   * state answers null. One that expired at or before `now` is removed and answers null too.
+   */
+  takeOAuthState(stateHash: string, now: number): Promise<OAuthStateRecord | null>;
 
   // Posts
   insertPost(post: PostRecord, targets: TargetRecord[], effects?: Effects): Promise<void>;

@@ -8,6 +8,7 @@ import type {
   AccountRecord,
   NewEvent,
   NewEventBase,
+  OAuthStateRecord,
   PostRecord,
   Store,
   TargetRecord,
@@ -285,6 +286,49 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
             throw new Error("not called for a missing account");
           }),
         ).toBeNull();
+      });
+    });
+
+    describe("OAuth connects under way", () => {
+      const pending = (userId: string, hash: string, createdAt: number): OAuthStateRecord => ({
+        state_hash: hash,
+        user_id: userId,
+        platform: "x",
+        secret: "v1.abcd1234.iv.ct.tag",
+        created_at: createdAt,
+        expires_at: createdAt + 15 * 60_000,
+      });
+
+      it("a state is taken once, whole, and only before it expires", async () => {
+        const a = await user();
+        const first = pending(a.id, "a".repeat(64), T0);
+        await store.putOAuthState(first);
+        await store.putOAuthState({ ...pending(a.id, "b".repeat(64), T0), platform: "pinterest" });
+        expect(await store.takeOAuthState("c".repeat(64), T0 + 1)).toBeNull();
+        expect(await store.takeOAuthState(first.state_hash, T0 + 1)).toEqual(first);
+        expect(await store.takeOAuthState(first.state_hash, T0 + 2)).toBeNull();
+        // Expired: refused, and gone for good.
+        expect(await store.takeOAuthState("b".repeat(64), T0 + 15 * 60_000)).toBeNull();
+        expect(await store.takeOAuthState("b".repeat(64), T0 + 1)).toBeNull();
+      });
+
+      it("two callbacks racing with one state: exactly one takes it", async () => {
+        const a = await user();
+        await store.putOAuthState(pending(a.id, "d".repeat(64), T0));
+        const taken = await Promise.all([
+          store.takeOAuthState("d".repeat(64), T0 + 1),
+          store.takeOAuthState("d".repeat(64), T0 + 1),
+        ]);
+        expect(taken.filter((t) => t !== null)).toHaveLength(1);
+      });
+
+      it("a new connect clears the ones that expired before it", async () => {
+        const a = await user();
+        await store.putOAuthState(pending(a.id, "e".repeat(64), T0));
+        await store.putOAuthState(pending(a.id, "f".repeat(64), T0 + 15 * 60_000));
+        // Taken with a clock that had not yet reached its expiry, it is still gone: it was cleared.
+        expect(await store.takeOAuthState("e".repeat(64), T0 + 1)).toBeNull();
+        expect(await store.takeOAuthState("f".repeat(64), T0 + 15 * 60_000 + 1)).not.toBeNull();
       });
     });
 

@@ -7,6 +7,7 @@ import type {
   IdempotencyRecord,
   MediaRecord,
   NewEvent,
+  OAuthStateRecord,
   PostRecord,
   TargetRecord,
   UserRecord,
@@ -58,6 +59,17 @@ export function toAccount(row: Row): AccountRecord {
     health: text(row, "health") as AccountRecord["health"],
     connected_at: int(row, "connected_at"),
     credentials: nullableText(row, "credentials"),
+  };
+}
+
+export function toOAuthState(row: Row): OAuthStateRecord {
+  return {
+    state_hash: text(row, "state_hash"),
+    user_id: text(row, "user_id"),
+    platform: text(row, "platform") as OAuthStateRecord["platform"],
+    secret: text(row, "secret"),
+    created_at: int(row, "created_at"),
+    expires_at: int(row, "expires_at"),
   };
 }
 

@@ -22,6 +22,7 @@ import type {
   MediaRecord,
   NetworkId,
   NewEvent,
+  OAuthStateRecord,
   PlatformTotals,
   PostPatch,
   PostRecord,
@@ -54,6 +55,7 @@ import {
   toIdempotency,
   toKey,
   toMedia,
+  toOAuthState,
   toPost,
   toTarget,
   toUser,
@@ -526,6 +528,31 @@ export class SqliteStore implements Store {
 
   async countAccountsWithCredentials(): Promise<number> {
     return this.get("SELECT count(*) AS n FROM accounts WHERE credentials IS NOT NULL")!.n as number;
+  }
+
+  // ── OAuth connects under way ────────────────────────────────────────────────────────────────────
+
+  async putOAuthState(record: OAuthStateRecord): Promise<void> {
+    this.tx(() => {
+      this.run("DELETE FROM oauth_states WHERE expires_at <= ?", record.created_at);
+      this.run(
+        `INSERT INTO oauth_states (state_hash, user_id, platform, secret, created_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+        record.state_hash,
+        record.user_id,
+        record.platform,
+        record.secret,
+        record.created_at,
+        record.expires_at,
+      );
+    });
+  }
+
+  async takeOAuthState(stateHash: string, now: number): Promise<OAuthStateRecord | null> {
+    // DELETE … RETURNING takes the row in one statement: of two callbacks with one state, one gets it.
+    const row = this.get("DELETE FROM oauth_states WHERE state_hash = ? RETURNING *", stateHash);
+    if (!row || (row.expires_at as number) <= now) return null;
+    return toOAuthState(row);
   }
 
   // ── posts ───────────────────────────────────────────────────────────────────────────────────────

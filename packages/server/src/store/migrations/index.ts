@@ -5,6 +5,7 @@ import { analyticsDays } from "./0004-analytics-days.ts";
 import { eventsByCreated } from "./0005-events-by-created.ts";
 import { livePublishing } from "./0006-live-publishing.ts";
 import { postCaptions } from "./0007-post-captions.ts";
+import { oauthStates } from "./0008-oauth-states.ts";
 import type { Migration } from "./types.ts";
 
 export type { Migration } from "./types.ts";
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   eventsByCreated,
   livePublishing,
   postCaptions,
+  oauthStates,
 ];

@@ -20,6 +20,7 @@ import type {
   MediaRecord,
   NetworkId,
   NewEvent,
+  OAuthStateRecord,
   PlatformTotals,
   PostPatch,
   PostRecord,
@@ -45,6 +46,7 @@ import {
   toIdempotency,
   toKey,
   toMedia,
+  toOAuthState,
   toPost,
   toTarget,
   toUser,
@@ -552,6 +554,26 @@ export class PostgresStore implements Store {
       () => this.sql`SELECT count(*) AS n FROM accounts WHERE credentials IS NOT NULL`,
     );
     return (row?.n as number) ?? 0;
+  }
+
+  // ── OAuth connects under way ────────────────────────────────────────────────────────────────────
+
+  async putOAuthState(record: OAuthStateRecord): Promise<void> {
+    await this.tx(async (tx) => {
+      await tx`DELETE FROM oauth_states WHERE expires_at <= ${record.created_at}`;
+      await tx`INSERT INTO oauth_states (state_hash, user_id, platform, secret, created_at, expires_at)
+               VALUES (${record.state_hash}, ${record.user_id}, ${record.platform}, ${record.secret},
+                       ${record.created_at}, ${record.expires_at})`;
+    });
+  }
+
+  async takeOAuthState(stateHash: string, now: number): Promise<OAuthStateRecord | null> {
+    // DELETE … RETURNING takes the row in one statement: of two callbacks with one state, one gets it.
+    const row = await this.one(
+      () => this.sql`DELETE FROM oauth_states WHERE state_hash = ${stateHash} RETURNING *`,
+    );
+    if (!row || Number(row.expires_at) <= now) return null;
+    return toOAuthState(row);
   }
 
   // ── posts ───────────────────────────────────────────────────────────────────────────────────────

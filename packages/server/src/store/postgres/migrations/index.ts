@@ -3,6 +3,7 @@ import { initial } from "./0001-initial.ts";
 import { livePublishing } from "./0002-live-publishing.ts";
 import { manyInstances } from "./0003-many-instances.ts";
 import { postCaptions } from "./0004-post-captions.ts";
+import { oauthStates } from "./0005-oauth-states.ts";
 
 /** Every PostgreSQL migration, oldest first. Append new ones; never edit or reorder released ones. */
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
@@ -10,4 +11,5 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   livePublishing,
   manyInstances,
   postCaptions,
+  oauthStates,
 ];
