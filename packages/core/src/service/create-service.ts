@@ -20,6 +20,7 @@ import { PerUserQueue } from "./per-user-queue.ts";
 import { runRoute } from "./pipeline.ts";
 import { publishClaimedPost } from "./publish.ts";
 import { DueTimer } from "./publishing/due-timer.ts";
+import { InFlightSweep } from "./publishing/in-flight-sweep.ts";
 import {
   adapterResolver,
   DEFAULT_PUBLISHING,
@@ -32,9 +33,6 @@ import { errorResponse } from "./responses.ts";
 import { type AnyRoute, fullPath } from "./route.ts";
 import { ROUTES } from "./routes.ts";
 import { type LookupHost, systemLookup } from "./webhook-url.ts";
-
-/** On a shared store, an attempt in flight for longer than this is taken to belong to a dead instance. */
-const SHARED_ATTEMPT_CUTOFF_MS = 10 * 60_000;
 
 export interface ServiceOptions {
   store: Store;
@@ -130,12 +128,16 @@ export function createService(options: ServiceOptions): Service {
     clock,
     logger,
   );
+  const inFlight = new InFlightSweep(() => deps);
+  const inFlightTimer = new DueTimer("recovering attempts left in flight", inFlight, clock, logger);
+  inFlight.attach(inFlightTimer);
   const publishing: Publishing = {
     options: { ...DEFAULT_PUBLISHING, ...options.publishing },
     adapterFor: adapterResolver(options.liveAdapters ?? {}),
     keyring: options.credentialKeyring ?? null,
     retries,
     metrics,
+    inFlight,
     background: new Set(),
     shutdown: shutdown.signal,
   };
@@ -239,9 +241,9 @@ export function createService(options: ServiceOptions): Service {
       // Attempts a crash cut off may have published: their outcome is checked before anything is resent.
       const startedAt = clock.now();
       // On a shared store, attempts that recent may be another instance's, still running: only those
-      // older than any attempt lasts are taken as cut off (the store's post leases hand the rest over).
+      // older than an attempt's lease are taken as cut off (the store's post leases hand the rest over).
       const interrupted = await store.releaseInterruptedTargets(
-        options.store.shared ? startedAt - SHARED_ATTEMPT_CUTOFF_MS : startedAt,
+        options.store.shared ? startedAt - publishing.options.attemptLeaseMs : startedAt,
         startedAt,
       );
       if (interrupted > 0)
@@ -252,6 +254,7 @@ export function createService(options: ServiceOptions): Service {
       await scheduler.start();
       await retries.start();
       await metrics.start();
+      await inFlightTimer.start();
       // Writes the analytics.daily of days that ended while the service was stopped, then arms.
       await daily.start();
       await deliveries.start();
@@ -262,6 +265,7 @@ export function createService(options: ServiceOptions): Service {
       await scheduler.stop();
       await retries.stop();
       await metrics.stop();
+      await inFlightTimer.stop();
       // Attempts still running after their request answered get their time limit, then are let go:
       // what they leave in flight is checked at the next start.
       await Promise.race([

@@ -105,11 +105,16 @@ export async function runAttempts(
       }),
     );
   // The outcomes exist only here until written: a write that fails is tried once more before giving
-  // up (what stays in flight is then checked with the networks at the next start).
-  const settled = await write().catch((err) => {
-    deps.logger.warn({ err, post_id: post.id }, "writing what the networks did failed; trying once more");
-    return write();
-  });
+  // up; what then stays in flight is recovered once its lease runs out (in-flight-sweep.ts).
+  const settled = await write()
+    .catch((err) => {
+      deps.logger.warn({ err, post_id: post.id }, "writing what the networks did failed; trying once more");
+      return write();
+    })
+    .catch((err) => {
+      if (finished.length > 0) publishing.inFlight.leftInFlight(clock.now());
+      throw err;
+    });
   notifyRetries(deps, finished);
 
   // What did not finish in time writes its own outcome when it does.
@@ -120,7 +125,10 @@ export async function runAttempts(
         await store.finishTargets(post.id, [outcome.target], clock.now(), { events: outcome.events });
         notifyRetries(deps, [outcome]);
       })
-      .catch((err) => deps.logger.error({ err, post_id: post.id }, "recording a network's outcome failed"))
+      .catch((err) => {
+        deps.logger.error({ err, post_id: post.id }, "recording a network's outcome failed");
+        publishing.inFlight.leftInFlight(clock.now());
+      })
       .finally(() => publishing.background.delete(tail));
     publishing.background.add(tail);
   });
@@ -134,7 +142,12 @@ export async function retryClaimedTarget(
   target: TargetRecord,
 ): Promise<void> {
   const outcome = await attemptSafely(deps, post, target);
-  await deps.store.finishTargets(post.id, [outcome.target], deps.clock.now(), { events: outcome.events });
+  try {
+    await deps.store.finishTargets(post.id, [outcome.target], deps.clock.now(), { events: outcome.events });
+  } catch (err) {
+    deps.publishing.inFlight.leftInFlight(deps.clock.now());
+    throw err;
+  }
   notifyRetries(deps, [outcome]);
 }
 

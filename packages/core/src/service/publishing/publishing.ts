@@ -4,6 +4,7 @@ import { sandboxAdapter } from "../../networks/sandbox.ts";
 import type { CredentialKeyring } from "../../secrets/credential-keyring.ts";
 import type { KeyMode } from "../../store/types.ts";
 import type { DueTimer } from "./due-timer.ts";
+import type { InFlightSweep } from "./in-flight-sweep.ts";
 
 /** How publishing behaves; every figure has the default docs/api.md states. */
 export interface PublishingOptions {
@@ -21,6 +22,12 @@ export interface PublishingOptions {
   metricsScheduleMs?: readonly number[];
   /** How long a metrics read may hold its claim before another worker may take it: 10 minutes. */
   metricsLeaseMs?: number;
+  /**
+   * How long an attempt may stay marked in flight before it is taken as cut off (its outcome unknown,
+   * checked with the network before anything is resent): 10 minutes. Far longer than attemptTimeoutMs,
+   * after which an attempt sends nothing more.
+   */
+  attemptLeaseMs?: number;
 }
 
 export const DEFAULT_PUBLISHING: Required<PublishingOptions> = {
@@ -29,6 +36,7 @@ export const DEFAULT_PUBLISHING: Required<PublishingOptions> = {
   retryDelaysMs: [60_000, 300_000, 900_000, 2_400_000],
   metricsScheduleMs: [300_000, 3_600_000, 21_600_000, 86_400_000, 604_800_000],
   metricsLeaseMs: 600_000,
+  attemptLeaseMs: 600_000,
 };
 
 /** What the publishing steps share, beside the store and clock every handler has. */
@@ -42,6 +50,8 @@ export interface Publishing {
   retries: Pick<DueTimer, "notify">;
   /** Wakes the worker that reads figures. */
   metrics: Pick<DueTimer, "notify">;
+  /** Told when an attempt's outcome could not be written, so the attempt does not stay in flight. */
+  inFlight: Pick<InFlightSweep, "leftInFlight">;
   /** Attempts still running after their publish-now request answered; close() waits for them. */
   background: Set<Promise<unknown>>;
   /** Aborted when the service closes: attempts in flight stop waiting. */

@@ -64,7 +64,11 @@ export class ScriptedAdapter implements NetworkAdapter {
   async publish(account: AccountSession, post: PublishInput): Promise<PublishedPost> {
     this.publishes.push({ at: this.clock.now(), post, credentials: account.credentials });
     const step = this.script.shift() ?? "ok";
-    if (step === "ok") return this.posted(post.key);
+    if (step === "ok") {
+      // As a network does: the post is there to be found afterwards.
+      this.found.set(post.key, this.posted(post.key));
+      return this.posted(post.key);
+    }
     if (step instanceof NetworkError) throw step;
     return step(post);
   }
