@@ -52,10 +52,20 @@ function outcomeUnknown(status: number): boolean {
 }
 
 /**
+ * The writes the service keys by Idempotency-Key: every POST and DELETE, and the edit of a post
+ * (PATCH /posts/{id}). The other PATCHes set fields to given values and take no key.
+ */
+function takesIdempotencyKey(method: string, url: string): boolean {
+  return (
+    method === "POST" || method === "DELETE" || (method === "PATCH" && /^\/api\/v1\/posts\/[^/?]+$/.test(url))
+  );
+}
+
+/**
  * Calls the public API with the key as a bearer credential. The key goes only in the Authorization
  * header — never in a URL, so it cannot reach a log or the browser history. A 401 signs out.
  *
- * Writes (POST, DELETE) carry an Idempotency-Key. A write whose outcome is unknown (no answer, 409, 429,
+ * Writes (POST, DELETE, and PATCH of a post) carry an Idempotency-Key. A write whose outcome is unknown (no answer, 409, 429,
  * 5xx) keeps its key: clicking again sends the same request with the same key, so if the first one did
  * go through the service replays its answer instead of acting twice. Once a write has an answer, its
  * key is dropped, so doing the same thing again on purpose (resending an event once more) is a new
@@ -69,7 +79,7 @@ export function createApi(key: string, onUnauthorized: (error: ApiError) => void
     const headers: Record<string, string> = { authorization: `Bearer ${key}`, accept: "application/json" };
     const text = body === undefined ? null : JSON.stringify(body);
     if (text !== null) headers["content-type"] = "application/json";
-    const write = method === "POST" || method === "DELETE";
+    const write = takesIdempotencyKey(method, url);
     const action = `${method} ${url} ${text ?? ""}`;
     if (write) {
       const idempotencyKey = pending.get(action) ?? crypto.randomUUID();

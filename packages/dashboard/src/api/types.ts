@@ -13,6 +13,7 @@ export type {
   PostStatus,
   ResendResult,
   Target,
+  UpdatePostBody,
   WebhookEndpoint,
 } from "@socialpub/core";
 

@@ -1,18 +1,34 @@
 import { useState } from "preact/hooks";
 import { ApiError, describeError } from "../api/client.ts";
-import type { Post, Target } from "../api/types.ts";
+import type { NetworkId, Post, Target } from "../api/types.ts";
 import { useApp } from "../context.ts";
-import { networkName } from "../lib/network-rules.ts";
+import { type NetworkRules, networkName } from "../lib/network-rules.ts";
+import { hasOwnText } from "../lib/own-text.ts";
+import { draftOf, type EditDraft } from "../lib/post-edit.ts";
 import { hrefFor } from "../lib/route.ts";
 import { lengthOf } from "../lib/text-length.ts";
 import { timeFromId } from "../lib/time.ts";
 import { usePoll } from "../poll.ts";
+import { EditPost } from "./edit-post.tsx";
 import { Badge, ErrorMessage, Time } from "./parts.tsx";
 import { TargetCard } from "./target-card.tsx";
+
+/** Each network's own text (its override in captions), read back from the targets. */
+function ownTexts(post: Post, targets: Target[], rules: NetworkRules): Partial<Record<NetworkId, string>> {
+  const texts: Partial<Record<NetworkId, string>> = {};
+  for (const target of targets) {
+    const rule = rules.get(target.platform);
+    if (rule && hasOwnText(post.caption, target.text, rule, post.has_media))
+      texts[target.platform] = target.text;
+  }
+  return texts;
+}
 
 export function PostDetail({ id }: { id: string }) {
   const { api, rules, clock, announce } = useApp();
   const [actionError, setActionError] = useState<string | null>(null);
+  /** The form as it was when Edit was pressed; null while not editing. Refreshes do not reset it. */
+  const [editing, setEditing] = useState<EditDraft | null>(null);
   const path = `/posts/${encodeURIComponent(id)}`;
   const detail = usePoll(
     async () => {
@@ -111,6 +127,17 @@ export function PostDetail({ id }: { id: string }) {
       </h2>
       <blockquote class="caption">{post.caption || <span class="muted">(no caption)</span>}</blockquote>
       <div class="actions">
+        {(post.status === "draft" || post.status === "scheduled") && editing === null && (
+          <button
+            type="button"
+            onClick={() => {
+              setActionError(null);
+              setEditing(draftOf(post, ownTexts(post, targets, rules)));
+            }}
+          >
+            {post.status === "scheduled" ? "Edit or reschedule" : "Edit"}
+          </button>
+        )}
         {post.status === "draft" && (
           <button type="button" onClick={() => act("POST", "/publish", `Post ${post.id} sent to publish.`)}>
             Publish now
@@ -134,6 +161,23 @@ export function PostDetail({ id }: { id: string }) {
         <p class="error" role="alert">
           {actionError}
         </p>
+      )}
+      {editing && (
+        <EditPost
+          post={post}
+          initial={editing}
+          onClose={() => setEditing(null)}
+          onSaved={async (message) => {
+            setEditing(null);
+            announce(message);
+            await detail.refresh();
+          }}
+          onMovedOn={async (message) => {
+            setEditing(null);
+            setActionError(message);
+            await detail.refresh();
+          }}
+        />
       )}
       <h2 class="sub">On each network</h2>
       <div class="cards">

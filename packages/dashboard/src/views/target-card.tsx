@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { describeError } from "../api/client.ts";
 import type { NetworkRule, Post, Target } from "../api/types.ts";
 import { useApp } from "../context.ts";
+import { hasOwnText } from "../lib/own-text.ts";
 import { describeFit, textFit } from "../lib/text-length.ts";
 import { Badge, Time } from "./parts.tsx";
 
@@ -10,6 +11,7 @@ const METRICS = ["reach", "likes", "comments", "shares"] as const;
 /** One network's result: the text as that network shows it, its length against the limit, and the outcome. */
 export function TargetCard(props: { post: Post; target: Target; rule: NetworkRule; onChange(): void }) {
   const { post, target, rule } = props;
+  const own = hasOwnText(post.caption, target.text, rule, post.has_media);
   const fit = textFit(post.caption, target.text, rule, post.has_media);
   const titleId = `target-${target.platform}`;
   return (
@@ -22,13 +24,16 @@ export function TargetCard(props: { post: Post; target: Target; rule: NetworkRul
         <h3 id={titleId}>{rule.name}</h3>
         <Badge value={target.status} />
       </header>
-      <p class="as-shown-label">As {rule.name} shows it</p>
+      <p class="as-shown-label">
+        As {rule.name} shows it
+        {own && <strong class="own-text-label"> — its own text, not the caption</strong>}
+      </p>
       <p class="as-shown">{target.text}</p>
       <div class={`fit${fit.length > fit.limit ? " over" : ""}`}>
         <meter min={0} max={fit.limit} value={fit.length} aria-label={`Length on ${rule.name}`} />
         <span>{describeFit(fit)}</span>
       </div>
-      {fit.truncated && (
+      {!own && fit.truncated && (
         <p class="truncated">
           Shortened: the caption is {fit.captionLength.toLocaleString("en")} {fit.unit}; {rule.name} takes{" "}
           {fit.limit.toLocaleString("en")}, so it ends with “…”.
