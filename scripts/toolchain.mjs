@@ -2,14 +2,17 @@
 // Runs a project command with the toolchain it needs, fetching that toolchain first when the machine
 // lacks it — the way a Gradle wrapper does. Plain JavaScript on purpose: it must start on Node 18+.
 //
-//   node scripts/toolchain.mjs start        the reference server with --dev on ./.data/socialpub.db
+//   node scripts/toolchain.mjs start [...]  the reference server with --dev on ./.data/socialpub.db
+//                                           (extra arguments go to `socialpub-server start`, e.g. --port N)
 //   node scripts/toolchain.mjs test [...]   the whole test suite (extra arguments go to vitest)
 //   node scripts/toolchain.mjs env          prints `export PATH=…` for shells (used by .ci/run)
-//   node scripts/toolchain.mjs exec -- CMD  runs CMD with Node 24 and pnpm first on PATH
+//   node scripts/toolchain.mjs exec -- CMD  runs CMD with Node 24 and pnpm first on PATH, in the folder
+//                                           it was called from (so `exec -- node script.ts` finds the
+//                                           script beside you, wherever the repository is)
 //
 // Node comes from the npm registry package node-<os>-<arch> at the version in .nvmrc; pnpm from the
 // registry at the version in package.json's packageManager. Both land in .tools/ (git-ignored).
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -81,6 +84,63 @@ function installDependencies(env) {
   if (status !== 0) process.exit(status);
 }
 
+/**
+ * Builds the dashboard when its sources changed, then runs the server with this process as its only
+ * wrapper (no pnpm, no shell: each layer between a terminal and the server is one more process that
+ * Ctrl-C reaches and that may report the stop as a failure).
+ *
+ * The server runs in a process group of its own, so a terminal's Ctrl-C reaches it once, forwarded
+ * from here, rather than twice (from the terminal and again from a wrapper), which the server would
+ * take as "stop at once". Its IPC channel closes if this process dies, and the server then stops too.
+ * A clean stop ends with the server's exit code, 0, and nothing printed here. package.json runs this
+ * with `exec`, so the shell npm starts gives way to it: a shell waiting on a child when Ctrl-C arrives
+ * re-raises the signal on itself once the child has ended, however cleanly, and npm then fails with 130.
+ */
+function startServer(args, env) {
+  // No page to serve, nothing to build (the server reads the same flag and variable).
+  const dashboardOff =
+    args.includes("--no-dashboard") ||
+    args.some((arg, i) => arg === "--dashboard=off" || (arg === "--dashboard" && args[i + 1] === "off")) ||
+    (["off", "false", "0", "no"].includes((env.SOCIALPUB_DASHBOARD ?? "").trim().toLowerCase()) &&
+      !args.some((arg) => arg.startsWith("--dashboard")));
+  if (!dashboardOff) {
+    const build = run("node", ["packages/dashboard/scripts/build.ts", "--if-changed"], { cwd: root, env });
+    if (build !== 0) process.exit(build);
+  }
+  const server = spawn(
+    "node",
+    ["packages/server/src/cli.ts", "start", "--dev", "--db", "./.data/socialpub.db", ...args],
+    {
+      cwd: root,
+      env,
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      detached: !isWindows,
+      shell: isWindows,
+    },
+  );
+  // One Ctrl-C reaches this process twice, from the terminal and forwarded by npm: a repeat of the same
+  // signal within half a second is that one stop, not a second "stop at once".
+  let last = { signal: "", at: 0 };
+  const forward = (signal) => {
+    const now = Date.now();
+    if (signal === last.signal && now - last.at < 500) return;
+    last = { signal, at: now };
+    if (server.exitCode === null && server.signalCode === null) server.kill(signal);
+  };
+  process.on("SIGINT", forward);
+  process.on("SIGTERM", forward);
+  process.on("SIGHUP", forward);
+  server.on("error", (error) => {
+    log(`cannot run the server: ${error.message}`);
+    process.exit(1);
+  });
+  server.on("exit", (code, signal) => {
+    process.exit(code ?? 128 + (signalNumbers[signal] ?? 1));
+  });
+}
+
+const signalNumbers = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
+
 function main() {
   const [command = "test", ...rest] = process.argv.slice(2);
   const { env, dirs } = toolchainEnv();
@@ -91,7 +151,7 @@ function main() {
   installDependencies(env);
   switch (command) {
     case "start":
-      process.exit(run("pnpm", ["run", "serve", ...rest], { cwd: root, env }));
+      startServer(rest, env);
       break;
     case "test":
       process.exit(run("pnpm", ["run", "test:unit", ...rest], { cwd: root, env }));
@@ -99,7 +159,7 @@ function main() {
     case "exec": {
       const args = rest[0] === "--" ? rest.slice(1) : rest;
       if (args.length === 0) throw new Error("exec needs a command after --");
-      process.exit(run(args[0], args.slice(1), { cwd: root, env }));
+      process.exit(run(args[0], args.slice(1), { cwd: process.cwd(), env }));
       break;
     }
     default:

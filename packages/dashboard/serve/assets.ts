@@ -37,7 +37,8 @@ export function readAssets(dir: string, transformIndex: (html: string) => string
   if (!existsSync(indexPath)) return null;
   const table = new Map<string, Asset>();
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
+    // Dot files are the build's own bookkeeping (dist/.source-hash), not part of the page.
+    if (!entry.isFile() || entry.name.startsWith(".")) continue;
     const file = join(entry.parentPath, entry.name);
     const urlPath = `/${relative(dir, file).split(sep).join("/")}`;
     if (urlPath === "/index.html") continue;

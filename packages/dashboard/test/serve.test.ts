@@ -15,6 +15,7 @@ writeFileSync(
 writeFileSync(join(dist, "assets", "index-abc123.js"), "console.log(1)");
 writeFileSync(join(dist, "assets", "index-abc123.css"), "body{}");
 writeFileSync(join(dist, "favicon.svg"), "<svg/>");
+writeFileSync(join(dist, ".source-hash"), "0123abcd\n");
 afterAll(() => rmSync(dist, { recursive: true, force: true }));
 
 const dashboard = createDashboard({ dir: dist });
@@ -77,6 +78,8 @@ describe("the server's handler for the built page", () => {
     expect(get("/healthz")).toBeNull();
     expect(get("/assets/missing.js")).toBeNull();
     expect(get("/index.htm")).toBeNull();
+    // The build's own bookkeeping beside the page is not part of it.
+    expect(get("/.source-hash")).toBeNull();
   });
 
   test("an unbuilt page says how to build it, and leaves the rest to the service", async () => {

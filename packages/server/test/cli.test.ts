@@ -1,7 +1,14 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../src/store/sqlite-store.ts";
-import { api, runCli, type ServerProcess, startServerProcess, TEST_KEY } from "./support/cli-process.ts";
+import {
+  api,
+  runCli,
+  runShell,
+  type ServerProcess,
+  startServerProcess,
+  TEST_KEY,
+} from "./support/cli-process.ts";
 import { mostProcessesAtOnce, PROCESS_SLOTS } from "./support/process-slots.ts";
 
 /** A test that runs a dozen or more CLI commands, two at a time, on a busy machine. */
@@ -91,15 +98,19 @@ describe("socialpub-server start --dev", () => {
 
     const second = await serve(["--dev", "--db", db]);
     expect(second.printedKey).toBeNull();
-    expect(second.output()).toContain("$SOCIALPUB_API_KEY");
-    expect((await api(second, TEST_KEY, "GET", "/me")).status).toBe(200);
-    // It says how to get a key, with a command that works as printed.
-    const hint = /^Make a key with: node \S*cli\.ts (keys create --user dev@example\.com --db \S+)$/m.exec(
-      second.output(),
-    );
+    // The READMEs' name for a key the reader holds.
+    expect(second.output()).toContain('Try: curl -H "Authorization: Bearer $KEY"');
+    expect(second.output()).not.toContain("SOCIALPUB_API_KEY");
+    // It says how to get a key, with a command that works as printed from a shell whose Node may be
+    // older than 24: the toolchain wrapper runs it with Node 24, in the folder it was called from.
+    const hint =
+      /^Make a key with: (node \S*scripts\/toolchain\.mjs exec -- node \S*cli\.ts keys create --user dev@example\.com --db \S+)$/m.exec(
+        second.output(),
+      );
     expect(hint).not.toBeNull();
-    const made = await ok(hint![1]!.split(" "));
-    const key = /^API key: (\S+)$/m.exec(made)![1]!;
+    const made = await runShell(hint![1]!);
+    expect(made.code).toBe(0);
+    const key = /^API key: (\S+)$/m.exec(made.stdout)![1]!;
     expect((await api(second, key, "GET", "/me")).body.email).toBe("dev@example.com");
     await second.stop();
     expect((await ok(["users", "list", "--db", db])).trim().split("\n")).toHaveLength(1);
@@ -480,13 +491,15 @@ describe("errors and help", () => {
     MANY_PROCESSES_MS,
   );
 
-  it("says so on one line when the port is taken", async () => {
+  it("on a taken port says so on one line before it creates a database or a dev user", async () => {
     const server = await serve(["--db", newDb()]);
     const port = new URL(server.url).port;
-    expectOneLineError(
-      await runCli(["start", "--port", port, "--db", newDb()]),
-      /port is in use; pass --port/,
-    );
+    const db = newDb();
+    const result = await runCli(["start", "--dev", "--port", port, "--db", db]);
+    expectOneLineError(result, new RegExp(`port ${port} is in use .*--port N \\(npm start -- --port N\\)`));
+    // No key printed for a server that never ran, and nothing written.
+    expect(result.stdout).toBe("");
+    expect(existsSync(db)).toBe(false);
   });
 
   it(

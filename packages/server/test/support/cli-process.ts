@@ -34,6 +34,24 @@ function runCliNow(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
   });
 }
 
+/** Runs a command line as a user pastes it into `sh`, in this process's folder, one slot at a time. */
+export function runShell(commandLine: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  return withProcessSlot(
+    () =>
+      new Promise((resolve) => {
+        execFile(
+          "sh",
+          ["-c", commandLine],
+          { env: { ...process.env, ...env }, timeout: 120_000 },
+          (error, stdout, stderr) => {
+            const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+            resolve({ code, stdout, stderr });
+          },
+        );
+      }),
+  );
+}
+
 export interface ServerProcess {
   readonly child: ChildProcess;
   /** Origin the server printed, e.g. http://127.0.0.1:41234. */

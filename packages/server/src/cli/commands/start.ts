@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { Command, Option } from "commander";
 import { keyringFrom } from "../../live/secret-key.ts";
@@ -21,6 +22,7 @@ import {
   parseSwitch,
   parseTestKey,
 } from "../options.ts";
+import { assertCanListen, listenFailure } from "../port-check.ts";
 
 interface StartOptions {
   host: string;
@@ -187,19 +189,29 @@ function devKeyOf(options: StartOptions): string | undefined {
 }
 
 /**
- * The command that makes a key for `email` on this database, as this process was started: the
- * repository runs the CLI as `node packages/server/src/cli.ts`, an installed package as
- * `socialpub-server`. Without the dev user, the e-mail is left for the reader, from `users list`.
+ * The command that makes a key for `email` on this database, as this process was started: an installed
+ * package as `socialpub-server`; the repository (`npm start` included) as `node …/cli.ts`, behind the
+ * toolchain wrapper, because the printed line is run from a shell whose Node may be older than 24 (the
+ * wrapper runs the command with Node 24, in the folder it is called from). Without the dev user, the
+ * e-mail is left for the reader, from `users list`.
  */
 function keysCreateCommand(db: string, email: string | null): string {
-  const script = process.argv[1] ?? "";
-  const fromHere = relative(process.cwd(), script);
-  const cli = /cli\.[jt]s$/.test(script)
-    ? `node ${shellWord(fromHere.startsWith("..") ? script : fromHere)}`
-    : "socialpub-server";
+  const cli = cliCommand(process.argv[1] ?? "");
   const user = email ?? "<e-mail>";
   const command = `${cli} keys create --user ${user} --db ${shellWord(db)}`;
   return email === null ? `${command} (e-mails: ${cli} users list --db ${shellWord(db)})` : command;
+}
+
+function cliCommand(script: string): string {
+  if (!/cli\.[jt]s$/.test(script)) return "socialpub-server";
+  const fromHere = (path: string) => {
+    const relativePath = relative(process.cwd(), path);
+    return shellWord(relativePath.startsWith("..") ? path : relativePath);
+  };
+  const node = `node ${fromHere(script)}`;
+  // packages/server/src/cli.ts → the repository root, where scripts/toolchain.mjs lives.
+  const wrapper = resolve(dirname(script), "..", "..", "..", "scripts", "toolchain.mjs");
+  return existsSync(wrapper) ? `node ${fromHere(wrapper)} exec -- ${node}` : node;
 }
 
 /** `word` as a shell reads it back: unquoted when it is plain, else in single quotes. */
@@ -227,6 +239,7 @@ async function start(options: StartOptions): Promise<void> {
     throw new CliError(describeFailure(error));
   }
   const dashboard = options.dashboard ?? Boolean(options.dev);
+  await assertCanListen(options.host, options.port);
   const opened = await openStore(options.db, {
     synchronous: options.synchronous,
     checkpointInBackground: true,
@@ -299,14 +312,9 @@ async function start(options: StartOptions): Promise<void> {
   } catch (error) {
     await store.close();
     lock.release();
-    const code = (error as NodeJS.ErrnoException).code;
-    const where = `${options.host}:${options.port}`;
-    if (code === "EADDRINUSE")
-      throw new CliError(`cannot listen on ${where}: the port is in use; pass --port.`);
-    if (code === "EACCES")
-      throw new CliError(`cannot listen on ${where}: permission denied; pick a port above 1023.`);
-    // Errors from the socket carry a code (ENOTFOUND, EADDRNOTAVAIL, …); others come from the service.
-    if (code !== undefined) throw new CliError(`cannot listen on ${where}: ${describeFailure(error)}`);
+    // Errors from the socket carry a code (EADDRINUSE, ENOTFOUND, …); others come from the service.
+    if ((error as NodeJS.ErrnoException).code !== undefined)
+      throw listenFailure(options.host, options.port, error);
     throw new CliError(`cannot start the service: ${describeFailure(error)}`);
   }
 
@@ -332,6 +340,12 @@ async function start(options: StartOptions): Promise<void> {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  // Started by a wrapper with an IPC channel (`npm start`): when the wrapper dies, stop as on SIGTERM
+  // rather than keep the port with no one to stop it.
+  if (process.connected)
+    process.once("disconnect", () => {
+      if (!stopping) void stop("SIGTERM");
+    });
 
   const base = `${server.url}/api/v1`;
   // One write, so whoever waits for the "listening" line gets the rest with it.
@@ -340,7 +354,8 @@ async function start(options: StartOptions): Promise<void> {
       `socialpub server listening on ${server.url} (database: ${opened.description}${mediaDir ? `, media: ${mediaDir}` : ""})`,
       `Base URL: ${base}`,
       ...(dashboard ? [`Dashboard: ${server.url}/ (sign in with an API key)`] : []),
-      `Try: curl -H "Authorization: Bearer ${apiKey ?? "$SOCIALPUB_API_KEY"}" ${base}/me`,
+      // $KEY, as in the READMEs' tours, for a key the reader holds.
+      `Try: curl -H "Authorization: Bearer ${apiKey ?? "$KEY"}" ${base}/me`,
       ...(allowPrivateWebhooks
         ? [
             "Webhook URLs on loopback and private addresses are accepted, and so are such media, PDS and Discord URLs (local testing; never expose this server).",

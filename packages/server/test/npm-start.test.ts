@@ -1,0 +1,97 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { withProcessSlot } from "./support/process-slots.ts";
+import { tempDir } from "./support/temp-dir.ts";
+
+// `npm start` as a newcomer runs it: npm → scripts/toolchain.mjs → node, in a process group of its
+// own, as a terminal runs a foreground command. A terminal's Ctrl-C is SIGINT to that whole group.
+const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
+
+const dirs: ReturnType<typeof tempDir>[] = [];
+const groups: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of groups.splice(0)) {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGKILL");
+  }
+  for (const dir of dirs.splice(0)) dir.remove();
+});
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | string>;
+}
+
+/** `npm start -- <args>` with the dashboard off (no build, which the dashboard's own tests run). */
+function npmStart(args: string[]): Promise<Started> {
+  return withProcessSlot(async () => {
+    const child = spawn("npm", ["start", "--", "--no-dashboard", "--log-level", "warn", ...args], {
+      cwd: repoRoot,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    groups.push(child);
+    let output = "";
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      output += chunk;
+    });
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+      output += chunk;
+    });
+    const exited = once(child, "exit").then(([code, signal]) => (code ?? signal) as number | string);
+    // Waits for the server's line, or for the chain to end first (a failure the test then reports).
+    await new Promise<void>((resolve) => {
+      const onData = () => {
+        if (/listening on http:\/\/\S+/.test(output)) resolve();
+      };
+      child.stdout!.on("data", onData);
+      exited.then(() => resolve());
+    });
+    return { child, output: () => output, exited };
+  });
+}
+
+function newDb(): string {
+  const dir = tempDir();
+  dirs.push(dir);
+  return dir.file("npm-start.db");
+}
+
+/** What npm and pnpm print when a script ends badly; a clean stop prints none of it. */
+const FAILURE = /ELIFECYCLE|Command failed|npm error|ERR!|exiting at once/;
+
+describe("npm start", () => {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    it(`${signal} to the whole chain (as Ctrl-C sends SIGINT) stops the server and exits 0, quietly`, {
+      timeout: 180_000,
+    }, async () => {
+      const started = await npmStart(["--port", "0", "--db", newDb()]);
+      const url = /listening on (http:\/\/\S+)/.exec(started.output())?.[1];
+      expect(url, started.output()).toBeDefined();
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      process.kill(-started.child.pid!, signal);
+      expect(await started.exited, started.output()).toBe(0);
+      expect(started.output()).not.toMatch(FAILURE);
+    });
+  }
+
+  it("on a taken port fails at once, naming the port and how to pick another", {
+    timeout: 180_000,
+  }, async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const started = await npmStart(["--port", String(port), "--db", newDb()]);
+      expect(await started.exited).not.toBe(0);
+      expect(started.output()).toContain(`port ${port} is in use`);
+      expect(started.output()).toContain("npm start -- --port N");
+      expect(started.output()).not.toContain("API key:");
+    } finally {
+      holder.close();
+    }
+  });
+});
