@@ -21,6 +21,7 @@ import { runRoute } from "./pipeline.ts";
 import { publishClaimedPost } from "./publish.ts";
 import { DueTimer } from "./publishing/due-timer.ts";
 import { InFlightSweep } from "./publishing/in-flight-sweep.ts";
+import { createMediaFetch, type MediaFetch } from "./publishing/media-fetch.ts";
 import {
   adapterResolver,
   DEFAULT_PUBLISHING,
@@ -58,6 +59,11 @@ export interface ServiceOptions {
   allowPrivateWebhookUrls?: boolean;
   /** How webhook hosts are resolved for that check; the system resolver by default. */
   lookupHost?: LookupHost;
+  /**
+   * How a media URL is fetched before it is uploaded to a network (one hop, redirects not followed);
+   * by default a connection that refuses private addresses unless they are allowed. Tests route it.
+   */
+  mediaFetch?: MediaFetch;
   /** Where uploaded media bytes are kept; in memory by default. */
   mediaStorage?: MediaStorage;
   /** How webhook events are delivered: transport, timeout, concurrency, jitter (docs/api.md). */
@@ -131,6 +137,9 @@ export function createService(options: ServiceOptions): Service {
   const inFlight = new InFlightSweep(() => deps);
   const inFlightTimer = new DueTimer("recovering attempts left in flight", inFlight, clock, logger);
   inFlight.attach(inFlightTimer);
+  const ownMediaFetch = options.mediaFetch
+    ? null
+    : createMediaFetch({ allowPrivateAddresses: allowPrivateUrls });
   const publishing: Publishing = {
     options: { ...DEFAULT_PUBLISHING, ...options.publishing },
     adapterFor: adapterResolver(options.liveAdapters ?? {}),
@@ -138,6 +147,7 @@ export function createService(options: ServiceOptions): Service {
     retries,
     metrics,
     inFlight,
+    mediaFetch: options.mediaFetch ?? ownMediaFetch!.fetch,
     background: new Set(),
     shutdown: shutdown.signal,
   };
@@ -273,6 +283,7 @@ export function createService(options: ServiceOptions): Service {
         new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref()),
       ]);
       shutdown.abort();
+      await ownMediaFetch?.close();
       await daily.stop();
       // Last: the scheduler's final run may have written events.
       await deliveries.stop();

@@ -48,8 +48,13 @@ export async function fetchPostMedia(
     }
     let response: Response;
     try {
-      response = await fetch(url, { redirect: "manual", signal });
+      response = await deps.publishing.mediaFetch(url, { signal });
     } catch (cause) {
+      if (codeOf(cause) === "EPRIVATEADDRESS") {
+        throw refuse(
+          `URL was refused: ${hostOf(url)} resolves to a loopback, private or link-local address; media must be on a public address.`,
+        );
+      }
       throw new NetworkError(
         platform,
         "retry",
@@ -124,4 +129,14 @@ function hostOf(url: string): string {
   } catch {
     return "the host";
   }
+}
+
+/** The error code under a failed fetch (its cause chain). */
+function codeOf(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e && typeof e === "object" && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
 }

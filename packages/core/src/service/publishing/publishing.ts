@@ -5,6 +5,7 @@ import type { CredentialKeyring } from "../../secrets/credential-keyring.ts";
 import type { KeyMode } from "../../store/types.ts";
 import type { DueTimer } from "./due-timer.ts";
 import type { InFlightSweep } from "./in-flight-sweep.ts";
+import type { MediaFetch } from "./media-fetch.ts";
 
 /** How publishing behaves; every figure has the default docs/api.md states. */
 export interface PublishingOptions {
@@ -50,6 +51,8 @@ export interface Publishing {
   retries: Pick<DueTimer, "notify">;
   /** Wakes the worker that reads figures. */
   metrics: Pick<DueTimer, "notify">;
+  /** Fetches one hop of a media URL (media-fetch.ts). */
+  mediaFetch: MediaFetch;
   /** Told when an attempt's outcome could not be written, so the attempt does not stay in flight. */
   inFlight: Pick<InFlightSweep, "leftInFlight">;
   /** Attempts still running after their publish-now request answered; close() waits for them. */

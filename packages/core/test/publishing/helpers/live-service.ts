@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { CredentialKeyring } from "../../../src/secrets/credential-keyring.ts";
-import { createService, type Service } from "../../../src/service/create-service.ts";
+import { createService, type Service, type ServiceOptions } from "../../../src/service/create-service.ts";
 import { silentLogger } from "../../../src/service/logger.ts";
 import type { PublishingOptions } from "../../../src/service/publishing/publishing.ts";
 import { MemoryStore } from "../../../src/store/memory.ts";
@@ -26,7 +26,12 @@ export interface LiveService {
  */
 export async function liveService(
   build: (clock: FakeClock) => ScriptedAdapter[],
-  options: { publishing?: PublishingOptions; store?: Store } = {},
+  options: {
+    publishing?: PublishingOptions;
+    store?: Store;
+    /** Service options for the media tests: the address rule, how names resolve, how media is fetched. */
+    service?: Pick<ServiceOptions, "allowPrivateWebhookUrls" | "lookupHost" | "mediaFetch">;
+  } = {},
 ): Promise<LiveService & { adapters: ScriptedAdapter[] }> {
   const clock = new FakeClock();
   const store = options.store ?? new MemoryStore();
@@ -40,6 +45,7 @@ export async function liveService(
     credentialKeyring: new CredentialKeyring(randomBytes(32)),
     allowPrivateWebhookUrls: true,
     ...(options.publishing && { publishing: options.publishing }),
+    ...options.service,
   });
   await service.start();
   const provisioned = await provisionUser(store, { key: LIVE_KEY, plan: "studio", now: clock.now() });
