@@ -10,6 +10,8 @@ export interface ReferenceServer {
   baseUrl: string;
   /** The dev user's test key, as the server printed it. */
   apiKey: string;
+  /** The server's SQLite file (for commands that administer it, like `keys create`). */
+  db: string;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export async function startReferenceServer(): Promise<ReferenceServer> {
     return {
       baseUrl,
       apiKey,
+      db: join(dataDir, "socialpub.db"),
       close: async () => {
         const exited = once(child, "exit");
         child.kill("SIGTERM");
