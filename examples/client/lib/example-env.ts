@@ -9,7 +9,9 @@ import {
 export function clientFromEnv(): SocialPublishClient {
   const apiKey = process.env.SOCIALPUB_API_KEY;
   if (!apiKey) {
-    fail("Set SOCIALPUB_API_KEY to an API key (sp_test_…): README.md says how to make one for `npm start`'s dev user.");
+    fail(
+      "Set SOCIALPUB_API_KEY to an API key (sp_test_…): README.md says how to make one for `npm start`'s dev user.",
+    );
   }
   return new SocialPublishClient({ apiKey, baseUrl: process.env.SOCIALPUB_BASE_URL });
 }
