@@ -48,11 +48,22 @@ export async function liveService(
     ...options.service,
   });
   await service.start();
-  const provisioned = await provisionUser(store, { key: LIVE_KEY, plan: "studio", now: clock.now() });
   const close = async () => {
     await service.close();
   };
-  const user = new ApiUser({ fetch: service.fetch, store, clock, close }, provisioned);
+  const target = { fetch: service.fetch, store, clock, close };
+  const user = await connectedUser(target, LIVE_KEY, adapters);
+  return { service, store, clock, user, close, adapters };
+}
+
+/** A user with live key `key` who has connected an account on each adapter's network. */
+export async function connectedUser(
+  target: ApiUser["target"],
+  key: string,
+  adapters: readonly ScriptedAdapter[],
+): Promise<ApiUser> {
+  const provisioned = await provisionUser(target.store, { key, plan: "studio", now: target.clock.now() });
+  const user = new ApiUser(target, provisioned);
   for (const adapter of adapters) {
     const res = await user.post("/accounts/connect", {
       platform: adapter.id,
@@ -61,7 +72,7 @@ export async function liveService(
     });
     if (res.status !== 201) throw new Error(`connect ${adapter.id} answered ${res.status}: ${res.text}`);
   }
-  return { service, store, clock, user, close, adapters };
+  return user;
 }
 
 /** The targets of a post, by network. */
