@@ -74969,7 +74969,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5915);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6869);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -74978,7 +74978,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5915:
+/***/ 6869:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -87961,7 +87961,56 @@ function longestLimit(platforms, hasMedia) {
     return platforms.reduce((a, b) => (textLimitFor(b, hasMedia) > textLimitFor(a, hasMedia) ? b : a));
 }
 
+;// CONCATENATED MODULE: ./src/linear-text.ts
+/*
+ * String trimming that stays linear on hostile input. A regular expression such as /\s+$/ or
+ * /[ \t]*\n/ is tried at every position of a long run of blanks that does not end where the pattern
+ * needs it to, rescanning the run each time: 40,000 spaces in release notes cost seconds. These scan
+ * each character once.
+ */
+/** `text` without the trailing characters for which `drop` holds. */
+function trimEndWhile(text, drop) {
+    let end = text.length;
+    while (end > 0 && drop(text[end - 1]))
+        end--;
+    return text.slice(0, end);
+}
+/** `text` without the leading characters for which `drop` holds. */
+function trimStartWhile(text, drop) {
+    let start = 0;
+    while (start < text.length && drop(text[start]))
+        start++;
+    return text.slice(start);
+}
+const isSpaceOrTab = (char) => char === " " || char === "\t";
+/** A URL or path without its trailing slashes: `https://host/api/v1///` → `https://host/api/v1`. */
+function withoutTrailingSlashes(text) {
+    return trimEndWhile(text, (char) => char === "/");
+}
+/**
+ * Each line break, with the spaces and tabs around it, as one space: a soft break inside a Markdown
+ * paragraph read the way CommonMark reads it.
+ */
+function lineBreaksAsSpaces(text) {
+    if (!text.includes("\n"))
+        return text;
+    const lines = text.split("\n");
+    const last = lines.length - 1;
+    return lines
+        .map((line, i) => {
+        const start = i > 0 ? trimStartWhile(line, isSpaceOrTab) : line;
+        return i < last ? trimEndWhile(start, isSpaceOrTab) : start;
+    })
+        .join(" ");
+}
+/** Every run of whitespace that holds a line break as one space; other runs stay as they are. */
+function oneLine(text) {
+    // /\s+/ with nothing after it matches each run once, greedily: linear.
+    return text.replace(/\s+/g, (run) => (run.includes("\n") ? " " : run));
+}
+
 ;// CONCATENATED MODULE: ./src/inputs.ts
+
 
 
 /** A wrong input: the message names the input and says what it accepts. */
@@ -88007,7 +88056,7 @@ function parseBaseUrl(value) {
     if (url.protocol !== "https:" && url.protocol !== "http:") {
         throw new InputError(`The \`base-url\` input must start with https:// (or http:// for a local server), not ${url.protocol}//.`);
     }
-    return text.replace(/\/+$/, "");
+    return withoutTrailingSlashes(text);
 }
 /** Names people reach for that the contract spells differently. */
 const NETWORK_ALIASES = { twitter: "x" };
@@ -112779,6 +112828,7 @@ function unmention(text) {
 
 
 
+
 /**
  * Release notes (GitHub-flavoured Markdown) as plain text that reads well in a social post:
  * headings and paragraphs as lines, list items behind "•" (or their number), links as their text
@@ -112790,10 +112840,20 @@ function releaseNotesToText(markdown, options = {}) {
     // Notes written in a browser on Windows or pasted from a CRLF file end their lines in "\r\n"; remark
     // keeps the "\r" inside text nodes, where it would reach the post.
     const lf = markdown.replace(/\r\n?/g, "\n");
-    const tree = unified().use(remarkParse).use(remarkGfm).parse(lf);
-    const context = { repo: options.repo, definitions: collectDefinitions(tree) };
-    const blocks = renderSequence(withoutGeneratedSections(tree.children), context);
-    return joinBlocks(withoutEmptySections(blocks));
+    try {
+        const tree = unified().use(remarkParse).use(remarkGfm).parse(lf);
+        const context = { repo: options.repo, definitions: collectDefinitions(tree) };
+        const blocks = renderSequence(withoutGeneratedSections(tree.children), context);
+        return joinBlocks(withoutEmptySections(blocks));
+    }
+    catch (error) {
+        // Lists or quotes nested about a thousand deep overflow the call stack of the parser (and of any
+        // recursive walk of its tree). No real notes nest like that: post them as the plain text they are
+        // rather than fail the release's announcement.
+        if (error instanceof RangeError)
+            return tidy(lf);
+        throw error;
+    }
 }
 /** Sibling blocks rendered, the empty ones dropped. */
 function renderSequence(nodes, context) {
@@ -112814,16 +112874,17 @@ function renderSequence(nodes, context) {
  * over a "## Install" that held only a code block goes too.
  */
 function withoutEmptySections(blocks) {
+    // Collected back to front and reversed once: unshift would move every kept block each time.
     const kept = [];
     for (let i = blocks.length - 1; i >= 0; i--) {
         const block = blocks[i];
-        const next = kept[0];
+        const next = kept[kept.length - 1];
         const hasContent = next !== undefined &&
             (next.headingDepth === undefined || next.headingDepth > (block.headingDepth ?? 0));
         if (block.headingDepth === undefined || hasContent)
-            kept.unshift(block);
+            kept.push(block);
     }
-    return kept;
+    return kept.reverse();
 }
 /** A blank line between blocks, but a heading sits directly on top of what it introduces. */
 function joinBlocks(blocks) {
@@ -112907,7 +112968,7 @@ function renderPhrasing(node, context) {
         case "text":
             // A single line break inside a paragraph is a space (CommonMark's reading): release notes pasted
             // from a hard-wrapped CHANGELOG would otherwise break mid-sentence.
-            return unmention(node.value.replace(/[ \t]*\n[ \t]*/g, " "));
+            return unmention(lineBreaksAsSpaces(node.value));
         case "emphasis":
         case "strong":
             return renderInline(node.children, context);
@@ -112963,7 +113024,8 @@ function tidy(text) {
     })
         .join("\n")
         .replace(/\n{3,}/g, "\n\n")
-        .replace(/^\n+|\s+$/g, "");
+        .replace(/^\n+/, "")
+        .trimEnd();
 }
 
 ;// CONCATENATED MODULE: ./src/announce.ts
@@ -114322,7 +114384,28 @@ function createPublisher(apiKey, baseUrl) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/summary-markdown.ts
+// Pieces of the job summary's Markdown, kept safe whatever text (release notes, a network's error) they hold.
+
+/** A table cell: one line, pipes escaped, HTML shown as text. */
+function cell(text) {
+    return oneLine(escapeText(text).replace(/\|/g, "\\|"));
+}
+function escapeText(text) {
+    return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+/** A fenced block longer than any run of backticks inside it, so the caption shows verbatim. */
+function fence(text) {
+    // A loop, not Math.max(...runs): spreading tens of thousands of runs overflows the call stack.
+    let longest = 2;
+    for (const run of text.matchAll(/`+/g))
+        longest = Math.max(longest, run[0].length);
+    const marks = "`".repeat(longest + 1);
+    return `${marks}text\n${text}\n${marks}`;
+}
+
 ;// CONCATENATED MODULE: ./src/report.ts
+
 
 /** The step's outputs. Every output is set on every run, empty when it does not apply. */
 function outputsFor(outcome) {
@@ -114449,25 +114532,11 @@ function leftOutRow(item) {
         ? [name, "left out", "", "needs media: set the `media` input to include it"]
         : [name, "left out", "", "not connected to the account: connect it in the service to include it"];
 }
-/** A table cell: one line, pipes escaped, HTML shown as text. */
-function cell(text) {
-    return escapeText(text)
-        .replace(/\|/g, "\\|")
-        .replace(/\s*\n\s*/g, " ");
-}
-function escapeText(text) {
-    return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-/** A fenced block longer than any run of backticks inside it, so the caption shows verbatim. */
-function fence(text) {
-    const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
-    const marks = "`".repeat(longest + 1);
-    return `${marks}text\n${text}\n${marks}`;
-}
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: ./src/run-context.ts
+
 
 function readRunContext(env) {
     const payload = readPayload(env.GITHUB_EVENT_PATH);
@@ -114477,7 +114546,7 @@ function readRunContext(env) {
         payload,
         ref: env.GITHUB_REF ?? "",
         repository: env.GITHUB_REPOSITORY || (typeof fromPayload === "string" ? fromPayload : ""),
-        apiUrl: (env.GITHUB_API_URL || "https://api.github.com").replace(/\/+$/, ""),
+        apiUrl: withoutTrailingSlashes(env.GITHUB_API_URL || "https://api.github.com"),
     };
 }
 function readPayload(path) {

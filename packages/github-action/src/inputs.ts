@@ -1,4 +1,5 @@
 import { isNetworkId, NETWORK_IDS, type NetworkId } from "@socialpub/core";
+import { withoutTrailingSlashes } from "./linear-text.ts";
 import { DEFAULT_TEMPLATE, parseTemplate, type TemplatePart } from "./template.ts";
 
 /** The action's inputs, checked. */
@@ -74,7 +75,7 @@ export function parseBaseUrl(value: string): string {
       `The \`base-url\` input must start with https:// (or http:// for a local server), not ${url.protocol}//.`,
     );
   }
-  return text.replace(/\/+$/, "");
+  return withoutTrailingSlashes(text);
 }
 
 /** Names people reach for that the contract spells differently. */

@@ -8,6 +8,7 @@ import {
 } from "@socialpub/core";
 import type { Outcome, Prepared } from "./announce.ts";
 import type { LeftOut } from "./platforms.ts";
+import { cell, escapeText, fence } from "./summary-markdown.ts";
 
 /** The step's outputs. Every output is set on every run, empty when it does not apply. */
 export function outputsFor(outcome: Outcome): Record<string, string> {
@@ -135,22 +136,4 @@ function leftOutRow(item: LeftOut): Row {
   return item.reason === "needs-media"
     ? [name, "left out", "", "needs media: set the `media` input to include it"]
     : [name, "left out", "", "not connected to the account: connect it in the service to include it"];
-}
-
-/** A table cell: one line, pipes escaped, HTML shown as text. */
-function cell(text: string): string {
-  return escapeText(text)
-    .replace(/\|/g, "\\|")
-    .replace(/\s*\n\s*/g, " ");
-}
-
-function escapeText(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-
-/** A fenced block longer than any run of backticks inside it, so the caption shows verbatim. */
-function fence(text: string): string {
-  const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
-  const marks = "`".repeat(longest + 1);
-  return `${marks}text\n${text}\n${marks}`;
 }

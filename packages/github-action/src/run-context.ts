@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { withoutTrailingSlashes } from "./linear-text.ts";
 
 /** What the runner tells a step about the run, read from its environment. */
 export interface RunContext {
@@ -22,7 +23,7 @@ export function readRunContext(env: NodeJS.ProcessEnv): RunContext {
     payload,
     ref: env.GITHUB_REF ?? "",
     repository: env.GITHUB_REPOSITORY || (typeof fromPayload === "string" ? fromPayload : ""),
-    apiUrl: (env.GITHUB_API_URL || "https://api.github.com").replace(/\/+$/, ""),
+    apiUrl: withoutTrailingSlashes(env.GITHUB_API_URL || "https://api.github.com"),
   };
 }
 

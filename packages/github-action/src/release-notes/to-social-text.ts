@@ -2,6 +2,7 @@ import type { Definition, List, ListItem, Nodes, PhrasingContent, Root, RootCont
 import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
+import { lineBreaksAsSpaces } from "../linear-text.ts";
 import { withoutGeneratedSections } from "./generated-sections.ts";
 import { shortGitHubReference, textNamesGitHubUrl, unmention } from "./github-links.ts";
 
@@ -26,10 +27,18 @@ export function releaseNotesToText(markdown: string, options: SocialTextOptions 
   // Notes written in a browser on Windows or pasted from a CRLF file end their lines in "\r\n"; remark
   // keeps the "\r" inside text nodes, where it would reach the post.
   const lf = markdown.replace(/\r\n?/g, "\n");
-  const tree = unified().use(remarkParse).use(remarkGfm).parse(lf) as Root;
-  const context: Context = { repo: options.repo, definitions: collectDefinitions(tree) };
-  const blocks = renderSequence(withoutGeneratedSections(tree.children), context);
-  return joinBlocks(withoutEmptySections(blocks));
+  try {
+    const tree = unified().use(remarkParse).use(remarkGfm).parse(lf) as Root;
+    const context: Context = { repo: options.repo, definitions: collectDefinitions(tree) };
+    const blocks = renderSequence(withoutGeneratedSections(tree.children), context);
+    return joinBlocks(withoutEmptySections(blocks));
+  } catch (error) {
+    // Lists or quotes nested about a thousand deep overflow the call stack of the parser (and of any
+    // recursive walk of its tree). No real notes nest like that: post them as the plain text they are
+    // rather than fail the release's announcement.
+    if (error instanceof RangeError) return tidy(lf);
+    throw error;
+  }
 }
 
 interface RenderedBlock {
@@ -55,16 +64,17 @@ function renderSequence(nodes: readonly RootContent[], context: Context): Render
  * over a "## Install" that held only a code block goes too.
  */
 function withoutEmptySections(blocks: RenderedBlock[]): RenderedBlock[] {
+  // Collected back to front and reversed once: unshift would move every kept block each time.
   const kept: RenderedBlock[] = [];
   for (let i = blocks.length - 1; i >= 0; i--) {
     const block = blocks[i]!;
-    const next = kept[0];
+    const next = kept[kept.length - 1];
     const hasContent =
       next !== undefined &&
       (next.headingDepth === undefined || next.headingDepth > (block.headingDepth ?? 0));
-    if (block.headingDepth === undefined || hasContent) kept.unshift(block);
+    if (block.headingDepth === undefined || hasContent) kept.push(block);
   }
-  return kept;
+  return kept.reverse();
 }
 
 /** A blank line between blocks, but a heading sits directly on top of what it introduces. */
@@ -160,7 +170,7 @@ function renderPhrasing(node: PhrasingContent, context: Context): string {
     case "text":
       // A single line break inside a paragraph is a space (CommonMark's reading): release notes pasted
       // from a hard-wrapped CHANGELOG would otherwise break mid-sentence.
-      return unmention(node.value.replace(/[ \t]*\n[ \t]*/g, " "));
+      return unmention(lineBreaksAsSpaces(node.value));
     case "emphasis":
     case "strong":
       return renderInline(node.children, context);
@@ -216,5 +226,6 @@ function tidy(text: string): string {
     })
     .join("\n")
     .replace(/\n{3,}/g, "\n\n")
-    .replace(/^\n+|\s+$/g, "");
+    .replace(/^\n+/, "")
+    .trimEnd();
 }
