@@ -13,14 +13,26 @@ import { tempDir } from "./support/temp-dir.ts";
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
 const readme = readFileSync(`${repoRoot}README.md`, "utf8");
 
-/** The `sh` blocks of a `## ` section, in order. */
-export function shellBlocks(markdown: string, heading: string): string[] {
-  const start = markdown.indexOf(`## ${heading}\n`);
+/** The `sh` blocks of a section (`## ` or deeper), in order. */
+function shellBlocks(markdown: string, heading: string): string[] {
+  const start = markdown.indexOf(`${heading}\n`);
   if (start < 0) throw new Error(`README has no "## ${heading}" section`);
-  const rest = markdown.slice(start + 3);
-  const end = rest.search(/\n## /);
+  const rest = markdown.slice(start + heading.length);
+  const end = rest.search(/\n#{2,3} /);
   const section = end < 0 ? rest : rest.slice(0, end);
   return [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
+}
+
+/** Runs a script in `sh` from the repository root, holding a process slot. */
+function runSh(script: string, env: NodeJS.ProcessEnv = process.env) {
+  return withProcessSlot(
+    () =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile("sh", ["-c", script], { cwd: repoRoot, env, timeout: 180_000 }, (error, stdout, stderr) => {
+          resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
+        });
+      }),
+  );
 }
 
 /** The answer a block shows in a trailing `# {…}` comment, when it shows one. */
@@ -28,7 +40,7 @@ function shownAnswer(block: string): string | null {
   return /^# (\{.*\})$/m.exec(block)?.[1] ?? null;
 }
 
-const blocks = shellBlocks(readme, "A short tour");
+const blocks = shellBlocks(readme, "## A short tour");
 const dir = tempDir("socialpub-tour-");
 const db = dir.file("tour.db");
 let server: ServerProcess;
@@ -63,14 +75,7 @@ describe("the README tour", () => {
         ].join("\n"),
       ),
     ].join("\n");
-    const result = await withProcessSlot(
-      () =>
-        new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-          execFile("sh", ["-c", script], { cwd: repoRoot, timeout: 180_000 }, (error, stdout, stderr) => {
-            resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
-          });
-        }),
-    );
+    const result = await runSh(script);
     const context = `stdout:\n${result.stdout}\nstderr:\n${result.stderr}`;
     expect(result.code, context).toBe(0);
 
@@ -97,5 +102,18 @@ describe("the README tour", () => {
       "x",
       "bluesky",
     ]);
+  });
+
+  it("the server README's administration block runs as written, on the server's database", {
+    timeout: 240_000,
+  }, async () => {
+    const serverReadme = readFileSync(`${repoRoot}packages/server/README.md`, "utf8");
+    const [block] = shellBlocks(serverReadme, "### Administration");
+    expect(block).toBeDefined();
+    // SOCIALPUB_DB, as a reader whose server runs elsewhere than ./.data would set it.
+    const result = await runSh(`set -e\n${block}`, { ...process.env, SOCIALPUB_DB: db });
+    expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+    expect(result.stdout).toMatch(/^Revoked key key_\w+\.$/m);
+    expect(result.stdout).toContain("Disconnected reddit for ana@example.com.");
   });
 });
