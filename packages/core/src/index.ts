@@ -47,6 +47,7 @@ export { StoreUnavailableError } from "./store/unavailable.ts";
 export { adaptText, truncate } from "./text/adapt.ts";
 export { withoutDanglingEnd } from "./text/clean-cut.ts";
 export { measure } from "./text/measure.ts";
+export { withoutTrailingSlashes } from "./text/trailing-slashes.ts";
 export { type Clock, systemClock, type TimerHandle } from "./time/clock.ts";
 export { parseScheduleAt, parseScheduleTime, SCHEDULE_SKEW_MS } from "./time/schedule-at.ts";
 export { MAX_ATTEMPTS, RETRY_SCHEDULE_MS } from "./webhooks/delivery/schedule.ts";

@@ -51,7 +51,9 @@ export class SocialPublishApi implements ICredentialType {
   // user can fix get their own message: a wrong key, and a Base URL without /api/v1.
   test: ICredentialTestRequest = {
     request: {
-      baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+      // The trailing slashes go; "(?<!\/)" starts a match only where a run of slashes begins, so a long
+      // run is scanned once rather than from each of its slashes (which is quadratic).
+      baseURL: '={{$credentials.baseUrl.replace(/(?<!\\/)\\/+$/, "")}}',
       url: "/me",
       method: "GET",
     },

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
+import { withoutTrailingSlashes } from "../text/trailing-slashes.ts";
 import { sendAttempt } from "./attempt.ts";
 import {
   ConnectionError,
@@ -75,7 +76,7 @@ const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
  * retry policy, typed errors, and validation of every successful body against its contract schema.
  */
 export function createRequester(config: RequesterConfig): Requester {
-  const basePath = config.baseUrl.pathname.replace(/\/+$/, "");
+  const basePath = withoutTrailingSlashes(config.baseUrl.pathname);
 
   return async function send(request) {
     const options = request.options ?? {};

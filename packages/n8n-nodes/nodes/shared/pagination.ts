@@ -7,20 +7,42 @@ export const MAX_PAGE_SIZE = 100;
 
 /**
  * The `cursor` of the `rel="next"` link in an RFC 8288 Link header, or undefined on the last page.
- * Written here rather than imported because a verified community node may not have dependencies.
+ * Written here rather than imported because a verified community node may not have dependencies. One
+ * pass with indexOf: a regular expression for "<target>; params" retries from every "<" of a header
+ * that never closes one, which is quadratic in the header.
  */
 export function nextCursor(linkHeader: string | undefined): string | undefined {
   if (!linkHeader) return undefined;
-  for (const match of linkHeader.matchAll(/<([^>]*)>([^,]*)/g)) {
-    const [, target, params] = match;
-    if (!/;\s*rel\s*=\s*"?([^"]*\s)?next(\s[^"]*)?"?/i.test(params ?? "")) continue;
-    try {
-      return new URL(target ?? "", "http://placeholder.invalid").searchParams.get("cursor") ?? undefined;
-    } catch {
-      return undefined;
-    }
+  let from = 0;
+  for (;;) {
+    const open = linkHeader.indexOf("<", from);
+    const close = open < 0 ? -1 : linkHeader.indexOf(">", open + 1);
+    if (close < 0) return undefined;
+    const comma = linkHeader.indexOf(",", close + 1);
+    const end = comma < 0 ? linkHeader.length : comma;
+    if (isNextLink(linkHeader.slice(close + 1, end))) return cursorOf(linkHeader.slice(open + 1, close));
+    from = end;
   }
-  return undefined;
+}
+
+/** Whether a link's parameters (`; rel="prefetch next"; …`) name the `next` relation. */
+function isNextLink(params: string): boolean {
+  for (const param of params.split(";")) {
+    const equals = param.indexOf("=");
+    if (equals < 0 || param.slice(0, equals).trim().toLowerCase() !== "rel") continue;
+    const value = param.slice(equals + 1).trim();
+    const unquoted = value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
+    if (unquoted.toLowerCase().split(/\s/).includes("next")) return true;
+  }
+  return false;
+}
+
+function cursorOf(target: string): string | undefined {
+  try {
+    return new URL(target, "http://placeholder.invalid").searchParams.get("cursor") ?? undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface PageOptions {

@@ -42,9 +42,7 @@ interface FullResponse {
 /** The credential's base URL without trailing slashes; refuses anything that is not http(s). */
 export async function getBaseUrl(this: ApiContext, itemIndex?: number): Promise<string> {
   const credentials = await this.getCredentials<{ baseUrl?: string }>(CREDENTIAL_TYPE, itemIndex);
-  const baseUrl = String(credentials.baseUrl ?? "")
-    .trim()
-    .replace(/\/+$/, "");
+  const baseUrl = withoutTrailingSlashes(String(credentials.baseUrl ?? "").trim());
   if (!/^https?:\/\/[^/]/i.test(baseUrl)) {
     throw new NodeOperationError(this.getNode(), `The Base URL "${baseUrl}" is not an http(s) address`, {
       description:
@@ -53,6 +51,16 @@ export async function getBaseUrl(this: ApiContext, itemIndex?: number): Promise<
     });
   }
   return baseUrl;
+}
+
+/**
+ * `text` without the slashes it ends with: a loop from the end, since `/\/+$/` retries from every slash
+ * of a long run (quadratic in the run), and the base URL is what the user typed into the credential.
+ */
+export function withoutTrailingSlashes(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0x2f) end--;
+  return text.slice(0, end);
 }
 
 function flattenHeaders(headers: Record<string, unknown>): Record<string, string | undefined> {

@@ -1,4 +1,4 @@
-import { NETWORK_RULES, type NetworkAdapter } from "@socialpub/core";
+import { NETWORK_RULES, type NetworkAdapter, withoutTrailingSlashes } from "@socialpub/core";
 import { WaitGate } from "../common/wait-gate.ts";
 import { connectDiscord } from "./connect.ts";
 import { MAX_FILE_BYTES, publishDiscord } from "./publish.ts";
@@ -27,11 +27,11 @@ export const DISCORD_API_URL = "https://discord.com";
 export function discordAdapter(options: DiscordAdapterOptions = {}): NetworkAdapter {
   const apiUrl = new URL(options.apiUrl ?? DISCORD_API_URL);
   const config: WebhookApiConfig = {
-    apiUrl: apiUrl.origin + apiUrl.pathname.replace(/\/+$/, ""),
+    apiUrl: apiUrl.origin + withoutTrailingSlashes(apiUrl.pathname),
     fetch: options.fetch ?? globalThis.fetch,
   };
   const hosts = allowedHosts(apiUrl, options.apiUrl === undefined || apiUrl.origin === DISCORD_API_URL);
-  const webUrl = (options.webUrl ?? DISCORD_API_URL).replace(/\/+$/, "");
+  const webUrl = withoutTrailingSlashes(options.webUrl ?? DISCORD_API_URL);
   const gate = new WaitGate({ maxWaitMs: options.maxWaitMs ?? 2000 });
   return {
     id: "discord",

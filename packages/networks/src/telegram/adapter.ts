@@ -1,4 +1,4 @@
-import { NETWORK_RULES, type NetworkAdapter } from "@socialpub/core";
+import { NETWORK_RULES, type NetworkAdapter, withoutTrailingSlashes } from "@socialpub/core";
 import { WaitGate } from "../common/wait-gate.ts";
 import type { BotApiConfig } from "./bot-api.ts";
 import { connectTelegram } from "./connect.ts";
@@ -21,7 +21,7 @@ export const TELEGRAM_API_URL = "https://api.telegram.org";
  */
 export function telegramAdapter(options: TelegramAdapterOptions = {}): NetworkAdapter {
   const config: BotApiConfig = {
-    apiUrl: (options.apiUrl ?? TELEGRAM_API_URL).replace(/\/+$/, ""),
+    apiUrl: withoutTrailingSlashes(options.apiUrl ?? TELEGRAM_API_URL),
     fetch: options.fetch ?? globalThis.fetch,
   };
   const gate = new WaitGate({ maxWaitMs: options.maxWaitMs ?? 2000 });

@@ -4,11 +4,12 @@ import { accountsCommand } from "./commands/accounts.ts";
 import { keysCommand } from "./commands/keys.ts";
 import { startCommand } from "./commands/start.ts";
 import { usersCommand } from "./commands/users.ts";
+import { oneLine } from "./one-line.ts";
 
 /** Commander puts a suggestion ("Did you mean --port?") on a line of its own; keep every error on one. */
 function oneLineErrors(command: Command): void {
   command.configureOutput({
-    outputError: (text, write) => write(`${text.trimEnd().replace(/\s*\n\s*/g, " ")}\n`),
+    outputError: (text, write) => write(`${oneLine(text)}\n`),
   });
   for (const sub of command.commands) oneLineErrors(sub);
 }
