@@ -109,7 +109,7 @@ async function main(): Promise<void> {
       .waitFor({ timeout: 60_000 });
     await shoot("webhooks");
 
-    await page.goto(`${server.url}/#/sandbox`);
+    await page.goto(`${server.url}/#/accounts`);
     await page.locator('tr[data-platform="x"]').waitFor();
     await shoot("sandbox");
 

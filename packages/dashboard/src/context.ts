@@ -7,6 +7,11 @@ import type { PollClock } from "./lib/poll-clock.ts";
 export interface AppContext {
   api: Api;
   rules: NetworkRules;
+  /**
+   * Signed in with a live key (sp_live_…): the key sees the user's live accounts and publishes for
+   * real, and the sandbox's controls (account health, metrics reports) do not apply.
+   */
+  live: boolean;
   /** The page's one refresh schedule: live views subscribe to it through usePoll. */
   clock: PollClock;
   /** Says something to screen readers through the page's polite live region. */

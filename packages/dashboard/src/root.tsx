@@ -43,6 +43,7 @@ export function Root({ rules }: { rules: NetworkRules }) {
     <Shell
       api={api}
       rules={rules}
+      live={key?.startsWith("sp_live_") ?? false}
       onSignOut={() => signOut("Signed out. The key was removed from this tab.")}
     />
   );

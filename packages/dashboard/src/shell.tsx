@@ -6,16 +6,16 @@ import type { NetworkRules } from "./lib/network-rules.ts";
 import { PollClock } from "./lib/poll-clock.ts";
 import { hrefFor, parseRoute, type Route } from "./lib/route.ts";
 import { usePoll } from "./poll.ts";
+import { AccountsView } from "./views/accounts.tsx";
 import { AnalyticsView } from "./views/analytics.tsx";
 import { PostDetail } from "./views/post-detail.tsx";
 import { PostsView } from "./views/posts.tsx";
-import { SandboxView } from "./views/sandbox.tsx";
 import { WebhooksView } from "./views/webhooks.tsx";
 
 const NAV: { label: string; route: Route; matches: Route["view"][] }[] = [
   { label: "Posts", route: { view: "posts" }, matches: ["posts", "post"] },
   { label: "Webhooks", route: { view: "webhooks" }, matches: ["webhooks"] },
-  { label: "Sandbox", route: { view: "sandbox" }, matches: ["sandbox"] },
+  { label: "Accounts", route: { view: "accounts" }, matches: ["accounts"] },
   { label: "Analytics", route: { view: "analytics" }, matches: ["analytics"] },
 ];
 
@@ -50,7 +50,7 @@ function useRoute(): Route {
   return route;
 }
 
-export function Shell(props: { api: Api; rules: NetworkRules; onSignOut(): void }) {
+export function Shell(props: { api: Api; rules: NetworkRules; live: boolean; onSignOut(): void }) {
   const route = useRoute();
   const [live, setLive] = useState(true);
   const [announcement, setAnnouncement] = useState("");
@@ -79,8 +79,8 @@ export function Shell(props: { api: Api; rules: NetworkRules; onSignOut(): void 
     requestAnimationFrame(() => setAnnouncement(message));
   }, []);
   const context = useMemo<AppContext>(
-    () => ({ api: props.api, rules: props.rules, clock, announce }),
-    [props.api, props.rules, clock, announce],
+    () => ({ api: props.api, rules: props.rules, live: props.live, clock, announce }),
+    [props.api, props.rules, props.live, clock, announce],
   );
 
   return (
@@ -90,7 +90,7 @@ export function Shell(props: { api: Api; rules: NetworkRules; onSignOut(): void 
       </button>
       <header class="top">
         <p class="brand">
-          socialpub <span>sandbox</span>
+          socialpub <span>{props.live ? "live" : "sandbox"}</span>
         </p>
         <nav aria-label="Views">
           <ul>
@@ -128,7 +128,7 @@ export function Shell(props: { api: Api; rules: NetworkRules; onSignOut(): void 
         {route.view === "posts" && <PostsView />}
         {route.view === "post" && <PostDetail id={route.id} />}
         {route.view === "webhooks" && <WebhooksView selected={route.id} />}
-        {route.view === "sandbox" && <SandboxView />}
+        {route.view === "accounts" && <AccountsView />}
         {route.view === "analytics" && <AnalyticsView />}
       </main>
       <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">

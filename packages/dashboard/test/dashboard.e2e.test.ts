@@ -121,7 +121,7 @@ describe("the sandbox dashboard in Chromium", () => {
   });
 
   test("a network whose account needs reconnecting fails, and its card says why", async () => {
-    await page.getByRole("link", { name: "Sandbox" }).click();
+    await page.getByRole("link", { name: "Accounts" }).click();
     await page.getByLabel("Health of the LinkedIn account").selectOption("reauth_required");
     const accounts = await (async () => {
       for (let i = 0; i < 50; i++) {
@@ -156,7 +156,7 @@ describe("the sandbox dashboard in Chromium", () => {
     try {
       for (const colorScheme of ["light", "dark"] as const) {
         await page.emulateMedia({ colorScheme });
-        for (const view of ["Sandbox", "Webhooks"]) {
+        for (const view of ["Accounts", "Webhooks"]) {
           await page.getByRole("link", { name: view, exact: true }).click();
           const section = page.locator(`section[aria-labelledby="${view.toLowerCase()}-title"]`);
           const fields = section.locator("input:not([type=checkbox]), select");

@@ -23,7 +23,8 @@ describe("routes live in the address's hash", () => {
     ["#/posts/post_1", { view: "post", id: "post_1" }],
     ["#/webhooks", { view: "webhooks" }],
     ["#/webhooks/wh_1", { view: "webhooks", id: "wh_1" }],
-    ["#/sandbox", { view: "sandbox" }],
+    ["#/accounts", { view: "accounts" }],
+    ["#/sandbox", { view: "accounts" }],
     ["#/analytics", { view: "analytics" }],
     ["#/nonsense", { view: "posts" }],
   ])("%s opens %j", (hash, route) => {

@@ -3,7 +3,7 @@ export type Route =
   | { view: "posts" }
   | { view: "post"; id: string }
   | { view: "webhooks"; id?: string }
-  | { view: "sandbox" }
+  | { view: "accounts" }
   | { view: "analytics" };
 
 export function parseRoute(hash: string): Route {
@@ -13,8 +13,9 @@ export function parseRoute(hash: string): Route {
       return parts[1] ? { view: "post", id: parts[1] } : { view: "posts" };
     case "webhooks":
       return parts[1] ? { view: "webhooks", id: parts[1] } : { view: "webhooks" };
-    case "sandbox":
-      return { view: "sandbox" };
+    case "accounts":
+    case "sandbox": // the view's former name, so old bookmarks still open it
+      return { view: "accounts" };
     case "analytics":
       return { view: "analytics" };
     default:

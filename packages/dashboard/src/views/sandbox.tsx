@@ -25,8 +25,8 @@ export function SandboxView() {
   }
 
   return (
-    <section aria-labelledby="sandbox-title">
-      <h1 id="sandbox-title" tabIndex={-1}>
+    <section aria-labelledby="accounts-title">
+      <h1 id="accounts-title" tabIndex={-1}>
         Sandbox accounts
       </h1>
       <p class="help">

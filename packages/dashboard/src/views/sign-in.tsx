@@ -33,8 +33,8 @@ export function SignIn(props: { notice: string | null; onSignedIn(key: string, u
     <main id="main" class="sign-in">
       <h1>socialpub sandbox dashboard</h1>
       <p>
-        See what your integration did: each post as every network shows it, webhook deliveries, and the
-        sandbox's accounts and metrics.
+        See what your integration did: each post as every network shows it, webhook deliveries, and the key's
+        accounts (the sandbox's with a test key, the live ones with a live key).
       </p>
       {props.notice && (
         <p class="notice" role="status">

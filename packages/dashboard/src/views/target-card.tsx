@@ -11,6 +11,7 @@ const METRICS = ["reach", "likes", "comments", "shares"] as const;
 /** One network's result: the text as that network shows it, its length against the limit, and the outcome. */
 export function TargetCard(props: { post: Post; target: Target; rule: NetworkRule; onChange(): void }) {
   const { post, target, rule } = props;
+  const { live } = useApp();
   const own = hasOwnText(post.caption, target.text, rule, post.has_media);
   const fit = textFit(post.caption, target.text, rule, post.has_media);
   const titleId = `target-${target.platform}`;
@@ -64,7 +65,7 @@ export function TargetCard(props: { post: Post; target: Target; rule: NetworkRul
           <p class="muted">
             Published <Time ms={target.published_at} />
           </p>
-          <ReportMetrics post={post} target={target} rule={rule} onChange={props.onChange} />
+          {!live && <ReportMetrics post={post} target={target} rule={rule} onChange={props.onChange} />}
         </>
       )}
     </article>
