@@ -65,7 +65,7 @@ const FAILURE = /ELIFECYCLE|Command failed|npm error|ERR!|exiting at once/;
 
 describe("npm start", () => {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    it(`${signal} to the whole chain (as Ctrl-C sends SIGINT) stops the server and exits 0, quietly`, {
+    it(`${signal} to the process group (a terminal's Ctrl-C sends SIGINT) stops the server and exits 0, quietly`, {
       timeout: 180_000,
     }, async () => {
       const started = await npmStart(["--port", "0", "--db", newDb()]);
