@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
+import { withProcessSlot } from "../../../test-support/process-slots.ts";
 import { discordAdapter, telegramAdapter } from "../src/index.ts";
 import { contextOf, postOf, sessionOf } from "./helpers/session.ts";
 
@@ -15,7 +16,12 @@ interface Printed {
 }
 
 /** Starts the CLI as the README says and reads its first stdout line. */
-async function startCli(network: string): Promise<{ child: ChildProcess; line: Printed }> {
+function startCli(network: string): Promise<{ child: ChildProcess; line: Printed }> {
+  // A slot until it prints its first line: a started fake is idle, its start is what costs.
+  return withProcessSlot(() => startCliNow(network));
+}
+
+async function startCliNow(network: string): Promise<{ child: ChildProcess; line: Printed }> {
   const child = spawn(process.execPath, [CLI, network], { stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   const lines = createInterface({ input: child.stdout! });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../src/store/sqlite-store.ts";
 import { api, type ServerProcess, startServerProcess } from "./support/cli-process.ts";
 import { HoldingProxy } from "./support/holding-proxy.ts";
+import { withProcessSlot } from "./support/process-slots.ts";
 import { tempDir } from "./support/temp-dir.ts";
 
 /*
@@ -36,7 +37,7 @@ const servers: ServerProcess[] = [];
 
 beforeAll(async () => {
   [peer, telegram, discord, receiver] = await Promise.all([
-    startBlueskyPeer(),
+    withProcessSlot(() => startBlueskyPeer()),
     TelegramFake.start(),
     DiscordFake.start(),
     WebhookReceiver.start(),

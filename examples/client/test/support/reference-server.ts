@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { withProcessSlot } from "../../../../test-support/process-slots.ts";
 
 export interface ReferenceServer {
   /** The API base the server printed, e.g. http://127.0.0.1:41234/api/v1. */
@@ -19,7 +20,12 @@ export interface ReferenceServer {
  * The reference server as a user starts it: `socialpub-server start --dev --port 0` on a fresh SQLite
  * database, in its own process. Its URL and key are read from what it prints.
  */
-export async function startReferenceServer(): Promise<ReferenceServer> {
+export function startReferenceServer(): Promise<ReferenceServer> {
+  // A slot until it prints its URL: a started server is idle, its start is what costs.
+  return withProcessSlot(startReferenceServerNow);
+}
+
+async function startReferenceServerNow(): Promise<ReferenceServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "socialpub-examples-"));
   const child = spawn(
     process.execPath,

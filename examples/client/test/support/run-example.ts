@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
+import { withProcessSlot } from "../../../../test-support/process-slots.ts";
 
 const EXAMPLES_DIR = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -12,6 +13,14 @@ export interface ExampleResult {
 
 /** Runs an example script to its end as a child process, the way a user would: `node <script> …`. */
 export async function runExample(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<ExampleResult> {
+  return withProcessSlot(() => runExampleNow(script, args, env));
+}
+
+async function runExampleNow(
   script: string,
   args: string[],
   env: Record<string, string>,

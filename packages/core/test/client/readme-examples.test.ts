@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withProcessSlot } from "../../../../test-support/process-slots.ts";
 import { provisionUser } from "../../src/provision.ts";
 import { createService, type Service } from "../../src/service/create-service.ts";
 import { silentLogger } from "../../src/service/logger.ts";
@@ -58,20 +59,23 @@ describe("README examples", () => {
     async (line, block) => {
       const file = join(workDir, `example-${line}.ts`);
       writeFileSync(file, block.value);
-      const child = spawn(process.execPath, [file], {
-        cwd: workDir,
-        env: { PATH: process.env.PATH ?? "", ...env },
-        stdio: ["ignore", "pipe", "pipe"],
+      const { code, stdout, stderr } = await withProcessSlot(async () => {
+        const child = spawn(process.execPath, [file], {
+          cwd: workDir,
+          env: { PATH: process.env.PATH ?? "", ...env },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (chunk) => {
+          stdout += chunk;
+        });
+        child.stderr.on("data", (chunk) => {
+          stderr += chunk;
+        });
+        const [code] = await once(child, "exit");
+        return { code, stdout, stderr };
       });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (chunk) => {
-        stdout += chunk;
-      });
-      child.stderr.on("data", (chunk) => {
-        stderr += chunk;
-      });
-      const [code] = await once(child, "exit");
       expect(stderr).toBe("");
       expect(code).toBe(0);
       expect(stdout).not.toBe("");

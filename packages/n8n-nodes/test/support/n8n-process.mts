@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { withProcessSlot } from "../../../../test-support/process-slots.ts";
 import { n8nEntry, nodeBinary } from "../../scripts/n8n-install-location.mts";
 import { installCommunityPackage } from "./community-package.mts";
 
@@ -90,6 +91,10 @@ export class N8n {
 
   /** Runs one n8n CLI command to completion (n8n's commands take seconds: they boot the app). */
   run(args: string[], timeoutMs = 180_000): Promise<CommandResult> {
+    return withProcessSlot(() => this.runNow(args, timeoutMs));
+  }
+
+  private runNow(args: string[], timeoutMs: number): Promise<CommandResult> {
     return new Promise((resolve, reject) => {
       const child = spawn(nodeBinary(), [n8nEntry(), ...args], {
         env: this.env,
@@ -137,7 +142,12 @@ export class N8n {
    * Starts `n8n start` and waits until its HTTP server answers /healthz. n8n takes a minute or more to
    * start on a busy two-core machine, hence the room.
    */
-  async start(timeoutMs = 300_000): Promise<void> {
+  start(timeoutMs = 300_000): Promise<void> {
+    // A slot until it is ready: a started n8n is idle, its boot is what costs.
+    return withProcessSlot(() => this.startNow(timeoutMs));
+  }
+
+  private async startNow(timeoutMs: number): Promise<void> {
     const child = spawn(nodeBinary(), [n8nEntry(), "start"], {
       env: this.env,
       stdio: ["ignore", "pipe", "pipe"],

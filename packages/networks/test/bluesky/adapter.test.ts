@@ -6,6 +6,7 @@ import type { AppBskyEmbedExternal, AppBskyEmbedImages, AppBskyFeedPost } from "
 import { adaptText, NetworkError } from "@socialpub/core";
 import { SAMPLE_PNG } from "@socialpub/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withProcessSlot } from "../../../../test-support/process-slots.ts";
 import { blueskyAdapter } from "../../src/bluesky/index.ts";
 import { type FakeAppView, startFakeAppView } from "../../src/bluesky/peer/app-view.ts";
 import { PDS_INSTALL_COMMAND, PDS_VERSION } from "../../src/bluesky/peer/pds-install-location.ts";
@@ -40,7 +41,8 @@ const context = () => ({ signal: signal(), checkUserUrl: async (value: string) =
 
 beforeAll(async () => {
   appView = await startFakeAppView();
-  peer = await startBlueskyPeer({ rateLimits: true, appViewUrl: appView.url });
+  // A slot of the suite's process bound until the PDS is up: its start is what costs.
+  peer = await withProcessSlot(() => startBlueskyPeer({ rateLimits: true, appViewUrl: appView.url }));
   appView.usePds(peer.url);
   [alice, bob] = await Promise.all([peer.createAccount("alice"), peer.createAccount("bob")]);
 }, 150_000);
