@@ -1,17 +1,20 @@
 import { Hono } from "hono";
 import { CONTRACT_MESSAGES } from "../contract/errors.ts";
+import { ConnectAccountBody } from "../contract/requests.ts";
+import type { Account } from "../contract/resources.ts";
 import type { NetworkAdapters } from "../networks/adapter.ts";
 import { DailyAnalytics } from "../scheduler/daily-analytics.ts";
 import { Scheduler } from "../scheduler/scheduler.ts";
 import type { CredentialKeyring } from "../secrets/credential-keyring.ts";
-import type { Store } from "../store/types.ts";
+import type { Store, UserRecord } from "../store/types.ts";
 import { StoreUnavailableError } from "../store/unavailable.ts";
 import { type Clock, systemClock } from "../time/clock.ts";
 import { DeliveryWorker, type WebhookDeliveryOptions } from "../webhooks/delivery/worker.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./body.ts";
 import type { ServiceDeps } from "./context.ts";
 import { computeAnalytics } from "./handlers/analytics.ts";
-import { HttpError } from "./http-error.ts";
+import { connectLiveAccountFor } from "./handlers/connect-live-account.ts";
+import { badRequest, HttpError } from "./http-error.ts";
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from "./limits.ts";
 import { consoleLogger, type Logger } from "./logger.ts";
 import { type MediaStorage, MemoryMediaStorage } from "./media-storage.ts";
@@ -33,7 +36,9 @@ import { requestIdFor } from "./request-id.ts";
 import { errorResponse } from "./responses.ts";
 import { type AnyRoute, fullPath } from "./route.ts";
 import { ROUTES } from "./routes.ts";
+import { toAccount } from "./serialize.ts";
 import { type LookupHost, systemLookup } from "./webhook-url.ts";
+import { describeBodyError } from "./zod-errors.ts";
 
 export interface ServiceOptions {
   store: Store;
@@ -95,6 +100,13 @@ export interface Service {
   readonly retries: DueTimer;
   /** The worker that reads live posts' figures on their schedule. */
   readonly metricsReader: DueTimer;
+  /**
+   * Connects a live account for `user` as POST /accounts/connect with a live key does (the network
+   * checks the credentials at once, they are sealed, the plan's profiles apply, account.connected is
+   * written): what an administration command runs when it acts for a user without the user's key.
+   * `body` is the request body; throws HttpError with the status and message the API would answer.
+   */
+  connectLiveAccount(user: UserRecord, body: unknown): Promise<{ created: boolean; account: Account }>;
 }
 
 /** The reference service as a web-standard handler: `fetch(Request) → Response`. */
@@ -289,6 +301,12 @@ export function createService(options: ServiceOptions): Service {
       await deliveries.stop();
     },
     refuseMethod,
+    connectLiveAccount: async (user, body) => {
+      const parsed = ConnectAccountBody.safeParse(body);
+      if (!parsed.success) throw badRequest(describeBodyError(parsed.error));
+      const { created, account } = await connectLiveAccountFor(deps, user, parsed.data);
+      return { created, account: toAccount(account) };
+    },
     scheduler,
     deliveries,
     retries,

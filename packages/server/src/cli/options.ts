@@ -74,3 +74,17 @@ export function parsePositiveInteger(value: string): number {
   }
   return Number(value);
 }
+
+/** --secret-key-file: the key that seals live accounts' credentials, instead of SOCIALPUB_SECRET_KEY. */
+export const secretKeyFileOption = () =>
+  new Option(
+    "--secret-key-file <path>",
+    "a file holding the key that seals live accounts' credentials (instead of SOCIALPUB_SECRET_KEY)",
+  ).env("SOCIALPUB_SECRET_KEY_FILE");
+
+/** --allow-private-urls: URLs users give may be on loopback and private networks (local testing). */
+export const allowPrivateUrlsOption = () =>
+  new Option(
+    "--allow-private-urls",
+    "accept URLs users give (webhooks, media, a Bluesky PDS, a Discord webhook) on loopback, private and link-local addresses (local testing)",
+  );

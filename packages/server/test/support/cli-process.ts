@@ -14,14 +14,17 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs one CLI command to completion, at most `PROCESS_SLOTS` at once (see process-slots.ts). */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
-  return withProcessSlot(() => runCliNow(args, env));
+/**
+ * Runs one CLI command to completion, at most `PROCESS_SLOTS` at once (see process-slots.ts), with
+ * `input` on its standard input (which is closed either way, so a command that reads it never waits).
+ */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, input = ""): Promise<CliResult> {
+  return withProcessSlot(() => runCliNow(args, env, input));
 }
 
-function runCliNow(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+function runCliNow(args: string[], env: NodeJS.ProcessEnv, input: string): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [CLI, ...args],
       // Generous: a slot bounds how many run at once, not how busy the rest of the machine is.
@@ -31,6 +34,7 @@ function runCliNow(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
         resolve({ code, stdout, stderr });
       },
     );
+    child.stdin?.end(input);
   });
 }
 

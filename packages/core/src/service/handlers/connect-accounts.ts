@@ -48,7 +48,7 @@ export async function connectAccount(
  */
 export async function putWithinPlan(
   deps: ServiceDeps,
-  { user }: Caller,
+  { user }: Pick<Caller, "user">,
   account: AccountRecord,
   now: number,
   keptAnswer: KeepAnswer,

@@ -2,8 +2,8 @@ import type { z } from "zod";
 import { NETWORK_IDS, NETWORK_RULES } from "../../contract/networks.ts";
 import type { ConnectAccountBody } from "../../contract/requests.ts";
 import { type ConnectedAccount, type Credentials, NetworkError } from "../../networks/adapter.ts";
-import type { AccountRecord } from "../../store/types.ts";
-import type { RequestContext, ServiceDeps } from "../context.ts";
+import type { AccountRecord, UserRecord } from "../../store/types.ts";
+import type { KeepAnswer, RequestContext, ServiceDeps } from "../context.ts";
 import { badRequest, HttpError } from "../http-error.ts";
 import { sealCredentials } from "../publishing/attempt-target.ts";
 import { redactCredentials } from "../publishing/redact.ts";
@@ -28,6 +28,21 @@ export async function connectLiveAccount({
   body,
   keptAnswer,
 }: RequestContext<z.output<typeof ConnectAccountBody>>): Promise<Response> {
+  const { created, account } = await connectLiveAccountFor(deps, caller.user, body, keptAnswer);
+  return json(created ? 201 : 200, toAccount(account));
+}
+
+/**
+ * What POST /accounts/connect does with a live key, for `user`: also what an administrator's
+ * `accounts connect --live` runs, so the command checks, seals, limits and announces exactly as the
+ * API does. Throws HttpError with the answer's status and a message free of credentials.
+ */
+export async function connectLiveAccountFor(
+  deps: ServiceDeps,
+  user: UserRecord,
+  body: z.output<typeof ConnectAccountBody>,
+  keptAnswer: KeepAnswer = () => undefined,
+): Promise<{ created: boolean; account: AccountRecord }> {
   const { platform, ...fields } = body;
   const name = NETWORK_RULES[platform].name;
   const adapter = deps.publishing.adapterFor("live", platform);
@@ -49,7 +64,7 @@ export async function connectLiveAccount({
   );
   const now = deps.clock.now();
   const account: AccountRecord = {
-    user_id: caller.user.id,
+    user_id: user.id,
     mode: "live",
     platform,
     handle: connected.handle,
@@ -59,8 +74,11 @@ export async function connectLiveAccount({
     credentials: null,
   };
   account.credentials = sealCredentials(deps, account, connected.credentials);
-  const { existing } = await putWithinPlan(deps, caller, account, now, keptAnswer);
-  return json(existing ? 200 : 201, toAccount(account));
+  const { existing } = await putWithinPlan(deps, { user }, account, now, keptAnswer);
+  return {
+    created: existing === null,
+    account: existing ? { ...account, connected_at: existing.connected_at } : account,
+  };
 }
 
 async function checkWithNetwork(

@@ -51,13 +51,21 @@ export async function disconnectAccount(
   store: Store,
   user: UserRecord,
   platform: NetworkId,
+  mode: AccountRecord["mode"] = "test",
   now = Date.now(),
 ): Promise<void> {
-  const account = await store.getAccount(user.id, "test", platform);
+  const account = await store.getAccount(user.id, mode, platform);
+  // A live account's sealed credentials are part of its record, so they go with it.
   const removed =
     account !== null &&
-    (await store.deleteAccount(user.id, "test", platform, {
+    (await store.deleteAccount(user.id, mode, platform, {
       events: [accountEvent("account.disconnected", account, now)],
     }));
-  if (!removed) throw new CliError(`${user.email} has no ${platform} account connected.`);
+  if (!removed) {
+    const other = mode === "live" ? "sandbox" : "live";
+    const there = await store.getAccount(user.id, mode === "live" ? "test" : "live", platform);
+    throw new CliError(
+      `${user.email} has no ${mode === "live" ? "live " : ""}${platform} account connected${there ? `; it has a ${other} one (${mode === "live" ? "leave out" : "add"} --live)` : ""}.`,
+    );
+  }
 }

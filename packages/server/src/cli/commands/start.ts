@@ -21,6 +21,7 @@ import {
   parsePositiveInteger,
   parseSwitch,
   parseTestKey,
+  secretKeyFileOption,
 } from "../options.ts";
 import { assertCanListen, listenFailure } from "../port-check.ts";
 
@@ -113,12 +114,7 @@ export function startCommand(): Command {
       "accept URLs users give (webhooks, media, a Bluesky PDS, a Discord webhook) on loopback, private and link-local addresses (local testing; implied by --dev)",
     )
     .option("--allow-private-webhooks", "the former name of --allow-private-urls")
-    .addOption(
-      new Option(
-        "--secret-key-file <path>",
-        "a file holding the key that seals live accounts' credentials (instead of SOCIALPUB_SECRET_KEY)",
-      ).env("SOCIALPUB_SECRET_KEY_FILE"),
-    )
+    .addOption(secretKeyFileOption())
     .addOption(
       new Option("--rate-limit <n>", "requests a minute per API key; 0 turns the limit off")
         .env("SOCIALPUB_RATE_LIMIT")
