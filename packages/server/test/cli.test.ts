@@ -519,9 +519,11 @@ describe("errors and help", () => {
         ["accounts", "connect"],
         ["accounts", "disconnect"],
         ["accounts", "list"],
+        ["secrets"],
+        ["secrets", "reseal"],
       ];
       const results = await Promise.all(commands.map((args) => runCli([...args, "--help"])));
-      // Thirteen asked for at once, never more than the slots running together.
+      // Fifteen asked for at once, never more than the slots running together.
       expect(mostProcessesAtOnce()).toBeLessThanOrEqual(PROCESS_SLOTS);
       results.forEach((result, i) => {
         expect(result.code).toBe(0);

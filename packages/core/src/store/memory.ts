@@ -207,9 +207,11 @@ export class MemoryStore implements Store {
     mode: KeyMode,
     platform: NetworkId,
     credentials: string,
+    expected?: string,
   ): Promise<boolean> {
     const account = this.accounts.get(accountKey(userId, mode, platform));
     if (!account) return false;
+    if (expected !== undefined && account.credentials !== expected) return false;
     account.credentials = credentials;
     return true;
   }

@@ -401,12 +401,17 @@ export interface Store {
     patch: AccountPatch,
     effectsFor?: (before: AccountRecord, after: AccountRecord) => Effects,
   ): Promise<AccountRecord | null>;
-  /** Replaces an existing account's sealed credentials; false when the account is gone. */
+  /**
+   * Replaces an existing account's sealed credentials; false when the account is gone or, given
+   * `expected`, when its credentials are no longer `expected` (someone replaced them meanwhile, e.g. a
+   * refreshed session while `secrets reseal` ran).
+   */
   setAccountCredentials(
     userId: string,
     mode: KeyMode,
     platform: NetworkId,
     credentials: string,
+    expected?: string,
   ): Promise<boolean>;
   deleteAccount(userId: string, mode: KeyMode, platform: NetworkId, effects?: Effects): Promise<boolean>;
   /** How many accounts hold sealed credentials (a server with any refuses to start without its key). */

@@ -242,6 +242,16 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
           true,
         );
         expect(await store.setAccountCredentials(a.id, "live", "discord", "v1.x.y.z.w")).toBe(false);
+        // Given what it expects to replace, a write that finds something else changes nothing.
+        expect(
+          await store.setAccountCredentials(
+            a.id,
+            "live",
+            "bluesky",
+            "v1.stale.iv.ct.tag",
+            "v1.abcd1234.iv.ct.tag",
+          ),
+        ).toBe(false);
         expect((await store.getAccount(a.id, "live", "bluesky"))!.credentials).toBe(
           "v1.abcd1234.iv2.ct2.tag2",
         );

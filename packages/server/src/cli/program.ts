@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { Command } from "commander";
 import { accountsCommand } from "./commands/accounts.ts";
 import { keysCommand } from "./commands/keys.ts";
+import { secretsCommand } from "./commands/secrets.ts";
 import { startCommand } from "./commands/start.ts";
 import { usersCommand } from "./commands/users.ts";
 import { oneLine } from "./one-line.ts";
@@ -24,7 +25,8 @@ export function buildProgram(): Command {
     .addCommand(startCommand())
     .addCommand(usersCommand())
     .addCommand(keysCommand())
-    .addCommand(accountsCommand());
+    .addCommand(accountsCommand())
+    .addCommand(secretsCommand());
   oneLineErrors(program);
   return program;
 }

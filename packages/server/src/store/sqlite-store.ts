@@ -494,16 +494,26 @@ export class SqliteStore implements Store {
     mode: KeyMode,
     platform: NetworkId,
     credentials: string,
+    expected?: string,
   ): Promise<boolean> {
     return this.tx(
       () =>
-        this.run(
-          "UPDATE accounts SET credentials = ? WHERE user_id = ? AND mode = ? AND platform = ?",
-          credentials,
-          userId,
-          mode,
-          platform,
-        ) > 0,
+        (expected === undefined
+          ? this.run(
+              "UPDATE accounts SET credentials = ? WHERE user_id = ? AND mode = ? AND platform = ?",
+              credentials,
+              userId,
+              mode,
+              platform,
+            )
+          : this.run(
+              "UPDATE accounts SET credentials = ? WHERE user_id = ? AND mode = ? AND platform = ? AND credentials = ?",
+              credentials,
+              userId,
+              mode,
+              platform,
+              expected,
+            )) > 0,
     );
   }
 

@@ -525,10 +525,15 @@ export class PostgresStore implements Store {
     mode: KeyMode,
     platform: NetworkId,
     credentials: string,
+    expected?: string,
   ): Promise<boolean> {
-    const rows = await this.rows(
-      () => this.sql`UPDATE accounts SET credentials = ${credentials}
-                     WHERE user_id = ${userId} AND mode = ${mode} AND platform = ${platform} RETURNING user_id`,
+    const rows = await this.rows(() =>
+      expected === undefined
+        ? this.sql`UPDATE accounts SET credentials = ${credentials}
+                     WHERE user_id = ${userId} AND mode = ${mode} AND platform = ${platform} RETURNING user_id`
+        : this.sql`UPDATE accounts SET credentials = ${credentials}
+                     WHERE user_id = ${userId} AND mode = ${mode} AND platform = ${platform}
+                       AND credentials = ${expected} RETURNING user_id`,
     );
     return rows.length > 0;
   }
