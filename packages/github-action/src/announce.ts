@@ -38,6 +38,8 @@ export interface Prepared {
   repository: string;
   release: Release;
   caption: Caption;
+  /** Each network's own text, for the networks the `templates` input gives a template. */
+  captions: Partial<Record<NetworkId, Caption>>;
   /** The networks the post goes (or would go) to. */
   platforms: NetworkId[];
   leftOut: LeftOut[];
@@ -82,24 +84,39 @@ export async function announce(deps: AnnounceDeps): Promise<Outcome> {
 
   const notes = releaseNotesToText(release.body, { repo: context.repository });
   const [owner = "", repoName = ""] = context.repository.split("/");
+  const values = {
+    repo: context.repository,
+    owner,
+    repo_name: repoName,
+    tag: release.tag,
+    name: release.name,
+    version: versionFromTag(release.tag),
+    url: release.url,
+  };
+  // A network with a template of its own gets its own text, shortened for it alone; the shared caption
+  // only has to fit the networks that use it.
+  const own = platforms.filter((id) => inputs.templates[id] !== undefined);
+  const shared = platforms.filter((id) => !own.includes(id));
   const caption = composeCaption({
     template: inputs.template,
-    values: {
-      repo: context.repository,
-      owner,
-      repo_name: repoName,
-      tag: release.tag,
-      name: release.name,
-      version: versionFromTag(release.tag),
-      url: release.url,
-    },
+    values,
     notes,
-    platforms,
+    platforms: shared.length > 0 ? shared : platforms,
     hasMedia,
   });
-  if (caption.notesShortened)
+  const captions: Partial<Record<NetworkId, Caption>> = {};
+  for (const id of own)
+    captions[id] = composeCaption({
+      template: inputs.templates[id]!,
+      values,
+      notes,
+      platforms: [id],
+      hasMedia,
+    });
+  if ([caption, ...Object.values(captions)].some((c) => c.notesShortened))
     log.info("The release notes were shortened so the post fits every network it goes to.");
-  for (const warning of caption.warnings) log.warning(warning);
+  for (const warning of new Set([caption, ...Object.values(captions)].flatMap((c) => c.warnings)))
+    log.warning(warning);
 
   // Keyed on the networks asked for, never on which accounts are connected today, so a re-run after an
   // account changed finds the first request instead of posting again. With `platforms` empty, what was
@@ -115,6 +132,7 @@ export async function announce(deps: AnnounceDeps): Promise<Outcome> {
     repository: context.repository,
     release,
     caption,
+    captions,
     platforms,
     leftOut,
     hasMedia,
@@ -126,6 +144,9 @@ export async function announce(deps: AnnounceDeps): Promise<Outcome> {
   const created = await publisher.createPost(
     {
       caption: caption.text,
+      ...(own.length === 0
+        ? {}
+        : { captions: Object.fromEntries(own.map((id) => [id, captions[id]!.text])) }),
       platforms,
       ...(inputs.media === undefined ? {} : { media: inputs.media }),
       ...(inputs.scheduleAt === undefined ? {} : { schedule_at: inputs.scheduleAt }),

@@ -1,5 +1,6 @@
 import { isNetworkId, NETWORK_IDS, type NetworkId } from "@socialpub/core";
 import { withoutTrailingSlashes } from "./linear-text.ts";
+import { type NetworkTemplates, parseNetworkTemplates } from "./network-templates.ts";
 import { DEFAULT_TEMPLATE, parseTemplate, type TemplatePart } from "./template.ts";
 
 /** The action's inputs, checked. */
@@ -10,6 +11,8 @@ export interface ActionInputs {
   /** Networks to post to, in the order given; empty means every network connected to the account. */
   platforms: NetworkId[];
   template: TemplatePart[];
+  /** Networks with a template of their own (the `templates` input); the others use `template`. */
+  templates: NetworkTemplates;
   media: string | undefined;
   scheduleAt: string | undefined;
   skipPrerelease: boolean;
@@ -34,6 +37,7 @@ export function readInputs(read: InputReader): ActionInputs {
     baseUrl: parseBaseUrl(read("base-url")),
     platforms: parsePlatforms(read("platforms")),
     template: parseTemplate(read("template").trim() || DEFAULT_TEMPLATE),
+    templates: parseNetworkTemplates(read("templates")),
     media: parseMedia(read("media")),
     scheduleAt: optional("schedule-at"),
     skipPrerelease: parseBoolean("skip-prerelease", read("skip-prerelease"), true),

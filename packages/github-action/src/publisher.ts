@@ -2,6 +2,8 @@ import { type NetworkId, Post, SocialPublishClient, type Target } from "@socialp
 
 export interface NewPost {
   caption: string;
+  /** A network's own text instead of `caption` (the API's `captions`). */
+  captions?: Partial<Record<NetworkId, string>>;
   platforms: NetworkId[];
   media?: string;
   schedule_at?: string;

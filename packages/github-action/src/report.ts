@@ -75,6 +75,10 @@ export function summaryFor(outcome: Outcome): string {
   for (const row of rowsFor(outcome)) lines.push(`| ${row.map(cell).join(" | ")} |`);
   lines.push("", `Release: ${release.url}  `, `Idempotency key: \`${outcome.idempotencyKey}\``, "");
   lines.push("<details><summary>Caption</summary>", "", fence(outcome.caption.text), "", "</details>", "");
+  for (const [id, own] of Object.entries(outcome.captions)) {
+    const name = NETWORK_RULES[id as NetworkId].name;
+    lines.push(`<details><summary>${name}'s own text</summary>`, "", fence(own.text), "", "</details>", "");
+  }
   return lines.join("\n");
 }
 
@@ -107,7 +111,8 @@ function rowsFor(outcome: Exclude<Outcome, { kind: "ignored" }>): Row[] {
       continue;
     }
     const target = targets?.find((t) => t.platform === id);
-    const text = target?.text ?? adaptText(outcome.caption.text, id, outcome.hasMedia);
+    const own = outcome.captions[id]?.text;
+    const text = target?.text ?? adaptText(own ?? outcome.caption.text, id, outcome.hasMedia);
     rows.push([name, resultFor(outcome, target), lengthOf(text, id, outcome), detailsFor(target)]);
   }
   for (const item of outcome.leftOut) rows.push(leftOutRow(item));

@@ -28,6 +28,7 @@ const posted = (caption: string): Outcome => ({
     prerelease: false,
   },
   caption: { text: caption, notesShortened: false, warnings: [] },
+  captions: {},
   platforms: ["x", "bluesky"],
   leftOut: [{ platform: "tiktok", reason: "needs-media" }],
   hasMedia: false,
