@@ -9,7 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withProcessSlot } from "../../../../test-support/process-slots.ts";
 import { blueskyAdapter } from "../../src/bluesky/index.ts";
 import { type FakeAppView, startFakeAppView } from "../../src/bluesky/peer/app-view.ts";
-import { PDS_INSTALL_COMMAND, PDS_VERSION } from "../../src/bluesky/peer/pds-install-location.ts";
+import {
+  PDS_INSTALL_COMMAND,
+  PDS_NODE_VERSION,
+  PDS_VERSION,
+} from "../../src/bluesky/peer/pds-install-location.ts";
 import { type BlueskyPeer, type PeerAccount, startBlueskyPeer } from "../../src/bluesky/peer/start-peer.ts";
 import { everythingIn } from "../helpers/session.ts";
 import { countOf, loggingFetch, methodOf, sessionOf, solidPng } from "./helpers.ts";
@@ -53,7 +57,7 @@ describe("bluesky test peer", () => {
     process.env.SOCIALPUB_PDS_CACHE = "/nonexistent/socialpub-cache";
     try {
       await expect(startBlueskyPeer()).rejects.toThrow(
-        `not installed in /nonexistent/socialpub-cache/bluesky-pds-${PDS_VERSION}: run ${PDS_INSTALL_COMMAND}`,
+        `not installed in /nonexistent/socialpub-cache/bluesky-pds-${PDS_VERSION}-node${PDS_NODE_VERSION}: run ${PDS_INSTALL_COMMAND}`,
       );
     } finally {
       if (previous === undefined) delete process.env.SOCIALPUB_PDS_CACHE;

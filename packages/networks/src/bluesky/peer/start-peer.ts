@@ -54,7 +54,19 @@ export async function startBlueskyPeer(options: BlueskyPeerOptions = {}): Promis
     stdio: ["pipe", "pipe", "pipe"],
     env: { ...process.env, LOG_ENABLED: "false", NODE_OPTIONS: "" },
   });
+  let stderrTail = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderrTail = (stderrTail + chunk.toString("utf8")).slice(-4000);
+  });
   const { url, plcUrl } = await waitForReady(child, options.startTimeoutMs ?? 90_000);
+  let stopping = false;
+  // A peer that dies mid-test shows up only as "fetch failed" in whatever called it: say why, here.
+  child.once("exit", (code, signal) => {
+    if (stopping) return;
+    process.stderr.write(
+      `The Bluesky PDS test peer exited unexpectedly (${signal ?? `code ${code}`}):\n${stderrTail}\n`,
+    );
+  });
 
   return {
     url,
@@ -75,7 +87,10 @@ export async function startBlueskyPeer(options: BlueskyPeerOptions = {}): Promis
       await agent.login({ identifier: account.handle, password: account.password });
       return agent;
     },
-    stop: () => stopChild(child),
+    stop: () => {
+      stopping = true;
+      return stopChild(child);
+    },
   };
 }
 
