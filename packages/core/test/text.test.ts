@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { NETWORK_IDS, NETWORK_RULES } from "../src/contract/networks.ts";
-import { adaptText, ELLIPSIS, truncate } from "../src/text/adapt.ts";
+import { adaptText, truncate } from "../src/text/adapt.ts";
+import { ELLIPSIS } from "../src/text/clean-cut.ts";
 import { graphemes, measure } from "../src/text/measure.ts";
 
 describe("measure", () => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EventType } from "./events.ts";
+import { EventType, WEBHOOK_STATUSES } from "./events.ts";
 import { NetworkId } from "./networks.ts";
 import { AccountHealth, POST_STATUSES, type PostStatus } from "./resources.ts";
 
@@ -211,6 +211,23 @@ export const CreateWebhookBody = z
     events: z.array(EventType).min(1).optional().describe("default: all eight event types"),
   })
   .meta({ id: "CreateWebhookBody" });
+
+/** The body of PATCH /webhooks/{id}: what may change. The secret never does. */
+export const UpdateWebhookBody = z
+  .object({
+    url: z
+      .string()
+      .optional()
+      .describe("https:// or http:// URL that receives events; checked as at creation"),
+    events: z.array(EventType).min(1).optional().describe("the event types to receive, replacing the list"),
+    status: z
+      .enum(WEBHOOK_STATUSES)
+      .optional()
+      .describe(
+        "enabled: send events again (an endpoint is disabled when it answers 410 Gone); disabled: send nothing",
+      ),
+  })
+  .meta({ id: "UpdateWebhookBody" });
 
 export const TestWebhookBody = z
   .object({ type: EventType.optional().describe("default: the endpoint's first subscribed type") })

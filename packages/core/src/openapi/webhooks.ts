@@ -1,6 +1,24 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { EVENT_ENVELOPES, EVENT_TYPES, type EventType } from "../contract/events.ts";
+import { MAX_ATTEMPTS, RETRY_JITTER, RETRY_SCHEDULE_MS } from "../webhooks/delivery/schedule.ts";
+import { DEFAULT_DELIVERY_TIMEOUT_MS } from "../webhooks/delivery/worker.ts";
+
+/** A duration of the retry schedule as the document writes it: "5 s", "30 min", "10 h". */
+function duration(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return `${ms / 1000} s`;
+}
+
+const COUNTS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+
+/** What happens to a delivery that fails, taken from the delivery worker's own schedule and timeout. */
+const NOT_DELIVERED = (() => {
+  const waits = RETRY_SCHEDULE_MS.slice(1).map(duration);
+  const list = `${waits.slice(0, -1).join(", ")} and ${waits.at(-1)}`;
+  return `Not delivered (any other status, a redirect, no answer within ${duration(DEFAULT_DELIVERY_TIMEOUT_MS)}): tried again ${list} after each failed attempt (±${RETRY_JITTER * 100}%), ${COUNTS[MAX_ATTEMPTS] ?? MAX_ATTEMPTS} attempts in all; Retry-After on 429 and 503 is honoured.`;
+})();
 
 /** When each event is sent, for the document's top-level `webhooks`. */
 const WHEN: Record<EventType, { summary: string; description: string }> = {
@@ -77,8 +95,7 @@ export function webhookDocs(): ZodOpenApiPathsObject {
           "2XX": { description: "Delivered: nothing more is sent for this event." },
           "410": { description: "Gone: the endpoint is disabled and is sent nothing more." },
           default: {
-            description:
-              "Not delivered (any other status, a redirect, no answer within 15 s): tried again 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each failed attempt (±10%), eight attempts in all; Retry-After on 429 and 503 is honoured.",
+            description: NOT_DELIVERED,
           },
         },
       },

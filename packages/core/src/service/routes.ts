@@ -20,6 +20,7 @@ import {
   ScheduleBody,
   TestWebhookBody,
   UpdatePostBody,
+  UpdateWebhookBody,
 } from "../contract/requests.ts";
 import {
   Account,
@@ -53,7 +54,6 @@ import {
   getWebhook,
   listWebhooks,
   testWebhook,
-  UpdateWebhookBody,
   updateWebhook,
 } from "./handlers/webhooks.ts";
 import { type AnyRoute, defineRoute } from "./route.ts";

@@ -2,8 +2,6 @@ import { NETWORK_RULES, type NetworkId, textLimitFor } from "../contract/network
 import { ELLIPSIS, withoutDanglingEnd } from "./clean-cut.ts";
 import { eachGrapheme, measure, wordBoundaries } from "./measure.ts";
 
-export { ELLIPSIS };
-
 /** UTF-16 units read past the cut to decide whether the cut falls between two words. */
 const WORD_CONTEXT = 64;
 

@@ -8,9 +8,8 @@ import {
   WebhookEndpointList,
   WebhookEvent,
 } from "../../contract/events.ts";
-import type { CreateWebhookBody, TestWebhookBody } from "../../contract/requests.ts";
+import type { CreateWebhookBody, TestWebhookBody, UpdateWebhookBody } from "../../contract/requests.ts";
 import { DeleteResult } from "../../contract/resources.ts";
-import type { UpdateWebhookBody } from "../../service/handlers/webhooks.ts";
 import { cursorOf, nextPageUrl, type Page } from "../pagination.ts";
 import type { Requester, RequestOptions } from "../requester.ts";
 import { resourcePath } from "./resource-path.ts";

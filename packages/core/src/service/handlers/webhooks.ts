@@ -1,6 +1,6 @@
-import { z } from "zod";
-import { EVENT_TYPES, EventType, WEBHOOK_STATUSES, type WebhookEndpoint } from "../../contract/events.ts";
-import type { CreateWebhookBody, TestWebhookBody } from "../../contract/requests.ts";
+import type { z } from "zod";
+import { EVENT_TYPES, type EventType, type WebhookEndpoint } from "../../contract/events.ts";
+import type { CreateWebhookBody, TestWebhookBody, UpdateWebhookBody } from "../../contract/requests.ts";
 import { newId } from "../../ids.ts";
 import { generateWebhookSecret } from "../../keys.ts";
 import type { WebhookPatch, WebhookRecord } from "../../store/types.ts";
@@ -21,23 +21,6 @@ export const endpointDisabled = (id: string) =>
     409,
     `This webhook endpoint is disabled (it answered 410 Gone, or was disabled with PATCH), so nothing is sent to it; enable it again with PATCH /webhooks/${id} {"status": "enabled"}.`,
   );
-
-/** The body of PATCH /webhooks/{id}: what may change. The secret never does. */
-export const UpdateWebhookBody = z
-  .object({
-    url: z
-      .string()
-      .optional()
-      .describe("https:// or http:// URL that receives events; checked as at creation"),
-    events: z.array(EventType).min(1).optional().describe("the event types to receive, replacing the list"),
-    status: z
-      .enum(WEBHOOK_STATUSES)
-      .optional()
-      .describe(
-        "enabled: send events again (an endpoint is disabled when it answers 410 Gone); disabled: send nothing",
-      ),
-  })
-  .meta({ id: "UpdateWebhookBody" });
 
 /** The types asked for, in the contract's order, each once. */
 function inContractOrder(events: readonly EventType[]): EventType[] {
