@@ -21,5 +21,5 @@ export async function authenticate(request: Request, store: Store, now: number):
   if (!token || !isWellFormedKey(token)) throw unauthorized();
   const call = await store.authorizeCall(await hashApiKey(token), monthKey(now));
   if (!call) throw unauthorized();
-  return { user: call.user, key: call.key, callsThisMonth: call.calls };
+  return { user: call.user, key: call.key, callsThisMonth: call.calls, postsVersion: call.postsVersion };
 }

@@ -1,6 +1,7 @@
 import type { Scheduler } from "../scheduler/scheduler.ts";
 import type { ApiKeyRecord, IdempotencyAnswer, Store, UserRecord } from "../store/types.ts";
 import type { Clock } from "../time/clock.ts";
+import type { ListPageCache } from "./list-page-cache.ts";
 import type { Logger } from "./logger.ts";
 import type { MediaStorage } from "./media-storage.ts";
 import type { PerUserQueue } from "./per-user-queue.ts";
@@ -19,6 +20,8 @@ export interface ServiceDeps {
   publishing: Publishing;
   /** Serializes a user's check-then-write steps (plan limits, slots) so concurrent requests stay exact. */
   perUser: PerUserQueue;
+  /** Serialised list pages, valid while the user's posts version is unchanged. */
+  listPages: ListPageCache;
 }
 
 export interface Caller {
@@ -26,6 +29,8 @@ export interface Caller {
   key: ApiKeyRecord;
   /** The user's API calls this month (UTC), this request included. */
   callsThisMonth: number;
+  /** The store's version of the user's posts when the call was authorised (AuthorizedCall). */
+  postsVersion: number;
 }
 
 /**

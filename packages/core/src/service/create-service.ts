@@ -16,6 +16,7 @@ import { computeAnalytics } from "./handlers/analytics.ts";
 import { connectLiveAccountFor } from "./handlers/connect-live-account.ts";
 import { badRequest, HttpError } from "./http-error.ts";
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from "./limits.ts";
+import { ListPageCache } from "./list-page-cache.ts";
 import { consoleLogger, type Logger } from "./logger.ts";
 import { type MediaStorage, MemoryMediaStorage } from "./media-storage.ts";
 import { notifyOnEvents } from "./notifying-store.ts";
@@ -182,6 +183,7 @@ export function createService(options: ServiceOptions): Service {
         ? (userId, task) => options.store.exclusivelyForUser!(userId, task)
         : undefined,
     ),
+    listPages: new ListPageCache(),
   };
   const pipeline = {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,

@@ -17,10 +17,12 @@ export function bodyTextOf(response: Response): string | undefined {
   return bodyTexts.get(response);
 }
 
-/** A JSON response. Every body the service sends goes through here. */
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
+/** A JSON response. Every body the service sends goes through here (or, already serialised, textResponse). */
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return textResponse(status, JSON.stringify(body), {
-    "content-type": "application/json; charset=utf-8",
+    "content-type": JSON_CONTENT_TYPE,
     ...headers,
   });
 }

@@ -149,7 +149,19 @@ export class MemoryStore implements Store {
     const key = [...this.keys.values()].find((k) => k.hash === keyHash);
     const user = key ? this.users.get(key.user_id) : undefined;
     if (!key || key.revoked_at !== null || !user) return null;
-    return { key: copy(key), user: copy(user), calls: this.addApiCall(user.id, month) };
+    const calls = this.addApiCall(user.id, month);
+    return { key: copy(key), user: copy(user), calls, postsVersion: this.postsVersion };
+  }
+
+  /**
+   * One version for every user's posts: any write to a post or its targets moves it, in the same
+   * synchronous step as the change (AuthorizedCall.postsVersion). Per user would keep more pages
+   * cached; one counter is simpler and exact.
+   */
+  private postsVersion = 0;
+
+  private postsChanged(): void {
+    this.postsVersion++;
   }
 
   async incrementApiCalls(userId: string, month: string): Promise<number> {
@@ -250,6 +262,7 @@ export class MemoryStore implements Store {
   // Posts
 
   async insertPost(post: PostRecord, targets: TargetRecord[], effects?: Effects): Promise<void> {
+    this.postsChanged();
     if (this.posts.has(post.id)) throw new Error(`Post ${post.id} already exists.`);
     const stored = copy(post);
     setCaptions(stored, post.captions);
@@ -308,6 +321,7 @@ export class MemoryStore implements Store {
     id: string,
     effectsFor?: (post: PostRecord) => Effects,
   ): Promise<PostRecord | null> {
+    this.postsChanged();
     const post = this.posts.get(id);
     if (!post || post.user_id !== userId) return null;
     const effects = effectsFor?.(copy(post));
@@ -324,6 +338,7 @@ export class MemoryStore implements Store {
     targets?: TargetRecord[],
     effects?: Effects | ((post: PostRecord) => Effects),
   ): Promise<PostRecord | null> {
+    this.postsChanged();
     const post = this.posts.get(id);
     if (!post || !from.includes(post.status)) return null;
     if (patch.status !== undefined) post.status = patch.status;
@@ -339,6 +354,7 @@ export class MemoryStore implements Store {
   }
 
   async claimDuePosts(now: number, limit: number): Promise<PostRecord[]> {
+    this.postsChanged();
     const due = [...this.posts.values()]
       .filter((p) => p.status === "scheduled" && p.scheduled_at !== null && p.scheduled_at <= now)
       .sort((a, b) => a.scheduled_at! - b.scheduled_at! || (a.id < b.id ? -1 : 1))
@@ -358,6 +374,7 @@ export class MemoryStore implements Store {
   }
 
   async releaseInterruptedPublishing(): Promise<number> {
+    this.postsChanged();
     let released = 0;
     for (const post of this.posts.values()) {
       if (post.status !== "publishing") continue;
@@ -375,6 +392,7 @@ export class MemoryStore implements Store {
     platforms: readonly NetworkId[],
     now: number,
   ): Promise<TargetRecord[]> {
+    this.postsChanged();
     const started: TargetRecord[] = [];
     for (const target of this.targets.get(postId) ?? []) {
       if (!platforms.includes(target.platform) || !isDue(target, now)) continue;
@@ -385,6 +403,7 @@ export class MemoryStore implements Store {
   }
 
   async claimDueTargets(now: number, limit: number): Promise<ClaimedTarget[]> {
+    this.postsChanged();
     const due: { post: PostRecord; target: TargetRecord }[] = [];
     for (const [postId, targets] of this.targets) {
       const post = this.posts.get(postId);
@@ -417,6 +436,7 @@ export class MemoryStore implements Store {
     now: number,
     effects?: Effects | ((post: PostRecord) => Effects),
   ): Promise<PostRecord | null> {
+    this.postsChanged();
     const post = this.posts.get(postId);
     const stored = this.targets.get(postId);
     if (!post || !stored) return null;
@@ -430,6 +450,7 @@ export class MemoryStore implements Store {
   }
 
   async releaseInterruptedTargets(startedBefore: number, now: number): Promise<number> {
+    this.postsChanged();
     let released = 0;
     for (const targets of this.targets.values()) {
       for (const t of targets) {
@@ -459,6 +480,7 @@ export class MemoryStore implements Store {
   }
 
   async claimDueMetricReads(now: number, leaseUntil: number, limit: number): Promise<ClaimedTarget[]> {
+    this.postsChanged();
     const due: { post: PostRecord; target: TargetRecord }[] = [];
     for (const [postId, targets] of this.targets) {
       const post = this.posts.get(postId);
@@ -493,6 +515,7 @@ export class MemoryStore implements Store {
     dueAt: number | null,
     reads: number,
   ): Promise<void> {
+    this.postsChanged();
     const target = this.targets.get(postId)?.find((t) => t.platform === platform);
     if (!target) return;
     target.metrics_due_at = dueAt;
@@ -505,6 +528,7 @@ export class MemoryStore implements Store {
     metrics: TargetMetrics,
     effectsFor?: (target: TargetRecord) => Effects,
   ): Promise<TargetRecord | null> {
+    this.postsChanged();
     const target = this.targets.get(postId)?.find((t) => t.platform === platform);
     if (!target) return null;
     target.reach = Math.max(target.reach, metrics.reach);

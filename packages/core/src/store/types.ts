@@ -302,6 +302,12 @@ export interface AuthorizedCall {
   user: UserRecord;
   /** The user's API calls in the month, this one included. */
   calls: number;
+  /**
+   * The version of the user's posts as this call saw them: it changes in the same transaction as any
+   * change to one of the user's posts or to its targets' metrics, whichever process made it, and never
+   * returns to an earlier value. A list page built after this call is at least this fresh.
+   */
+  postsVersion: number;
 }
 
 /** What transitionPost may change: the status and times, and what an edit changes. */

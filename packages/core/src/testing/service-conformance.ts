@@ -13,6 +13,7 @@ import { type MakeServiceTarget, useHarness } from "./service/harness.ts";
 import { httpTests } from "./service/http.ts";
 import { idempotencyTests } from "./service/idempotency.ts";
 import { limitsTests } from "./service/limits.ts";
+import { listPageCacheTests } from "./service/list-page-cache.ts";
 import { meTests } from "./service/me.ts";
 import { mediaTests } from "./service/media.ts";
 import { paginationTests } from "./service/pagination.ts";
@@ -40,6 +41,7 @@ export function describeServiceConformance(label: string, makeTarget: MakeServic
     scheduleEndpointTests(h);
     readPostsTests(h);
     paginationTests(h);
+    listPageCacheTests(h);
     deletePostTests(h);
     updatePostTests(h);
     captionsTests(h);

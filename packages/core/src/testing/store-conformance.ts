@@ -166,7 +166,12 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
           revoked_at: null,
         };
         await store.createKey(key);
-        expect(await store.authorizeCall(key.hash, "2026-06")).toEqual({ key, user: u, calls: 1 });
+        expect(await store.authorizeCall(key.hash, "2026-06")).toEqual({
+          key,
+          user: u,
+          calls: 1,
+          postsVersion: expect.any(Number),
+        });
         const together = await Promise.all(
           Array.from({ length: 20 }, () => store.authorizeCall(key.hash, "2026-06")),
         );
@@ -183,6 +188,45 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
         await store.createKey({ ...key, id: newId("key", T0), hash: "e".repeat(64), user_id: "usr_gone" });
         expect(await store.authorizeCall("e".repeat(64), "2026-06")).toBeNull();
         expect(await store.getApiCalls("usr_gone", "2026-06")).toBe(0);
+      });
+      it("postsVersion moves with every change to the user's posts and their metrics; a call alone does not", async () => {
+        const u = await user();
+        const key = {
+          id: newId("key", T0),
+          user_id: u.id,
+          hash: "f".repeat(64),
+          mode: "test" as const,
+          hint: "sp_test_…ffff",
+          created_at: T0,
+          revoked_at: null,
+        };
+        await store.createKey(key);
+        const version = async () => (await store.authorizeCall(key.hash, "2026-06"))!.postsVersion;
+        let last = await version();
+        const moved = async (what: string) => {
+          const now = await version();
+          expect(now, what).not.toBe(last);
+          // Versions never go back, so a page filed under an older one is never served again.
+          expect(now, what).toBeGreaterThan(last);
+          last = now;
+        };
+        expect(await version(), "a call alone").toBe(last);
+        const p = post(u.id, { status: "draft", scheduled_at: null });
+        await store.insertPost(p, [target(p.id)]);
+        await moved("insertPost");
+        await store.transitionPost(p.id, ["draft"], { caption: "edited" });
+        await moved("transitionPost (an edit)");
+        await store.transitionPost(p.id, ["draft"], { status: "published", published_at: T0 }, [
+          target(p.id, "x", { status: "published", published_at: T0 }),
+        ]);
+        await moved("transitionPost (published, targets replaced)");
+        await store.reportMetrics(p.id, "x", { reach: 10, likes: 1, comments: 0, shares: 0 });
+        await moved("reportMetrics");
+        await store.finishTargets(p.id, [target(p.id, "x", { status: "published", reach: 11 })], T0);
+        await moved("finishTargets");
+        expect(await version(), "nothing written").toBe(last);
+        await store.deletePost(u.id, p.id);
+        await moved("deletePost");
       });
     });
 

@@ -409,7 +409,12 @@ export class SqliteStore implements Store {
       if (!key || key.revoked_at !== null) return null;
       const user = this.get("SELECT * FROM users WHERE id = ?", key.user_id as string);
       if (!user) return null;
-      return { key: toKey(key), user: toUser(user), calls: this.addCalls(user.id as string, month, calls) };
+      return {
+        key: toKey(key),
+        user: toUser(user),
+        calls: this.addCalls(user.id as string, month, calls),
+        postsVersion: user.posts_version as number,
+      };
     },
     (work) => this.tx(work),
   );

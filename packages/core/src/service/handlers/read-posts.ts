@@ -2,7 +2,7 @@ import { CONTRACT_MESSAGES } from "../../contract/errors.ts";
 import type { ListPostsQuery } from "../../contract/requests.ts";
 import type { RequestContext } from "../context.ts";
 import { badRequest, HttpError } from "../http-error.ts";
-import { json } from "../responses.ts";
+import { JSON_CONTENT_TYPE, json, textResponse } from "../responses.ts";
 import { toPost, toPostWithTotals, toTarget } from "../serialize.ts";
 
 const NO_METRICS = { reach: 0, likes: 0, comments: 0, shares: 0 };
@@ -35,20 +35,26 @@ export async function listPosts({
   query,
   url,
 }: RequestContext<unknown, ListPostsQuery>): Promise<Response> {
+  // The same URL gives the same page while the user's posts are unchanged (list-page-cache.ts).
+  const pathAndQuery = `${url.pathname}${url.search}`;
+  const cached = deps.listPages.get(caller.user.id, pathAndQuery, caller.postsVersion);
+  if (cached) return textResponse(200, cached.body, cached.headers);
   const { status: statuses, limit } = query;
   const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const page = await deps.store.listPosts(caller.user.id, { statuses, limit: limit + 1, beforeId });
   const posts = page.slice(0, limit);
   const totals = await deps.store.sumTargetMetrics(posts.map((post) => post.id));
   const data = posts.map((post) => toPostWithTotals(post, totals.get(post.id) ?? NO_METRICS));
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { "content-type": JSON_CONTENT_TYPE };
   const last = posts.at(-1);
   if (page.length > limit && last) {
     const next = new URL(url);
     next.searchParams.set("cursor", encodeCursor(last.id));
     headers.link = `<${next.pathname}${next.search}>; rel="next"`;
   }
-  return json(200, { data }, headers);
+  const body = JSON.stringify({ data });
+  deps.listPages.set(caller.user.id, pathAndQuery, caller.postsVersion, { body, headers });
+  return textResponse(200, body, headers);
 }
 
 const CURSOR_PREFIX = "before:";

@@ -6,6 +6,7 @@ import { eventsByCreated } from "./0005-events-by-created.ts";
 import { livePublishing } from "./0006-live-publishing.ts";
 import { postCaptions } from "./0007-post-captions.ts";
 import { oauthStates } from "./0008-oauth-states.ts";
+import { postsVersion } from "./0009-posts-version.ts";
 import type { Migration } from "./types.ts";
 
 export type { Migration } from "./types.ts";
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   livePublishing,
   postCaptions,
   oauthStates,
+  postsVersion,
 ];

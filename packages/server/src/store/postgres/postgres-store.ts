@@ -411,7 +411,8 @@ export class PostgresStore implements Store {
     const row = await this.one(
       () => this.sql`WITH found AS (
           SELECT k.id AS key_id, k.user_id, k.hash, k.mode, k.hint, k.created_at AS key_created_at,
-                 k.revoked_at, u.email, u.name, u.studio, u.plan, u.created_at AS user_created_at
+                 k.revoked_at, u.email, u.name, u.studio, u.plan, u.created_at AS user_created_at,
+                 u.posts_version
           FROM api_keys k JOIN users u ON u.id = k.user_id
           WHERE k.hash = ${keyHash} AND k.revoked_at IS NULL
         ), counted AS (
@@ -426,6 +427,7 @@ export class PostgresStore implements Store {
       key: toKey({ ...row, id: row.key_id, created_at: row.key_created_at }),
       user: toUser({ ...row, id: row.user_id, created_at: row.user_created_at }),
       calls: row.calls as number,
+      postsVersion: Number(row.posts_version),
     };
   }
 

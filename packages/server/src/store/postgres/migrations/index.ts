@@ -4,6 +4,7 @@ import { livePublishing } from "./0002-live-publishing.ts";
 import { manyInstances } from "./0003-many-instances.ts";
 import { postCaptions } from "./0004-post-captions.ts";
 import { oauthStates } from "./0005-oauth-states.ts";
+import { postsVersion } from "./0006-posts-version.ts";
 
 /** Every PostgreSQL migration, oldest first. Append new ones; never edit or reorder released ones. */
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
@@ -12,4 +13,5 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   manyInstances,
   postCaptions,
   oauthStates,
+  postsVersion,
 ];
