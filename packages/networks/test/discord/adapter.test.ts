@@ -1,27 +1,21 @@
-import { NetworkError } from "@socialpub/core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DiscordFake } from "../../src/discord/fake/server.ts";
 import { DiscordSpecCheck } from "../../src/discord/fake/spec-check.ts";
 import { discordAdapter } from "../../src/index.ts";
-import { caught, contextOf, everythingIn, fileOf, postOf, sessionOf } from "../helpers/session.ts";
+import { fakeNetwork } from "../helpers/fake-network.ts";
+import { contextOf, fileOf, postOf, sessionOf } from "../helpers/session.ts";
 import { startSilentServer } from "../helpers/silent-server.ts";
 
+// Loading the OpenAPI description and compiling its validators takes a few seconds.
+const network = fakeNetwork(() => DiscordFake.start(), 180_000);
+const failure = network.failure;
 let fake: DiscordFake;
 let adapter: ReturnType<typeof discordAdapter>;
-const secrets: string[] = [];
-const errors: unknown[] = [];
 
 function newWebhook(name = "Release notes") {
   const webhook = fake.addWebhook({ name });
-  secrets.push(webhook.token);
+  network.secret(webhook.token);
   return webhook;
-}
-
-async function failure(fn: () => Promise<unknown>): Promise<NetworkError> {
-  const error = await caught(fn);
-  errors.push(error);
-  expect(error).toBeInstanceOf(NetworkError);
-  return error as NetworkError;
 }
 
 async function connected(name?: string) {
@@ -30,19 +24,9 @@ async function connected(name?: string) {
   return { webhook, session: sessionOf(account.credentials, account.handle) };
 }
 
-beforeAll(async () => {
-  // Loading the OpenAPI description and compiling its validators takes a few seconds.
-  fake = await DiscordFake.start();
+beforeAll(() => {
+  fake = network.fake;
   adapter = discordAdapter({ apiUrl: fake.url });
-}, 180_000);
-
-afterEach(() => {
-  const violations = fake.specViolations.splice(0);
-  expect(violations).toEqual([]);
-});
-
-afterAll(async () => {
-  await fake?.close();
 });
 
 describe("connect", () => {
@@ -344,10 +328,5 @@ describe("the Discord fake", () => {
 
 // Runs last: every error the tests above provoked (refusals, reauth, retries, unknown outcomes).
 it("no error carries the webhook token: not in its message, stack, cause or fields", () => {
-  expect(errors.length).toBeGreaterThan(8);
-  for (const error of errors) {
-    const text = everythingIn(error);
-    for (const secret of secrets) expect(text).not.toContain(secret);
-    expect(text).not.toMatch(/webhooks\/\d+\//);
-  }
+  network.expectNoSecretInErrors(8, /webhooks\/\d+\//);
 });

@@ -1,18 +1,18 @@
-import { NetworkError } from "@socialpub/core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { telegramAdapter } from "../../src/index.ts";
 import { TelegramFake } from "../../src/telegram/fake/server.ts";
-import { caught, contextOf, everythingIn, fileOf, postOf, sessionOf } from "../helpers/session.ts";
+import { fakeNetwork } from "../helpers/fake-network.ts";
+import { contextOf, fileOf, postOf, sessionOf } from "../helpers/session.ts";
 import { startSilentServer } from "../helpers/silent-server.ts";
 
+const network = fakeNetwork(() => TelegramFake.start(), 60_000);
+const failure = network.failure;
 let fake: TelegramFake;
 let adapter: ReturnType<typeof telegramAdapter>;
-const tokens: string[] = [];
-const errors: unknown[] = [];
 
 function newBot(username = "socialpub_bot") {
   const bot = fake.addBot({ username });
-  tokens.push(bot.token);
+  network.secret(bot.token);
   return bot;
 }
 
@@ -24,27 +24,11 @@ function publicChannel(username = "socialpub_news", memberCount = 1234) {
   return { bot, chat };
 }
 
-async function failure(fn: () => Promise<unknown>): Promise<NetworkError> {
-  const error = await caught(fn);
-  errors.push(error);
-  expect(error).toBeInstanceOf(NetworkError);
-  return error as NetworkError;
-}
-
 const context = () => contextOf();
 
-beforeAll(async () => {
-  fake = await TelegramFake.start();
+beforeAll(() => {
+  fake = network.fake;
   adapter = telegramAdapter({ apiUrl: fake.url });
-}, 60_000);
-
-afterEach(() => {
-  const violations = fake.specViolations.splice(0);
-  expect(violations).toEqual([]);
-});
-
-afterAll(async () => {
-  await fake?.close();
 });
 
 describe("connect", () => {
@@ -386,10 +370,5 @@ describe("publish", () => {
 
 // Runs last: every error the tests above provoked (refusals, reauth, retries, unknown outcomes).
 it("no error carries the bot token: not in its message, stack, cause or fields", () => {
-  expect(errors.length).toBeGreaterThan(10);
-  for (const error of errors) {
-    const text = everythingIn(error);
-    for (const token of tokens) expect(text).not.toContain(token);
-    expect(text).not.toMatch(/\/bot\d+:/);
-  }
+  network.expectNoSecretInErrors(10, /\/bot\d+:/);
 });
