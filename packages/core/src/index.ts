@@ -14,6 +14,8 @@ export {
   type NetworkAdapter,
   type NetworkAdapters,
   NetworkError,
+  type OAuthGrant,
+  type OAuthSteps,
   type PacingRule,
   type PublishedPost,
   type PublishInput,

@@ -76,6 +76,22 @@ export const Account = z
   .meta({ id: "Account" });
 export type Account = z.infer<typeof Account>;
 
+export const OAuthConnectStart = z
+  .object({
+    platform: NetworkId,
+    authorize_url: z
+      .string()
+      .describe("The network's page where the user grants access; open it in a browser."),
+    state: z
+      .string()
+      .describe("Single-use, bound to the caller; the network sends it back to the callback with the code."),
+    expires_at: z
+      .string()
+      .describe("When the connect lapses if access was not granted: 15 minutes (ISO 8601)."),
+  })
+  .meta({ id: "OAuthConnectStart" });
+export type OAuthConnectStart = z.infer<typeof OAuthConnectStart>;
+
 export const PlatformAnalytics = z
   .object({ platform: NetworkId, reach: count, engagementRate: z.number().min(0) })
   .meta({ id: "PlatformAnalytics" });

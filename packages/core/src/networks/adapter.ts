@@ -147,9 +147,13 @@ export interface NetworkAdapter {
   /**
    * Checks credentials a user pasted (the fields of POST /accounts/connect other than `platform`)
    * against the network at once. Throws NetworkError: `refused` or `reauth` for bad credentials (400),
-   * `retry` when the network could not be reached (502).
+   * `retry` when the network could not be reached (502). Not called for a network that connects
+   * through OAuth (`oauth`): the service starts the OAuth connect instead.
    */
   connect(fields: Readonly<Record<string, unknown>>, context: ConnectContext): Promise<ConnectedAccount>;
+
+  /** The OAuth 2.0 steps of a network a user connects by granting access on the network's own page. */
+  readonly oauth?: OAuthSteps;
 
   /** Publishes one post. Throws NetworkError, classified. */
   publish(account: AccountSession, post: PublishInput): Promise<PublishedPost>;
@@ -166,4 +170,52 @@ export interface NetworkAdapter {
     post: PublishedPost,
     signal: AbortSignal,
   ): Promise<Partial<TargetMetrics>>;
+}
+
+/*
+ * OAuth accounts keep their grant in their credentials under these names, so the service can tell
+ * when a token needs refreshing without knowing the network: `access_token`, `refresh_token` (absent
+ * or null when the grant cannot be refreshed), and `expires_at`, when the access token ends (Unix ms;
+ * absent or null when it does not).
+ */
+export interface OAuthGrant {
+  access_token: string;
+  refresh_token?: string | null;
+  expires_at?: number | null;
+}
+
+/** The authorize, exchange and refresh steps of an OAuth 2.0 network. */
+export interface OAuthSteps {
+  /**
+   * The settings this server lacks to connect the network (environment variable names: a client id,
+   * a secret); empty when it has them. A connect answers 400 naming them.
+   */
+  readonly missingSettings: readonly string[];
+  /** Whether the network takes PKCE (RFC 7636, S256). */
+  readonly pkce: boolean;
+  /**
+   * Fields of POST /accounts/connect the network needs beside `platform` (a Pinterest board, a
+   * subreddit), checked when the connect starts; what it answers is kept with the pending connect and
+   * given back to `exchange`. Throws NetworkError `refused` (400) for a missing or bad field.
+   */
+  startFields?(fields: Readonly<Record<string, unknown>>): Record<string, string>;
+  /** The network's page where the user grants access. */
+  authorizeUrl(request: { state: string; redirectUri: string; codeChallenge: string | null }): string;
+  /**
+   * Trades the code the callback brought for tokens, and reads the account they belong to. The
+   * credentials it answers hold the grant (OAuthGrant) and whatever else publishing needs. Throws
+   * NetworkError (the network's refusal in words a user can act on).
+   */
+  exchange(request: {
+    code: string;
+    redirectUri: string;
+    codeVerifier: string | null;
+    fields: Readonly<Record<string, string>>;
+    signal: AbortSignal;
+  }): Promise<ConnectedAccount>;
+  /**
+   * Trades the refresh token for a new grant; answers the credentials to keep (the rotated refresh
+   * token included). Throws NetworkError: `reauth` when the network refuses the refresh token.
+   */
+  refresh(credentials: Credentials, signal: AbortSignal): Promise<Credentials>;
 }

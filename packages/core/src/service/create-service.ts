@@ -59,6 +59,12 @@ export interface ServiceOptions {
   /** Publishing timings: the publish-now wait, attempt timeout, retry delays, metrics schedule. */
   publishing?: PublishingOptions;
   /**
+   * The server's address as networks and browsers reach it (SOCIALPUB_PUBLIC_URL), without a trailing
+   * slash: OAuth networks send the user back to `${publicUrl}/api/v1/accounts/callback/<network>`.
+   * Without it, OAuth networks cannot be connected.
+   */
+  publicUrl?: string;
+  /**
    * Accept URLs a user gives (webhook URLs, media URLs, a Bluesky PDS, a Discord webhook) on loopback,
    * private and link-local addresses (local testing only).
    */
@@ -163,6 +169,8 @@ export function createService(options: ServiceOptions): Service {
     mediaFetch: options.mediaFetch ?? ownMediaFetch!.fetch,
     background: new Set(),
     shutdown: shutdown.signal,
+    publicUrl: options.publicUrl?.replace(/\/+$/, "") || null,
+    refreshes: new Map(),
   };
   const daily = new DailyAnalytics({
     store,

@@ -29,6 +29,7 @@ import {
   CurrentUser,
   DeleteResult,
   Media,
+  OAuthConnectStart,
   Post,
   PostList,
   Target,
@@ -56,6 +57,7 @@ import {
   testWebhook,
   updateWebhook,
 } from "./handlers/webhooks.ts";
+import { finishOAuthConnect } from "./oauth/finish-connect.ts";
 import { type AnyRoute, defineRoute } from "./route.ts";
 
 const postId = z.object({ id: z.string().meta({ description: "The post id, post_…" }) });
@@ -232,15 +234,38 @@ export const ROUTES: readonly AnyRoute[] = [
     operationId: "connectAccount",
     tag: "Accounts",
     summary: "Connect a network account (in sandbox, at once)",
-    description: "Answers 201 for a new account, 200 when it was already connected (reconnecting it).",
+    description:
+      "Answers 201 for a new account, 200 when it was already connected (reconnecting it). With a live key, a network that connects through OAuth (x, …) answers 201 with the network's authorize URL instead; the account is connected when the network sends the user back to GET /accounts/callback/{platform}.",
     auth: true,
     body: { schema: ConnectAccountBody },
     responses: {
-      201: { description: "The connected account.", schema: Account },
+      201: {
+        description:
+          "The connected account; or, for an OAuth network with a live key, where to grant access.",
+        schema: z.union([Account, OAuthConnectStart]),
+      },
       200: { description: "The account was already connected and is reconnected.", schema: Account },
       400: { description: "The plan's connected profiles are all in use." },
     },
     handler: connectAccount,
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/accounts/callback/{platform}",
+    operationId: "finishOAuthConnect",
+    tag: "Accounts",
+    summary: "Where an OAuth network sends the user back (a browser page)",
+    description:
+      "Takes no API key: the single-use `state` from POST /accounts/connect, 15 minutes long, names the user. Trades `code` for tokens, stores them sealed, sends account.connected, and answers a small HTML page saying the account is connected, or why not (the user declined, the link was used or expired, the network refused).",
+    auth: false,
+    params: platformParam,
+    responses: {
+      200: { description: "HTML: the account is connected." },
+      400: { description: "HTML: nothing was connected, and why." },
+      404: { description: "HTML: this server does not connect that network through OAuth." },
+      502: { description: "HTML: the network could not be reached to finish." },
+    },
+    handler: finishOAuthConnect,
   }),
   defineRoute({
     method: "DELETE",

@@ -18,6 +18,8 @@ export interface FakeAnswer {
   status: number;
   headers?: Record<string, string>;
   json?: unknown;
+  /** A body that is not JSON (an HTML consent page); its content-type goes in `headers`. */
+  text?: string;
 }
 
 export interface RunningServer {
@@ -76,9 +78,9 @@ export async function startFakeServer(
         answer = { status: 500, json: { message: `fake failed: ${(error as Error).message}` } };
       }
     }
-    const text = answer.json === undefined ? "" : JSON.stringify(answer.json);
+    const text = answer.text ?? (answer.json === undefined ? "" : JSON.stringify(answer.json));
     res.writeHead(answer.status, {
-      ...(text ? { "content-type": "application/json" } : {}),
+      ...(answer.json !== undefined ? { "content-type": "application/json" } : {}),
       ...answer.headers,
     });
     res.end(text);

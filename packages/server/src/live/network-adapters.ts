@@ -1,5 +1,6 @@
 import type { NetworkAdapters } from "@socialpub/core";
-import { blueskyAdapter, discordAdapter, telegramAdapter } from "@socialpub/networks";
+import { blueskyAdapter, discordAdapter, telegramAdapter, xAdapter } from "@socialpub/networks";
+import { type OAuthAppSettings, oauthAppSettings } from "./oauth-settings.ts";
 
 /**
  * Where the live adapters send their requests. Each network's API can be pointed elsewhere (a test
@@ -12,9 +13,18 @@ export interface NetworkAddresses {
   telegramApi?: string | undefined;
   /** SOCIALPUB_DISCORD_API_URL (https://discord.com): Discord webhook URLs must be on its host. */
   discordApi?: string | undefined;
+  /** SOCIALPUB_X_API_URL (https://api.x.com: the API and its token endpoint). */
+  xApi?: string | undefined;
+  /** SOCIALPUB_X_AUTH_URL (https://x.com/i/oauth2/authorize: the page where users grant access). */
+  xAuth?: string | undefined;
+  /** SOCIALPUB_X_CLIENT_ID, SOCIALPUB_X_CLIENT_SECRET, SOCIALPUB_X_SCOPES. */
+  xApp?: OAuthAppSettings;
 }
 
-/** The adapters live keys publish through: Bluesky, Telegram and Discord. */
+/**
+ * The adapters live keys publish through: Bluesky, Telegram and Discord, which connect with credentials
+ * a user pastes, and X, which connects through OAuth once the server has its app's settings.
+ */
 export function networkAdapters(addresses: NetworkAddresses = {}): NetworkAdapters {
   return {
     bluesky: blueskyAdapter({
@@ -22,6 +32,11 @@ export function networkAdapters(addresses: NetworkAddresses = {}): NetworkAdapte
     }),
     telegram: telegramAdapter({ ...(addresses.telegramApi && { apiUrl: addresses.telegramApi }) }),
     discord: discordAdapter({ ...(addresses.discordApi && { apiUrl: addresses.discordApi }) }),
+    x: xAdapter({
+      ...(addresses.xApi && { apiUrl: addresses.xApi }),
+      ...(addresses.xAuth && { authorizeUrl: addresses.xAuth }),
+      ...(addresses.xApp ?? { missingSettings: ["SOCIALPUB_X_CLIENT_ID", "SOCIALPUB_X_CLIENT_SECRET"] }),
+    }),
   };
 }
 
@@ -31,5 +46,8 @@ export function networkAddressesFromEnv(env: NodeJS.ProcessEnv = process.env): N
     blueskyService: env.SOCIALPUB_BLUESKY_SERVICE_URL || undefined,
     telegramApi: env.SOCIALPUB_TELEGRAM_API_URL || undefined,
     discordApi: env.SOCIALPUB_DISCORD_API_URL || undefined,
+    xApi: env.SOCIALPUB_X_API_URL || undefined,
+    xAuth: env.SOCIALPUB_X_AUTH_URL || undefined,
+    xApp: oauthAppSettings("x", env),
   };
 }

@@ -5,6 +5,7 @@ import { type ConnectedAccount, type Credentials, NetworkError } from "../../net
 import type { AccountRecord, UserRecord } from "../../store/types.ts";
 import type { KeepAnswer, RequestContext, ServiceDeps } from "../context.ts";
 import { badRequest, HttpError } from "../http-error.ts";
+import { startOAuthConnect } from "../oauth/start-connect.ts";
 import { sealCredentials } from "../publishing/attempt-target.ts";
 import { redactCredentials } from "../publishing/redact.ts";
 import { json } from "../responses.ts";
@@ -20,7 +21,8 @@ const CONNECT_TIMEOUT_MS = 15_000;
  * in, reads the chat, fetches the webhook). Good → the account is stored with its credentials sealed
  * (201, or 200 when it replaces the credentials of an account already connected); credentials the
  * network refuses → 400 with its reason; the network unreachable → 502. No credential is ever part of
- * an answer, an event, a log line or an error.
+ * an answer, an event, a log line or an error. A network that connects through OAuth answers 201 with
+ * its authorize URL instead (oauth/start-connect.ts).
  */
 export async function connectLiveAccount({
   deps,
@@ -58,6 +60,7 @@ export async function connectLiveAccountFor(
       "This server has no secret key to keep network credentials with, so live accounts cannot be connected; start it with SOCIALPUB_SECRET_KEY or --secret-key-file.",
     );
   }
+  if (adapter.oauth) return startOAuthConnect(deps, caller, platform, adapter.oauth, fields);
   const secrets = fields as Credentials;
   const connected = await checkWithNetwork(deps, platform, name, fields, (text) =>
     redactCredentials(text, secrets),

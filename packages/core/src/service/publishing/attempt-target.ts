@@ -12,6 +12,7 @@ import { accountBinding, CredentialKeyError } from "../../secrets/credential-key
 import type { AccountRecord, NewEvent, PostRecord, TargetRecord } from "../../store/types.ts";
 import { accountEvent } from "../account-event.ts";
 import type { ServiceDeps } from "../context.ts";
+import { withFreshCredentials } from "../oauth/refresh.ts";
 import { fetchPostMedia } from "./fetch-media.ts";
 import { pacedUntil } from "./pacing.ts";
 import { redactCredentials } from "./redact.ts";
@@ -70,18 +71,25 @@ export async function attemptTarget(
     const why = err instanceof Error ? err.message : String(err);
     return fail(`The ${name} account's credentials cannot be read (${why}); reconnect the account.`);
   }
-  const session = accountSession(deps, account, credentials);
   const key = publishKey(post.id, post.created_at, target.platform);
   const signal = AbortSignal.any([
     publishing.shutdown,
     AbortSignal.timeout(publishing.options.attemptTimeoutMs),
   ]);
-  const redact = (text: string) => redactCredentials(text, credentials);
+  const opened = credentials;
+  const redact = (text: string) => redactCredentials(redactCredentials(text, opened), credentials);
 
   try {
+    // An OAuth token that ends soon is refreshed first, and once more if the network refuses it
+    // (oauth/refresh.ts).
+    const withSession = <T>(work: (session: AccountSession) => Promise<T>) =>
+      withFreshCredentials(deps, account, adapter, credentials, signal, (fresh) => {
+        credentials = fresh;
+        return work(accountSession(deps, account, fresh));
+      });
     if (target.outcome_unknown) {
       if (!adapter.findPublished) return fail(outcomeUnknown(name, "no answer came to an earlier attempt"));
-      const found = await adapter.findPublished(session, key, signal);
+      const found = await withSession((session) => adapter.findPublished!(session, key, signal));
       if (found) return published(deps, post, target, adapter, found, now());
     }
     if (post.mode === "live") {
@@ -112,7 +120,9 @@ export async function attemptTarget(
       post.mode === "live"
         ? await fetchPostMedia(deps, post, target.platform, adapter.maxMediaBytes, signal)
         : [];
-    const result = await adapter.publish(session, { postId: post.id, text: target.text, media, key, signal });
+    const result = await withSession((session) =>
+      adapter.publish(session, { postId: post.id, text: target.text, media, key, signal }),
+    );
     return published(deps, post, target, adapter, result, now());
   } catch (err) {
     return await failure(deps, post, target, account, adapter, err, redact);

@@ -1,5 +1,5 @@
 import type { NetworkId } from "../../contract/networks.ts";
-import type { NetworkAdapter, NetworkAdapters } from "../../networks/adapter.ts";
+import type { Credentials, NetworkAdapter, NetworkAdapters } from "../../networks/adapter.ts";
 import { sandboxAdapter } from "../../networks/sandbox.ts";
 import type { CredentialKeyring } from "../../secrets/credential-keyring.ts";
 import type { KeyMode } from "../../store/types.ts";
@@ -59,6 +59,13 @@ export interface Publishing {
   background: Set<Promise<unknown>>;
   /** Aborted when the service closes: attempts in flight stop waiting. */
   shutdown: AbortSignal;
+  /**
+   * The server's address as networks and browsers reach it (SOCIALPUB_PUBLIC_URL): OAuth redirects
+   * come back to it. Null when it was not given; OAuth networks then cannot connect.
+   */
+  publicUrl: string | null;
+  /** Token refreshes under way, by account (oauth/refresh.ts): one at a time per account. */
+  refreshes: Map<string, Promise<Credentials>>;
 }
 
 /** The sandbox adapters for test keys, and the live ones the server was given for live keys. */

@@ -299,6 +299,7 @@ async function start(options: StartOptions): Promise<void> {
         ...(mediaDir !== null && { mediaStorage: new FileMediaStorage(mediaDir) }),
         allowPrivateWebhookUrls: allowPrivateWebhooks,
         liveAdapters: await liveAdapters(),
+        ...(process.env.SOCIALPUB_PUBLIC_URL && { publicUrl: process.env.SOCIALPUB_PUBLIC_URL }),
         ...(keyring && { credentialKeyring: keyring }),
         // Events written by an admin command on this database wake no one: look at the outbox each minute.
         webhookDelivery: { recheckIntervalMs: 60_000 },

@@ -1,0 +1,101 @@
+import { type Credentials, NetworkError, type NetworkId } from "@socialpub/core";
+import { describeFetchFailure } from "./fetch-failure.ts";
+
+/*
+ * The token endpoint of an OAuth 2.0 network (RFC 6749 §4.1.3 and §6): a form POST with the client's
+ * credentials in Basic auth, answered with an access token, its lifetime, and perhaps a refresh token.
+ * Shared by the networks that follow the RFC closely; the grant is kept in the credentials under the
+ * names the service reads (OAuthGrant).
+ */
+
+export interface OAuthClient {
+  network: NetworkId;
+  /** The network's name as errors say it. */
+  name: string;
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  fetch: typeof fetch;
+}
+
+export interface TokenAnswer {
+  access_token: string;
+  refresh_token?: string;
+  expires_in?: number;
+  scope?: string;
+}
+
+/** The grant as credentials keep it; `expires_at` counted from `now`. */
+export function grantOf(answer: TokenAnswer, now: number): Credentials {
+  return {
+    access_token: answer.access_token,
+    refresh_token: answer.refresh_token ?? null,
+    expires_at: typeof answer.expires_in === "number" ? now + answer.expires_in * 1000 : null,
+    scope: answer.scope ?? null,
+  };
+}
+
+/**
+ * Posts `params` to the token endpoint. The network's refusal of a code or refresh token (400
+ * invalid_grant / invalid_request, 401) is `reauth`: the user must grant access again; a refused client
+ * is `refused` (the server's app settings are wrong); 429 and 5xx are `retry`.
+ */
+export async function requestToken(
+  client: OAuthClient,
+  params: Record<string, string>,
+  signal: AbortSignal,
+): Promise<TokenAnswer> {
+  const basic = Buffer.from(
+    `${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`,
+  ).toString("base64");
+  let response: Response;
+  try {
+    response = await client.fetch(client.tokenUrl, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${basic}`,
+        "content-type": "application/x-www-form-urlencoded",
+        accept: "application/json",
+      },
+      body: new URLSearchParams(params).toString(),
+      signal,
+    });
+  } catch (cause) {
+    const failure = describeFetchFailure(cause, signal);
+    throw new NetworkError(
+      client.network,
+      "retry",
+      `${client.name}'s token endpoint ${failure.reason}; try again later.`,
+      { cause },
+    );
+  }
+  const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+  if (response.ok && body && typeof body.access_token === "string") return body as unknown as TokenAnswer;
+  const code = typeof body?.error === "string" ? body.error : `HTTP ${response.status}`;
+  const description = typeof body?.error_description === "string" ? `: ${body.error_description}` : "";
+  const said = `(${client.name} said: ${code}${description})`;
+  if (response.status === 429 || response.status >= 500) {
+    throw new NetworkError(
+      client.network,
+      "retry",
+      `${client.name} could not issue a token now ${said}; try again later.`,
+      {
+        status: response.status,
+      },
+    );
+  }
+  if (code === "invalid_client" || code === "unauthorized_client") {
+    throw new NetworkError(
+      client.network,
+      "refused",
+      `${client.name} does not accept this server's app (client id and secret) ${said}; check the server's ${client.network.toUpperCase()} client settings.`,
+      { status: response.status },
+    );
+  }
+  throw new NetworkError(
+    client.network,
+    "reauth",
+    `${client.name} refused the grant ${said}; connect the account again.`,
+    { status: response.status },
+  );
+}

@@ -1,0 +1,95 @@
+import { NetworkError } from "@socialpub/core";
+import { describeFetchFailure } from "../common/fetch-failure.ts";
+
+/*
+ * Calls to the X API v2 with a user's OAuth 2.0 access token, and what its errors mean. X answers
+ * errors as `{title, detail, type, status}` (problem JSON) or `{errors:[{message}]}`, and says its
+ * limits in x-rate-limit-limit / -remaining / -reset (the reset as Unix seconds).
+ */
+
+export interface XApiConfig {
+  apiUrl: string;
+  fetch: typeof fetch;
+  now: () => number;
+}
+
+/** What X said, in one line. */
+function saidBy(body: unknown, status: number): string {
+  const b = (body ?? {}) as Record<string, unknown>;
+  const first = Array.isArray(b.errors) ? (b.errors[0] as Record<string, unknown> | undefined) : undefined;
+  const text = [b.title, b.detail, first?.message, b.message].filter((v) => typeof v === "string");
+  return `(X said: ${status}${text.length > 0 ? ` ${[...new Set(text)].join(": ")}` : ""})`;
+}
+
+export function xError(status: number, body: unknown, headers: Headers, now: number): NetworkError {
+  const said = saidBy(body, status);
+  if (status === 429) {
+    const reset = Number(headers.get("x-rate-limit-reset"));
+    const retryAfterMs = Number.isFinite(reset) && reset > 0 ? Math.max(1000, reset * 1000 - now) : 60_000;
+    return new NetworkError(
+      "x",
+      "retry",
+      `X's limit for this account or app is used up until ${new Date(now + retryAfterMs).toISOString()}; the post waits until then ${said}.`,
+      { status, retryAfterMs },
+    );
+  }
+  if (status === 401) {
+    return new NetworkError(
+      "x",
+      "reauth",
+      `X does not accept the account's token any more (revoked, or the app's access was removed) ${said}`,
+      { status },
+    );
+  }
+  if (status >= 500) {
+    return new NetworkError("x", "retry", `X failed to answer; it will be tried again ${said}.`, { status });
+  }
+  if (status === 403 && /duplicate/i.test(said)) {
+    return new NetworkError("x", "refused", `X refuses a post identical to a recent one ${said}.`, {
+      status,
+    });
+  }
+  if (status === 403) {
+    return new NetworkError(
+      "x",
+      "refused",
+      `X does not let this account or app do that (the app's access level, or the account's standing) ${said}.`,
+      { status },
+    );
+  }
+  return new NetworkError("x", "refused", `X refused the post ${said}.`, { status });
+}
+
+/**
+ * One call with the access token. Before anything was sent a failure is `retry`; after, with no answer,
+ * `unknown` (it may have been made), unless `idempotent`.
+ */
+export async function xCall(
+  config: XApiConfig,
+  token: string,
+  method: string,
+  path: string,
+  body: { json: unknown } | { form: FormData } | null,
+  signal: AbortSignal,
+  idempotent = false,
+): Promise<unknown> {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: "application/json" };
+  let payload: BodyInit | undefined;
+  if (body && "json" in body) {
+    headers["content-type"] = "application/json";
+    payload = JSON.stringify(body.json);
+  } else if (body) {
+    payload = body.form;
+  }
+  let response: Response;
+  try {
+    response = await config.fetch(`${config.apiUrl}${path}`, { method, headers, body: payload, signal });
+  } catch (cause) {
+    const failure = describeFetchFailure(cause, signal);
+    const kind = failure.notSent || idempotent ? "retry" : "unknown";
+    throw new NetworkError("x", kind, `X ${failure.reason}`, { cause });
+  }
+  const answer = await response.json().catch(() => null);
+  if (!response.ok) throw xError(response.status, answer, response.headers, config.now());
+  return answer;
+}

@@ -1,0 +1,304 @@
+import { randomBytes } from "node:crypto";
+import { type FakeAnswer, type FakeRequest, formDataOf, startFakeServer } from "../../common/fake-server.ts";
+import { OpenApiCheck } from "../../common/openapi-check.ts";
+import { readNetworkSpec } from "../../common/spec-files.ts";
+import { type FakeApp, type FakeGrant, XFakeOAuth } from "./oauth.ts";
+
+/*
+ * A stateful fake of the X API v2 on a loopback port, for tests that cannot reach X: its OAuth 2.0
+ * pages and token endpoint (oauth.ts), the signed-in user (GET /2/users/me), image uploads
+ * (POST /2/media/upload) and posts (POST /2/tweets), with X's errors: an expired or revoked token (401),
+ * a duplicate post (403), and a used-up limit (429 with x-rate-limit-* headers). Every API request and
+ * answer is checked against x-openapi.json (specViolations).
+ */
+
+const SPEC_FILE = "x-openapi.json";
+const TEXT_LIMIT = 280;
+const IMAGE_LIMIT_BYTES = 5 * 1024 * 1024;
+/** X's limit on creating posts with a user token: 100 per 15 minutes. */
+const WINDOW_MS = 15 * 60_000;
+
+export interface XFakeUser {
+  id: string;
+  username: string;
+  followers: number;
+}
+
+export interface XFakePost {
+  id: string;
+  userId: string;
+  text: string;
+  mediaIds: string[];
+}
+
+export interface XFakeOptions {
+  /** Check requests and answers against x-openapi.json (default true). */
+  checkSpec?: boolean;
+  port?: number;
+  now?: () => number;
+}
+
+export class XFake {
+  readonly url: string;
+  readonly specViolations: string[] = [];
+  readonly oauth: XFakeOAuth;
+  readonly users = new Map<string, XFakeUser>();
+  readonly posts: XFakePost[] = [];
+  readonly media = new Map<string, { userId: string; bytes: number; type: string }>();
+  /** Posts a user may create per 15 minutes (X: 100); lower it to run into the limit. */
+  postsPerWindow = 100;
+  readonly #postTimes = new Map<string, number[]>();
+  readonly #check: OpenApiCheck | null;
+  readonly #now: () => number;
+  readonly #close: () => Promise<void>;
+  #nextId = 1_790_000_000_000_000_000n;
+
+  private constructor(
+    url: string,
+    close: () => Promise<void>,
+    check: OpenApiCheck | null,
+    now: () => number,
+    scopes: string[],
+  ) {
+    this.url = url;
+    this.#close = close;
+    this.#check = check;
+    this.#now = now;
+    this.oauth = new XFakeOAuth(scopes, now);
+  }
+
+  static async start(options: XFakeOptions = {}): Promise<XFake> {
+    const check =
+      options.checkSpec === false ? null : await OpenApiCheck.shared(SPEC_FILE, "X API description");
+    const spec = readNetworkSpec(SPEC_FILE) as {
+      components: {
+        securitySchemes: { OAuth2UserToken: { flows: { authorizationCode: { scopes: object } } } };
+      };
+    };
+    const scopes = Object.keys(
+      spec.components.securitySchemes.OAuth2UserToken.flows.authorizationCode.scopes,
+    );
+    let fake: XFake | undefined;
+    const server = await startFakeServer((request) => fake!.#handle(request), options.port);
+    fake = new XFake(server.url, () => server.close(), check, options.now ?? Date.now, scopes);
+    return fake;
+  }
+
+  close(): Promise<void> {
+    return this.#close();
+  }
+
+  /** Registers an app on X's developer console. */
+  addApp(app: Partial<FakeApp> = {}): FakeApp {
+    const made = {
+      clientId: app.clientId ?? randomBytes(12).toString("base64url"),
+      clientSecret: app.clientSecret ?? randomBytes(24).toString("base64url"),
+    };
+    this.oauth.apps.set(made.clientId, made);
+    return made;
+  }
+
+  addUser(user: { username: string; followers?: number }): XFakeUser {
+    const made = { id: String(this.#nextId++), username: user.username, followers: user.followers ?? 0 };
+    this.users.set(made.id, made);
+    return made;
+  }
+
+  /** Who consents on the authorize page from now on. */
+  signIn(user: XFakeUser): void {
+    this.oauth.signedIn = user.id;
+  }
+
+  /** The user removed the app's access on X: every token of theirs stops working. */
+  revokeAccess(user: XFakeUser): void {
+    for (const grant of this.oauth.grants) if (grant.userId === user.id) grant.revoked = true;
+  }
+
+  /** Every access token issued so far ends now (as two hours passing would do). */
+  expireAccessTokens(): void {
+    for (const grant of this.oauth.grants)
+      grant.accessExpiresAt = Math.min(grant.accessExpiresAt, this.#now());
+  }
+
+  async #handle(request: FakeRequest): Promise<FakeAnswer> {
+    const { pathname } = request.url;
+    if (request.method === "GET" && pathname === "/i/oauth2/authorize") return this.oauth.authorize(request);
+    if (request.method === "POST" && pathname === "/i/oauth2/consent") {
+      return this.oauth.consent(new URLSearchParams(new TextDecoder().decode(request.body)));
+    }
+    if (request.method === "POST" && pathname === "/2/oauth2/token") {
+      return this.oauth.token(request, new URLSearchParams(new TextDecoder().decode(request.body)));
+    }
+    const multipart = (request.headers.get("content-type") ?? "").startsWith("multipart/form-data");
+    const form = multipart ? await formDataOf(request) : null;
+    const json = !multipart && request.body.length > 0 ? safeJson(request.body) : undefined;
+    if (this.#check) {
+      const body = form
+        ? Object.fromEntries([...form].map(([k, v]) => [k, typeof v === "string" ? v : "<bytes>"]))
+        : json;
+      for (const p of this.#check.request({
+        method: request.method,
+        path: pathname,
+        query: Object.fromEntries(request.url.searchParams),
+        headers: Object.fromEntries(request.headers),
+        ...(body !== undefined && { body }),
+      })) {
+        this.specViolations.push(p);
+      }
+    }
+    const answer = this.#api(request, pathname, json, form);
+    answer.headers = { ...this.#rateHeaders(request), ...answer.headers };
+    if (this.#check) {
+      for (const p of this.#check.answer(
+        request.method,
+        pathname,
+        answer.status,
+        answer.headers,
+        answer.json,
+      )) {
+        this.specViolations.push(p);
+      }
+    }
+    return answer;
+  }
+
+  #api(request: FakeRequest, pathname: string, json: unknown, form: FormData | null): FakeAnswer {
+    const grant = this.oauth.grantFor((request.headers.get("authorization") ?? "").replace(/^Bearer /, ""));
+    if (!grant) return problem(401, "Unauthorized", "Unauthorized", "about:blank");
+    if (request.method === "GET" && pathname === "/2/users/me") {
+      const user = this.users.get(grant.userId)!;
+      const metrics = request.url.searchParams.get("user.fields")?.includes("public_metrics");
+      return {
+        status: 200,
+        json: {
+          data: {
+            id: user.id,
+            name: user.username,
+            username: user.username,
+            ...(metrics && {
+              public_metrics: {
+                followers_count: user.followers,
+                following_count: 0,
+                tweet_count: 0,
+                listed_count: 0,
+                post_count: 0,
+              },
+            }),
+          },
+        },
+      };
+    }
+    if (request.method === "POST" && pathname === "/2/media/upload") return this.#upload(grant, form);
+    if (request.method === "POST" && pathname === "/2/tweets") return this.#post(grant, json);
+    return problem(
+      404,
+      "Not Found Error",
+      `No route ${request.method} ${pathname}`,
+      "https://api.twitter.com/2/problems/resource-not-found",
+    );
+  }
+
+  #upload(grant: FakeGrant, form: FormData | null): FakeAnswer {
+    if (!grant.scopes.includes("media.write"))
+      return problem(403, "Forbidden", "Missing scope media.write", "about:blank");
+    const file = form?.get("media");
+    if (!(file instanceof Blob))
+      return problem(
+        400,
+        "Invalid Request",
+        "media is required",
+        "https://api.twitter.com/2/problems/invalid-request",
+      );
+    if (file.size > IMAGE_LIMIT_BYTES || !/^image\//.test(file.type)) {
+      return problem(
+        400,
+        "Invalid Request",
+        "media type or size unsupported",
+        "https://api.twitter.com/2/problems/invalid-request",
+      );
+    }
+    const id = String(this.#nextId++);
+    this.media.set(id, { userId: grant.userId, bytes: file.size, type: file.type });
+    return {
+      status: 200,
+      json: { data: { id, media_key: `3_${id}`, size: file.size, expires_after_secs: 86400 } },
+    };
+  }
+
+  #post(grant: FakeGrant, body: unknown): FakeAnswer {
+    if (!grant.scopes.includes("tweet.write"))
+      return problem(403, "Forbidden", "Missing scope tweet.write", "about:blank");
+    const times = this.#windowOf(grant.userId);
+    if (times.length >= this.postsPerWindow) {
+      return problem(429, "Too Many Requests", "Too Many Requests", "about:blank");
+    }
+    const { text, media } = (body ?? {}) as { text?: string; media?: { media_ids?: string[] } };
+    const mediaIds = media?.media_ids ?? [];
+    if (typeof text !== "string" || [...text].length > TEXT_LIMIT) {
+      return problem(
+        400,
+        "Invalid Request",
+        "One or more parameters to your request was invalid.",
+        "https://api.twitter.com/2/problems/invalid-request",
+      );
+    }
+    if (mediaIds.some((id) => this.media.get(id)?.userId !== grant.userId)) {
+      return problem(
+        400,
+        "Invalid Request",
+        "Your media IDs are invalid.",
+        "https://api.twitter.com/2/problems/invalid-request",
+      );
+    }
+    if (this.posts.some((p) => p.userId === grant.userId && p.text === text && text.length > 0)) {
+      return problem(
+        403,
+        "Forbidden",
+        "You are not allowed to create a Tweet with duplicate content.",
+        "about:blank",
+      );
+    }
+    times.push(this.#now());
+    const post = { id: String(this.#nextId++), userId: grant.userId, text, mediaIds };
+    this.posts.push(post);
+    return {
+      status: 201,
+      json: { data: { id: post.id, text: post.text, edit_history_post_ids: [post.id] } },
+    };
+  }
+
+  #windowOf(userId: string): number[] {
+    const since = this.#now() - WINDOW_MS;
+    const times = (this.#postTimes.get(userId) ?? []).filter((t) => t > since);
+    this.#postTimes.set(userId, times);
+    return times;
+  }
+
+  /** X's limit headers on every API answer: the post-creation window of the caller. */
+  #rateHeaders(request: FakeRequest): Record<string, string> {
+    const grant = this.oauth.grantFor((request.headers.get("authorization") ?? "").replace(/^Bearer /, ""));
+    const times = grant ? this.#windowOf(grant.userId) : [];
+    const reset = Math.ceil(((times[0] ?? this.#now()) + WINDOW_MS) / 1000);
+    return {
+      "x-rate-limit-limit": String(this.postsPerWindow),
+      "x-rate-limit-remaining": String(Math.max(0, this.postsPerWindow - times.length)),
+      "x-rate-limit-reset": String(reset),
+    };
+  }
+}
+
+function safeJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An error as X's description gives it: the problem fields (title, detail, type, status) and the
+ * Error fields (code, message) its application/json answers carry.
+ */
+function problem(status: number, title: string, detail: string, type: string): FakeAnswer {
+  return { status, json: { title, detail, type, status, code: status, message: detail } };
+}

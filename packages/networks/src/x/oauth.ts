@@ -1,0 +1,91 @@
+import type { ConnectedAccount, Credentials, OAuthSteps } from "@socialpub/core";
+import { grantOf, type OAuthClient, requestToken } from "../common/oauth-token.ts";
+import { type XApiConfig, xCall } from "./api.ts";
+
+/** What the server asks X for: posting with media, reading the account, and a refresh token. */
+export const X_DEFAULT_SCOPES = ["tweet.read", "tweet.write", "users.read", "media.write", "offline.access"];
+
+export interface XOAuthConfig {
+  /** X's authorize page (https://x.com/i/oauth2/authorize). */
+  authorizeUrl: string;
+  client: OAuthClient;
+  scopes: readonly string[];
+  missingSettings: readonly string[];
+  api: XApiConfig;
+}
+
+interface MeAnswer {
+  data: { id: string; username: string; public_metrics?: { followers_count?: number } };
+}
+
+/**
+ * X's OAuth 2.0 authorization code flow with PKCE (S256). Access tokens last two hours; with
+ * offline.access X gives a refresh token, and each refresh answers a new one (the old one stops
+ * working), so the new pair is stored before it is used.
+ */
+export function xOAuth(config: XOAuthConfig): OAuthSteps {
+  const { client, api } = config;
+  return {
+    missingSettings: config.missingSettings,
+    pkce: true,
+    authorizeUrl({ state, redirectUri, codeChallenge }) {
+      const url = new URL(config.authorizeUrl);
+      url.search = new URLSearchParams({
+        response_type: "code",
+        client_id: client.clientId,
+        redirect_uri: redirectUri,
+        scope: config.scopes.join(" "),
+        state,
+        code_challenge: codeChallenge ?? "",
+        code_challenge_method: "S256",
+      }).toString();
+      return url.href;
+    },
+    async exchange({ code, redirectUri, codeVerifier, signal }): Promise<ConnectedAccount> {
+      const answer = await requestToken(
+        client,
+        {
+          grant_type: "authorization_code",
+          code,
+          redirect_uri: redirectUri,
+          code_verifier: codeVerifier ?? "",
+          client_id: client.clientId,
+        },
+        signal,
+      );
+      const me = (await xCall(
+        api,
+        answer.access_token,
+        "GET",
+        "/2/users/me?user.fields=public_metrics",
+        null,
+        signal,
+        true,
+      )) as MeAnswer;
+      return {
+        handle: `@${me.data.username}`,
+        followers: me.data.public_metrics?.followers_count ?? 0,
+        health: "healthy",
+        credentials: { ...grantOf(answer, api.now()), user_id: me.data.id, username: me.data.username },
+      };
+    },
+    async refresh(credentials, signal): Promise<Credentials> {
+      const answer = await requestToken(
+        client,
+        {
+          grant_type: "refresh_token",
+          refresh_token: String(credentials.refresh_token ?? ""),
+          client_id: client.clientId,
+        },
+        signal,
+      );
+      const grant = grantOf(answer, api.now());
+      // X always rotates; should it not, the refresh token in hand stays good.
+      return {
+        ...credentials,
+        ...grant,
+        refresh_token: grant.refresh_token ?? credentials.refresh_token ?? null,
+      };
+    },
+  };
+}

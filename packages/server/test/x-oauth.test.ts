@@ -1,0 +1,290 @@
+import { randomBytes } from "node:crypto";
+import { CredentialKeyring, provisionUser, type Store } from "@socialpub/core";
+import { SAMPLE_PNG } from "@socialpub/core/testing";
+import { XFake, type XFakeUser } from "@socialpub/networks/x/fake";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { networkAdapters } from "../src/live/network-adapters.ts";
+import { createLogger } from "../src/logging.ts";
+import { type RunningServer, startServer } from "../src/server.ts";
+import { openSqliteStore } from "../src/store/sqlite-store.ts";
+import { api } from "./support/cli-process.ts";
+import { FrontProxy } from "./support/front-proxy.ts";
+
+/*
+ * OAuth connect and publishing to X end to end: a server on a loopback port, behind the address it is
+ * told is its public one, connects an X account through the X fake's authorize page as a person does
+ * (open the authorize URL, press "Authorize app" on the consent page, follow the redirect back to the
+ * server's callback), then publishes through it. The fake checks PKCE, rotates refresh tokens, and
+ * checks every API request and answer against x-openapi.json.
+ */
+
+const LIVE_KEY = `sp_live_${"XOAuthEndToEndKey0123456789abcdef".repeat(2)}`;
+
+let x: XFake;
+let front: FrontProxy;
+let server: RunningServer;
+let store: Store;
+let userId: string;
+let alice: XFakeUser;
+/** Every answer the API gave; checked for tokens at the end. */
+const seen: string[] = [];
+
+beforeAll(async () => {
+  [x, front] = await Promise.all([XFake.start(), FrontProxy.start()]);
+  const app = x.addApp();
+  alice = x.addUser({ username: "alice_ships", followers: 1234 });
+  x.signIn(alice);
+  store = openSqliteStore(":memory:");
+  userId = (await provisionUser(store, { accounts: [], key: LIVE_KEY, plan: "studio" })).user.id;
+  server = await startServer({
+    port: 0,
+    host: "127.0.0.1",
+    store,
+    logger: createLogger({ level: "silent" }),
+    retention: false,
+    service: {
+      publicUrl: front.url,
+      credentialKeyring: new CredentialKeyring(randomBytes(32)),
+      liveAdapters: networkAdapters({
+        xApi: x.url,
+        xAuth: `${x.url}/i/oauth2/authorize`,
+        xApp: { clientId: app.clientId, clientSecret: app.clientSecret, missingSettings: [] },
+      }),
+      rateLimit: false,
+    },
+  });
+  front.target = new URL(server.url);
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  await Promise.all([x?.close(), front?.close(), store?.close()]);
+});
+
+async function call(method: string, path: string, body?: unknown) {
+  const res = await api(front, LIVE_KEY, method, path, body);
+  seen.push(JSON.stringify(res.body));
+  return res;
+}
+
+/**
+ * What a person does with the authorize URL: opens it, presses a button on X's consent page, and
+ * lets the browser follow X's redirect to the server's callback. Answers the page the browser shows.
+ */
+async function grantInBrowser(authorizeUrl: string, decision: "allow" | "deny" = "allow") {
+  const consent = await fetch(authorizeUrl);
+  const html = await consent.text();
+  expect(consent.status, html).toBe(200);
+  const action = /<form method="post" action="([^"]+)"/.exec(html)![1]!;
+  const request = /name="request" value="([^"]+)"/.exec(html)![1]!;
+  const pressed = await fetch(new URL(action, authorizeUrl), {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ request, decision }).toString(),
+    redirect: "manual",
+  });
+  expect(pressed.status).toBe(302);
+  const callback = pressed.headers.get("location")!;
+  const page = await fetch(callback, { redirect: "manual" });
+  return { callback, status: page.status, html: await page.text(), type: page.headers.get("content-type") };
+}
+
+async function connectX() {
+  const started = await call("POST", "/accounts/connect", { platform: "x" });
+  expect(started.status).toBe(201);
+  return started.body as { authorize_url: string; state: string; expires_at: string };
+}
+
+async function targetOf(postId: string) {
+  return (await call("GET", `/posts/${postId}/targets`)).body.data[0];
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > end) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe("X: OAuth connect and live publishing", () => {
+  it("a connect answers the authorize URL (PKCE S256, the registered redirect URL); declining connects nothing", async () => {
+    const started = await connectX();
+    expect(Object.keys(started).sort()).toEqual(["authorize_url", "expires_at", "platform", "state"]);
+    const url = new URL(started.authorize_url);
+    expect(url.origin + url.pathname).toBe(`${x.url}/i/oauth2/authorize`);
+    expect(url.searchParams.get("redirect_uri")).toBe(`${front.url}/api/v1/accounts/callback/x`);
+    expect(url.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(url.searchParams.get("state")).toBe(started.state);
+    expect(url.searchParams.get("scope")).toContain("offline.access");
+    const minutes = (Date.parse(started.expires_at) - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(14);
+    expect(minutes).toBeLessThanOrEqual(15);
+
+    const declined = await grantInBrowser(started.authorize_url, "deny");
+    expect(declined.status).toBe(400);
+    expect(declined.type).toMatch(/^text\/html/);
+    expect(declined.html).toMatch(/Access was not granted on X&#39;s page/);
+    expect((await call("GET", "/accounts")).body.data).toEqual([]);
+  });
+
+  it("granting access connects the account: tokens sealed, account.connected written, the state single-use", async () => {
+    const started = await connectX();
+    const page = await grantInBrowser(started.authorize_url);
+    expect(page.status, page.html).toBe(200);
+    expect(page.html).toMatch(/@alice_ships is connected/);
+    expect((await call("GET", "/accounts")).body.data).toEqual([
+      { platform: "x", handle: "@alice_ships", followers: 1234, health: "healthy" },
+    ]);
+    expect(x.oauth.tokenRequests).toEqual([{ grantType: "authorization_code", status: 200 }]);
+    const events = await store.listEvents(userId);
+    expect(events.map((e) => e.type)).toEqual(["account.connected"]);
+    const stored = await store.getAccount(userId, "live", "x");
+    expect(stored!.credentials).toMatch(/^v1\./);
+    expect(stored!.credentials).not.toContain(x.oauth.grants[0]!.accessToken);
+
+    const again = await fetch(page.callback);
+    expect(again.status).toBe(400);
+    expect(await again.text()).toMatch(/already used, is older than 15 minutes/);
+    const forged = await fetch(`${front.url}/api/v1/accounts/callback/x?state=forged&code=abc`);
+    expect(forged.status).toBe(400);
+  });
+
+  it("publishes text, and text with an image uploaded to X first", async () => {
+    const text = await call("POST", "/posts", { caption: "Shipping socialpub to X", platforms: ["x"] });
+    expect(text).toMatchObject({ status: 201, body: { status: "published" } });
+    const published = await targetOf(text.body.id);
+    expect(published.status).toBe("published");
+    const post = x.posts.at(-1)!;
+    expect(post).toMatchObject({ userId: alice.id, text: "Shipping socialpub to X", mediaIds: [] });
+    expect(published.permalink).toBe(`https://x.com/i/web/status/${post.id}`);
+
+    const upload = await fetch(`${front.url}/api/v1/media`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${LIVE_KEY}`, "content-type": "image/png" },
+      body: SAMPLE_PNG,
+    });
+    const media = (await upload.json()) as { id: string };
+    expect(upload.status).toBe(201);
+    const withImage = await call("POST", "/posts", {
+      caption: "With a picture",
+      platforms: ["x"],
+      media: media.id,
+    });
+    expect(withImage).toMatchObject({ status: 201, body: { status: "published" } });
+    const imagePost = x.posts.at(-1)!;
+    expect(imagePost.mediaIds).toHaveLength(1);
+    expect(x.media.get(imagePost.mediaIds[0]!)).toMatchObject({
+      type: "image/png",
+      bytes: SAMPLE_PNG.length,
+    });
+  });
+
+  it("a token that ended mid-schedule is refreshed and the post goes out; the rotated refresh token is kept", async () => {
+    const before = await store.getAccount(userId, "live", "x");
+    // The token ends before the server thought it would (X ended it early): X answers 401, the server
+    // refreshes once and publishes.
+    x.expireAccessTokens();
+    const scheduled = await call("POST", "/posts", {
+      caption: "Scheduled while the token lapses",
+      platforms: ["x"],
+      schedule_at: Date.now() + 1500,
+    });
+    expect(scheduled).toMatchObject({ status: 201, body: { status: "scheduled" } });
+    const done = await until(
+      async () => (await call("GET", `/posts/${scheduled.body.id}`)).body,
+      (p) => p.status !== "scheduled" && p.status !== "publishing",
+    );
+    expect(done.status).toBe("published");
+    expect(x.oauth.tokenRequests.at(-1)).toEqual({ grantType: "refresh_token", status: 200 });
+    const after = await store.getAccount(userId, "live", "x");
+    expect(after!.credentials).not.toBe(before!.credentials);
+    expect(after!.health).toBe("healthy");
+  });
+
+  it("a token with less than five minutes left is refreshed before use, once for concurrent posts", async () => {
+    // From now on X hands out one-minute tokens: every publish finds its token about to end.
+    x.oauth.accessTokenSeconds = 60;
+    x.expireAccessTokens();
+    const refreshes = () => x.oauth.tokenRequests.filter((r) => r.grantType === "refresh_token").length;
+    const first = refreshes();
+    expect(
+      (await call("POST", "/posts", { caption: "One-minute token", platforms: ["x"] })).body.status,
+    ).toBe("published");
+    // This refresh spends the refresh token stored by the previous one: it works only if the rotated
+    // token was kept.
+    const next = await call("POST", "/posts", { caption: "And once more", platforms: ["x"] });
+    expect(next.body.status).toBe("published");
+    expect(refreshes()).toBe(first + 2);
+    const both = await Promise.all([
+      call("POST", "/posts", { caption: "Together one", platforms: ["x"] }),
+      call("POST", "/posts", { caption: "Together two", platforms: ["x"] }),
+    ]);
+    expect(both.map((b) => b.body.status)).toEqual(["published", "published"]);
+    expect(refreshes()).toBe(first + 3);
+    expect(x.oauth.tokenRequests.every((r) => r.status === 200)).toBe(true);
+  });
+
+  it("a quota hit waits for X's reset instead of failing", async () => {
+    x.postsPerWindow = x.posts.filter((p) => p.userId === alice.id).length;
+    const limited = await call("POST", "/posts", { caption: "Over the limit", platforms: ["x"] });
+    expect(limited.status).toBe(201);
+    const target = await targetOf(limited.body.id);
+    expect(target.status).toBe("pending");
+    expect(target.error).toMatch(/X's limit for this account or app is used up until/);
+    x.postsPerWindow = 100;
+  });
+
+  it("a refresh X refuses turns the account reauth_required and sends account.disconnected", async () => {
+    // The user removes the app's access on X; tokens last a minute, so the next publish refreshes.
+    x.oauth.accessTokenSeconds = 60;
+    x.revokeAccess(alice);
+    const refused = await call("POST", "/posts", { caption: "After revoking", platforms: ["x"] });
+    expect(refused.body.status).toBe("draft");
+    const target = await targetOf(refused.body.id);
+    expect(target.status).toBe("failed");
+    expect(target.error).toMatch(/X refused the grant .*reconnect the X account/);
+    expect(x.oauth.tokenRequests.at(-1)).toEqual({ grantType: "refresh_token", status: 400 });
+    expect((await call("GET", "/accounts")).body.data[0]).toMatchObject({ health: "reauth_required" });
+    const types = (await store.listEvents(userId)).map((e) => e.type);
+    expect(types.filter((t) => t === "account.disconnected")).toHaveLength(1);
+  });
+
+  it("never shows a token, and X saw nothing that strays from x-openapi.json", async () => {
+    const events = JSON.stringify(await store.listEvents(userId));
+    for (const grant of x.oauth.grants) {
+      for (const secret of [grant.accessToken, grant.refreshToken].filter((s): s is string => s !== null)) {
+        expect(events).not.toContain(secret);
+        for (const answer of seen) expect(answer).not.toContain(secret);
+      }
+    }
+    expect(x.specViolations).toEqual([]);
+  });
+});
+
+describe("X without the app's settings", () => {
+  it("answers 400 naming the missing settings", async () => {
+    const bare = await startServer({
+      port: 0,
+      host: "127.0.0.1",
+      store,
+      logger: createLogger({ level: "silent" }),
+      retention: false,
+      service: {
+        credentialKeyring: new CredentialKeyring(randomBytes(32)),
+        liveAdapters: networkAdapters({}),
+        rateLimit: false,
+      },
+    });
+    try {
+      const res = await api(bare, LIVE_KEY, "POST", "/accounts/connect", { platform: "x" });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatch(
+        /SOCIALPUB_PUBLIC_URL and SOCIALPUB_X_CLIENT_ID and SOCIALPUB_X_CLIENT_SECRET/,
+      );
+    } finally {
+      await bare.close();
+    }
+  });
+});
