@@ -138,6 +138,19 @@ describe("socialpub-server start --dev", () => {
     );
   });
 
+  it("refuses to start with a SOCIALPUB_PUBLIC_URL that cannot be a redirect address", async () => {
+    for (const value of [
+      "social.example.com",
+      "ftp://social.example.com",
+      "https://social.example.com/?a=1",
+    ]) {
+      expectOneLineError(
+        await runCli(["start", "--port", "0", "--db", newDb()], { SOCIALPUB_PUBLIC_URL: value }),
+        /SOCIALPUB_PUBLIC_URL must be the server's address as browsers reach it/,
+      );
+    }
+  });
+
   it("accepts webhook URLs on loopback addresses only with --dev or --allow-private-webhooks", async () => {
     const hook = { url: "http://127.0.0.1:9/hooks/socialpub" };
     const dev = await serve(["--dev", "--dev-key", TEST_KEY, "--db", newDb()]);

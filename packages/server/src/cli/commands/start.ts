@@ -215,6 +215,24 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
+/**
+ * SOCIALPUB_PUBLIC_URL, checked: an absolute http(s) address without a query, a fragment or a user, as
+ * OAuth networks require of a redirect URL. Undefined when unset.
+ */
+function publicUrlFrom(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {}
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
+    throw new CliError(
+      `SOCIALPUB_PUBLIC_URL must be the server's address as browsers reach it, such as https://social.example.com (http or https, no query or user); got ${JSON.stringify(value)}.`,
+    );
+  }
+  return url.href.replace(/\/+$/, "");
+}
+
 function print(line: string): void {
   process.stdout.write(`${line}\n`);
 }
@@ -234,6 +252,7 @@ async function start(options: StartOptions): Promise<void> {
   } catch (error) {
     throw new CliError(describeFailure(error));
   }
+  const publicUrl = publicUrlFrom(process.env.SOCIALPUB_PUBLIC_URL);
   const dashboard = options.dashboard ?? Boolean(options.dev);
   await assertCanListen(options.host, options.port);
   const opened = await openStore(options.db, {
@@ -299,7 +318,7 @@ async function start(options: StartOptions): Promise<void> {
         ...(mediaDir !== null && { mediaStorage: new FileMediaStorage(mediaDir) }),
         allowPrivateWebhookUrls: allowPrivateWebhooks,
         liveAdapters: await liveAdapters(),
-        ...(process.env.SOCIALPUB_PUBLIC_URL && { publicUrl: process.env.SOCIALPUB_PUBLIC_URL }),
+        ...(publicUrl && { publicUrl }),
         ...(keyring && { credentialKeyring: keyring }),
         // Events written by an admin command on this database wake no one: look at the outbox each minute.
         webhookDelivery: { recheckIntervalMs: 60_000 },
