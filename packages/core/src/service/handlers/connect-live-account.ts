@@ -30,6 +30,11 @@ export async function connectLiveAccount({
   body,
   keptAnswer,
 }: RequestContext<z.output<typeof ConnectAccountBody>>): Promise<Response> {
+  const oauth = deps.publishing.adapterFor("live", body.platform)?.oauth;
+  if (oauth && deps.publishing.keyring) {
+    const { platform, ...fields } = body;
+    return startOAuthConnect(deps, caller, platform, oauth, fields);
+  }
   const { created, account } = await connectLiveAccountFor(deps, caller.user, body, keptAnswer);
   return json(created ? 201 : 200, toAccount(account));
 }
@@ -60,7 +65,12 @@ export async function connectLiveAccountFor(
       "This server has no secret key to keep network credentials with, so live accounts cannot be connected; start it with SOCIALPUB_SECRET_KEY or --secret-key-file.",
     );
   }
-  if (adapter.oauth) return startOAuthConnect(deps, caller, platform, adapter.oauth, fields);
+  if (adapter.oauth) {
+    // The user grants access on the network's own page, in a browser: only the API can start that.
+    throw badRequest(
+      `${name} connects through ${name}'s own page: start it with POST /accounts/connect and a live key, then open the authorize_url it answers.`,
+    );
+  }
   const secrets = fields as Credentials;
   const connected = await checkWithNetwork(deps, platform, name, fields, (text) =>
     redactCredentials(text, secrets),
