@@ -1,16 +1,14 @@
 // Installs the real n8n that the end-to-end tests run, into a cache folder outside the repository
 // (see n8n-install-location.mts). Idempotent: when the cache is complete it only says so. Safe to run
-// several at once (see cache-install.mts): one installs, the others wait for it, and the cache folder
+// several at once (see scripts/cache-install.mts at the repository root): one installs, the others wait for it, and the cache folder
 // only ever appears complete.
 //
 // n8n 2.40.7 installs on Node 24 with two workarounds, both for packages the npm registry lacks:
 // linkedom is pinned to 0.18.12 (0.18.15 needs a missing package), and install scripts are skipped
 // (a Kafka client's build step downloads zlib). The one native module n8n needs, sqlite3, is then
 // built against the headers of the Node that will run n8n.
-import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { delimiter, dirname } from "node:path";
-import { installOnce } from "./cache-install.mts";
+import { installOnce, npmInstallInto, run } from "../../../scripts/cache-install.mts";
 import {
   INSTALL_COMMAND,
   isN8nInstalled,
@@ -24,51 +22,14 @@ import {
   readyMarker,
 } from "./n8n-install-location.mts";
 
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
-  console.log(`$ ${command} ${args.join(" ")}`);
-  const result = spawnSync(command, args, {
-    cwd,
-    env,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  if (result.error) throw result.error;
-  if (result.status !== 0)
-    throw new Error(`${command} ${args.join(" ")} failed with exit code ${result.status}`);
-  return result.stdout;
-}
-
 /** Installs n8n into `dir`, an empty folder; writes the ready marker last. */
 function install(dir: string): void {
-  writeFileSync(
-    `${dir}/package.json`,
-    `${JSON.stringify(
-      { name: "socialpub-n8n-cache", private: true, overrides: { linkedom: "0.18.12" } },
-      null,
-      2,
-    )}\n`,
-  );
-  const env = { ...process.env };
-  delete env.npm_config_nodedir;
-  delete env.NPM_CONFIG_NODEDIR;
-  run(
-    "npm",
-    [
-      "install",
-      "--ignore-scripts",
-      "--no-audit",
-      "--no-fund",
-      "--loglevel=error",
-      `${nodePackageName()}@${NODE_VERSION}`,
-      `n8n@${N8N_VERSION}`,
-    ],
-    dir,
-    env,
-  );
-  run("npm", ["rebuild", "sqlite3", "--loglevel=error"], dir, {
-    ...env,
-    PATH: `${dirname(nodeBinary(dir))}${delimiter}${process.env.PATH ?? ""}`,
-    npm_config_nodedir: nodeDir(dir),
+  npmInstallInto(dir, {
+    packageJson: { name: "socialpub-n8n-cache", private: true, overrides: { linkedom: "0.18.12" } },
+    packages: [`${nodePackageName()}@${NODE_VERSION}`, `n8n@${N8N_VERSION}`],
+    nativeModule: "sqlite3",
+    nodeBinary: nodeBinary(dir),
+    nodeDir: nodeDir(dir),
   });
   const version = run(nodeBinary(dir), [n8nEntry(dir), "--version"], dir).trim();
   if (!version.includes(N8N_VERSION)) throw new Error(`installed n8n reports version "${version}"`);

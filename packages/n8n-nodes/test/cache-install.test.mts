@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { installOnce, lockDirOf } from "../scripts/cache-install.mts";
+import { installOnce, lockDirOf } from "../../../scripts/cache-install.mts";
 
 const child = join(dirname(fileURLToPath(import.meta.url)), "support", "install-race-child.mts");
 

@@ -7,10 +7,8 @@
 // is compiled from source against the headers of the Node.js package installed beside it (the same
 // Node that then runs the PDS): install scripts are skipped first, then only better-sqlite3 is rebuilt
 // with npm_config_nodedir pointing at that package.
-import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { delimiter, dirname } from "node:path";
-import { installOnce } from "../../n8n-nodes/scripts/cache-install.mts";
+import { installOnce, npmInstallInto, run } from "../../../scripts/cache-install.mts";
 import {
   isPdsInstalled,
   nodePackageName,
@@ -24,48 +22,18 @@ import {
   pdsReadyMarker,
 } from "../src/bluesky/peer/pds-install-location.ts";
 
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
-  console.log(`$ ${command} ${args.join(" ")}`);
-  const result = spawnSync(command, args, {
-    cwd,
-    env,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  if (result.error) throw result.error;
-  if (result.status !== 0)
-    throw new Error(`${command} ${args.join(" ")} failed with exit code ${result.status}`);
-  return result.stdout;
-}
-
 /** Installs the PDS into `dir`, an empty folder; writes the ready marker last. */
 function install(dir: string): void {
-  writeFileSync(
-    `${dir}/package.json`,
-    `${JSON.stringify({ name: "socialpub-bluesky-pds-cache", private: true }, null, 2)}\n`,
-  );
-  const env = { ...process.env };
-  delete env.npm_config_nodedir;
-  delete env.NPM_CONFIG_NODEDIR;
-  run(
-    "npm",
-    [
-      "install",
-      "--ignore-scripts",
-      "--no-audit",
-      "--no-fund",
-      "--loglevel=error",
+  npmInstallInto(dir, {
+    packageJson: { name: "socialpub-bluesky-pds-cache", private: true },
+    packages: [
       `${nodePackageName()}@${PDS_NODE_VERSION}`,
       `@atproto/pds@${PDS_VERSION}`,
       `@did-plc/server@${PLC_SERVER_VERSION}`,
     ],
-    dir,
-    env,
-  );
-  run("npm", ["rebuild", "better-sqlite3", "--loglevel=error"], dir, {
-    ...env,
-    PATH: `${dirname(pdsNodeBinary(dir))}${delimiter}${process.env.PATH ?? ""}`,
-    npm_config_nodedir: pdsNodeDir(dir),
+    nativeModule: "better-sqlite3",
+    nodeBinary: pdsNodeBinary(dir),
+    nodeDir: pdsNodeDir(dir),
   });
   // The proof that the native build loads in the Node that will run it.
   const check = run(

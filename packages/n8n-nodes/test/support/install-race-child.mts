@@ -3,7 +3,7 @@
 // all of them have started (and a moment more), so the others are waiting on its lock by then.
 import { appendFileSync, existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { installOnce } from "../../scripts/cache-install.mts";
+import { installOnce } from "../../../../scripts/cache-install.mts";
 
 const [cacheDir, runsDir, count] = process.argv.slice(2) as [string, string, string];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

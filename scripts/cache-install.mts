@@ -5,6 +5,9 @@
 //   installer can never leave it half-written;
 // - a lock folder (`<cache>.lock`, created with mkdir, which only one process can do) makes the others
 //   wait for the first install instead of repeating it. A lock whose process is gone is taken over.
+// Shared by the installers of the tools some tests need (n8n, the Bluesky PDS), with the npm install
+// they have in common.
+import { spawnSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -16,7 +19,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { hostname } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, delimiter, dirname, join } from "node:path";
 
 export interface CacheInstall {
   cacheDir: string;
@@ -168,4 +171,59 @@ export async function installOnce(options: CacheInstall): Promise<CacheInstallRe
     rmSync(work, { recursive: true, force: true });
     unlock(lockDir);
   }
+}
+
+/** Runs a command to its end in `cwd`, echoing it; answers its stdout, throws on a non-zero exit. */
+export function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  console.log(`$ ${command} ${args.join(" ")}`);
+  const result = spawnSync(command, args, {
+    cwd,
+    env,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  if (result.error) throw result.error;
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(" ")} failed with exit code ${result.status}`);
+  return result.stdout;
+}
+
+export interface NpmInstall {
+  /** The package.json written first (its name, and any overrides). */
+  packageJson: Record<string, unknown>;
+  /** What `npm install` installs, as name@version. */
+  packages: string[];
+  /** The one native module rebuilt after the install, against the installed Node's headers. */
+  nativeModule: string;
+  /** The installed Node's binary and its folder (with its headers), in `dir`. */
+  nodeBinary: string;
+  nodeDir: string;
+}
+
+/**
+ * The start every install shares: package.json, `npm install` with install scripts skipped (some
+ * download from hosts that are not reachable), then only the native module rebuilt from source against
+ * the headers of the Node installed beside it, the Node that then runs the tool.
+ */
+export function npmInstallInto(dir: string, spec: NpmInstall): void {
+  writeFileSync(join(dir, "package.json"), `${JSON.stringify(spec.packageJson, null, 2)}\n`);
+  const env = { ...process.env };
+  delete env.npm_config_nodedir;
+  delete env.NPM_CONFIG_NODEDIR;
+  run(
+    "npm",
+    ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error", ...spec.packages],
+    dir,
+    env,
+  );
+  run("npm", ["rebuild", spec.nativeModule, "--loglevel=error"], dir, {
+    ...env,
+    PATH: `${dirname(spec.nodeBinary)}${delimiter}${process.env.PATH ?? ""}`,
+    npm_config_nodedir: spec.nodeDir,
+  });
 }
