@@ -20,7 +20,11 @@ export interface ThrowawayCluster {
   createDatabase(prefix?: string): Promise<string>;
   /** Stops the server (fast shutdown: connections are cut) and starts it again on the same port. */
   restart(options?: { downMs?: number }): Promise<void>;
-  stop(): Promise<void>;
+  /**
+   * Stops the server as `pg_ctl stop -m fast` does (every session ended, a clean checkpoint) or as
+   * `-m immediate` does (every process gone at once; the next start replays the WAL, as after a crash).
+   */
+  stop(mode?: "fast" | "immediate"): Promise<void>;
   start(): Promise<void>;
   /** Stops the server and removes its folder. */
   destroy(): Promise<void>;
@@ -66,7 +70,16 @@ function postgresUser(): { uid: number; gid: number } | Record<string, never> {
   return { uid: id("-u"), gid: id("-g") };
 }
 
-export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
+export interface ClusterOptions {
+  /**
+   * Keep commits as durable as a real server keeps them across a stop of PostgreSQL alone
+   * (synchronous_commit on): needed where a test stops the server with `immediate` and then counts
+   * what it acknowledged. fsync stays off either way: the machine itself does not go down.
+   */
+  durableCommits?: boolean;
+}
+
+export async function startThrowawayCluster(options: ClusterOptions = {}): Promise<ThrowawayCluster> {
   const bin = findPostgresBin();
   if (!bin) {
     throw new Error(
@@ -101,7 +114,7 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
       "-c",
       "fsync=off",
       "-c",
-      "synchronous_commit=off",
+      `synchronous_commit=${options.durableCommits ? "on" : "off"}`,
       "-c",
       "full_page_writes=off",
       "-c",
@@ -165,7 +178,7 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
       if (options.downMs) await new Promise((resolve) => setTimeout(resolve, options.downMs));
       await start();
     },
-    stop: () => stop(),
+    stop: (mode = "fast") => stop(mode === "fast" ? "SIGINT" : "SIGQUIT"),
     start,
     async destroy() {
       await admin.end({ timeout: 1 });

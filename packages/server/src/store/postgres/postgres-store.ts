@@ -103,7 +103,7 @@ export class PostgresStore implements Store {
   readonly description: string;
   private readonly sql: Sql;
   /**
-   * Connections that hold per-user locks (exclusivelyForUser), apart from the pool the locked work
+   * Connections whose transactions hold per-user locks (exclusivelyForUser), apart from the pool the locked work
    * itself uses: were they one pool, holders of every connection would wait for one forever.
    */
   private readonly locks: Sql;
@@ -122,6 +122,11 @@ export class PostgresStore implements Store {
     const settings = {
       connect_timeout: Math.ceil((options.connectTimeoutMs ?? 5000) / 1000),
       idle_timeout: 60,
+      // How long a connection waits before trying the database again after failing to reach it. The
+      // driver's own wait grows to 20 s, and a request that finds its connection waiting waits with
+      // it: capped at 1 s, a request while the database is down fails fast (503) and an instance is
+      // back about a second after the database is.
+      backoff: (attempt: number) => Math.min(0.05 * 2 ** attempt, 1) * (0.5 + Math.random() / 2),
       onnotice: () => {},
       // bigint columns hold Unix milliseconds and counts: all far below 2^53, so plain numbers.
       types: {
@@ -141,7 +146,13 @@ export class PostgresStore implements Store {
     } satisfies postgres.Options<Record<string, postgres.PostgresType>>;
     const poolSize = options.poolSize ?? 10;
     const sql = postgres(options.url, { ...settings, max: poolSize });
-    const locks = postgres(options.url, { ...settings, max: Math.max(2, Math.ceil(poolSize / 2)) });
+    // The lock transactions stay open, idle, for as long as the locked work takes; one the driver lost
+    // track of (its connection cut mid-transaction) is ended by the database after two minutes.
+    const locks = postgres(options.url, {
+      ...settings,
+      connection: { ...settings.connection, idle_in_transaction_session_timeout: 120_000 },
+      max: Math.max(2, Math.ceil(poolSize / 2)),
+    });
     const store = new PostgresStore(sql, locks, options.url, options.publishLeaseMs ?? 60_000);
     try {
       await store.guard(() => migratePostgres(sql));
@@ -329,18 +340,25 @@ export class PostgresStore implements Store {
   }
 
   async exclusivelyForUser<T>(userId: string, work: () => Promise<T>): Promise<T> {
-    // A session-level advisory lock on a connection of its own: held across the several statements of
-    // `work`, and released by the database should this process die holding it.
-    const held = await this.guard(() => this.locks.reserve());
+    // A transaction-level advisory lock, held by a transaction on a connection of its own while `work`
+    // runs (on the other pool), and released by the database should this process die holding it. A
+    // transaction rather than a reserved connection and a session lock: the driver hands a reserved
+    // connection that closed while reserved back to the pool as if it were open, so a database restart
+    // left the lock pool dead. A lock wait is bounded by the statement timeout (503).
+    let started: Promise<T> | null = null;
     try {
-      await this.guard(() => held`SELECT pg_advisory_lock(${USER_LOCK_SPACE}, hashtext(${userId}))`);
-      try {
-        return await work();
-      } finally {
-        await held`SELECT pg_advisory_unlock(${USER_LOCK_SPACE}, hashtext(${userId}))`.catch(() => {});
-      }
-    } finally {
-      held.release();
+      return (await this.guard(() =>
+        this.locks.begin(async (tx) => {
+          await tx`SELECT pg_advisory_xact_lock(${USER_LOCK_SPACE}, hashtext(${userId}))`;
+          started = work();
+          return await started;
+        }),
+      )) as T;
+    } catch (error) {
+      // The lock's connection was lost while `work` ran: the work is store transactions of its own, so
+      // it finishes, and its own outcome is the answer.
+      if (started) return await started;
+      throw error;
     }
   }
 
