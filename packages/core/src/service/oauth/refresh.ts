@@ -101,6 +101,8 @@ async function refreshOnce(
       credentials,
       AbortSignal.any([signal, AbortSignal.timeout(REFRESH_TIMEOUT_MS)]),
     );
+    // Written without `expected`: the refresh token just spent no longer works at the network, so the
+    // new pair must be kept whatever replaced the stored value meanwhile (a reseal holds the same grant).
     const stored = await deps.store.setAccountCredentials(
       current.user_id,
       current.mode,
