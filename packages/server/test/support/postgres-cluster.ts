@@ -1,9 +1,12 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
+import { findPostgresBin } from "../../../../scripts/postgres-bin.ts";
+
+export { findPostgresBin };
 
 /*
  * A throwaway PostgreSQL cluster for tests and benchmarks: initdb in a temporary folder, the server on
@@ -28,26 +31,6 @@ export interface ThrowawayCluster {
   start(): Promise<void>;
   /** Stops the server and removes its folder. */
   destroy(): Promise<void>;
-}
-
-/** The folder of PostgreSQL's server binaries (initdb, postgres), newest version first; null if none. */
-export function findPostgresBin(): string | null {
-  const fromEnv = process.env.SOCIALPUB_PG_BIN;
-  if (fromEnv && existsSync(join(fromEnv, "initdb"))) return fromEnv;
-  const root = "/usr/lib/postgresql";
-  if (existsSync(root)) {
-    const versions = readdirSync(root)
-      .filter((v) => existsSync(join(root, v, "bin", "initdb")))
-      .sort((a, b) => Number(b) - Number(a));
-    if (versions[0]) return join(root, versions[0], "bin");
-  }
-  try {
-    const initdb = execFileSync("sh", ["-c", "command -v initdb"], { encoding: "utf8" }).trim();
-    if (initdb) return join(initdb, "..");
-  } catch {
-    // not on PATH either
-  }
-  return null;
 }
 
 async function freePort(): Promise<number> {

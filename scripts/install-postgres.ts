@@ -1,9 +1,11 @@
 // Makes sure PostgreSQL's server binaries are there for the tests and benchmarks that start a
 // throwaway cluster: nothing to do when initdb is found, else Debian's postgresql package through
-// apt-get (CI runs as root). No cluster is started here and none is left running: each test run starts
-// its own in a temporary folder. Safe to run again and again.
+// apt-get (CI runs as root). Machine setup, so it lives beside toolchain.mjs; the server package's
+// `ci:prepare` runs it, since `pnpm -r run ci:prepare` (.ci/run, CI) leaves the root package out. No
+// cluster is started here and none is left running: each test run starts its own in a temporary
+// folder. Safe to run again and again.
 import { spawnSync } from "node:child_process";
-import { findPostgresBin } from "../test/support/postgres-cluster.ts";
+import { findPostgresBin } from "./postgres-bin.ts";
 
 const HINT =
   "Install PostgreSQL's server (Debian: apt-get install -y postgresql), or set SOCIALPUB_PG_BIN to the folder holding initdb and postgres.";
