@@ -2,11 +2,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { withProcessSlot } from "../../../../test-support/process-slots.ts";
 
 export interface ReferenceServer {
   /** e.g. http://127.0.0.1:41234/api/v1 */
   baseUrl: string;
-  /** The dev user's test key, as the CLI printed it. */
+  /** The dev user's test key, as the CLI printed it (empty for a server started without --dev). */
   apiKey: string;
   stop(): Promise<void>;
 }
@@ -18,15 +19,29 @@ function serverCli(): string {
   return join(dirname(manifest), bin["socialpub-server"]!);
 }
 
+export interface ServerOptions {
+  /** Arguments after `start --port 0`; default `--dev --db :memory:` (a dev user with a test key). */
+  args?: string[];
+  /** Added to this process's environment, e.g. SOCIALPUB_SECRET_KEY for a live key's credentials. */
+  env?: Record<string, string>;
+}
+
 /**
- * The real reference server as a process: `start --port 0 --dev --db :memory:`, which creates a dev user
- * with a test key and connected sandbox accounts and prints the key and the address.
+ * The real reference server as a process: by default `start --port 0 --dev --db :memory:`, which creates
+ * a dev user with a test key and connected sandbox accounts and prints the key and the address. The start
+ * holds one of the suite's process slots; the running server, idle, does not.
  */
-export function startReferenceServer(): Promise<ReferenceServer> {
+export function startReferenceServer(options: ServerOptions = {}): Promise<ReferenceServer> {
+  return withProcessSlot(() => startNow(options));
+}
+
+function startNow(options: ServerOptions): Promise<ReferenceServer> {
+  const args = options.args ?? ["--dev", "--db", ":memory:"];
+  const dev = args.includes("--dev");
   const child: ChildProcess = spawn(
     process.execPath,
-    [serverCli(), "start", "--port", "0", "--dev", "--db", ":memory:", "--log-level", "warn"],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    [serverCli(), "start", "--port", "0", ...args, "--log-level", "warn"],
+    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...options.env } },
   );
   let stdout = "";
   let stderr = "";
@@ -50,13 +65,13 @@ export function startReferenceServer(): Promise<ReferenceServer> {
     const onData = () => {
       const base = /^Base URL: (\S+)$/m.exec(stdout)?.[1];
       const key = /^API key: (\S+)$/m.exec(stdout)?.[1];
-      if (!base || !key) return;
+      if (!base || (!key && dev)) return;
       clearTimeout(timer);
       child.stdout!.off("data", onData);
       child.off("exit", onEarlyExit);
       resolve({
         baseUrl: base,
-        apiKey: key,
+        apiKey: key ?? "",
         stop: async () => {
           if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
           await exited;

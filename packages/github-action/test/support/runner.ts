@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
+import { withProcessSlot } from "../../../../test-support/process-slots.ts";
 
 const packageDir = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -55,8 +56,15 @@ export interface StepOptions {
   apiUrl?: string;
 }
 
-/** Runs `node dist/index.js` the way a runner does for a `uses:` step, and collects what it reported. */
+/**
+ * Runs `node dist/index.js` the way a runner does for a `uses:` step, and collects what it reported. The
+ * step holds one of the suite's process slots for its whole run, so a busy machine is not overloaded.
+ */
 export function runStep(options: StepOptions): Promise<StepRun> {
+  return withProcessSlot(() => runStepNow(options));
+}
+
+function runStepNow(options: StepOptions): Promise<StepRun> {
   const dir = mkdtempSync(join(tmpdir(), "action-step-"));
   const eventPath = join(dir, "event.json");
   const outputPath = join(dir, "output");
