@@ -164,6 +164,13 @@ export interface NetworkAdapter {
    */
   findPublished?(account: AccountSession, key: string, signal: AbortSignal): Promise<PublishedPost | null>;
 
+  /**
+   * Reads the account's follower count now (Bluesky's profile followersCount, a Telegram chat's member
+   * count). Absent when the network reports none after connect (Discord webhooks have no followers).
+   * Throws NetworkError; the service then keeps the count it had.
+   */
+  readFollowers?(account: AccountSession, signal: AbortSignal): Promise<number>;
+
   /** Reads the post's counts. Absent when the network reports none (Discord webhooks, Telegram bots). */
   readMetrics?(
     account: AccountSession,

@@ -24,6 +24,7 @@ import { PerUserQueue } from "./per-user-queue.ts";
 import { runRoute } from "./pipeline.ts";
 import { publishClaimedPost } from "./publish.ts";
 import { DueTimer } from "./publishing/due-timer.ts";
+import { newFollowerReads } from "./publishing/follower-refresh.ts";
 import { InFlightSweep } from "./publishing/in-flight-sweep.ts";
 import { createMediaFetch, type MediaFetch } from "./publishing/media-fetch.ts";
 import {
@@ -171,6 +172,7 @@ export function createService(options: ServiceOptions): Service {
     shutdown: shutdown.signal,
     publicUrl: options.publicUrl?.replace(/\/+$/, "") || null,
     refreshes: new Map(),
+    followers: newFollowerReads(),
   };
   const daily = new DailyAnalytics({
     store,

@@ -218,6 +218,20 @@ export function blueskyAdapter(options: BlueskyAdapterOptions = {}): NetworkAdap
       });
     },
 
+    async readFollowers(account, signal) {
+      return sessions.run(account, signal, async (session) => {
+        try {
+          const { data } = await client(session, signal).app.bsky.actor.getProfile(
+            { actor: session.did },
+            { signal },
+          );
+          return data.followersCount ?? 0;
+        } catch (error) {
+          throw passExpired(error, "reading the account's followers");
+        }
+      });
+    },
+
     async readMetrics(account, post, signal) {
       return sessions.run(account, signal, async (session) => {
         try {

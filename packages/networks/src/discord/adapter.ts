@@ -22,7 +22,8 @@ export const DISCORD_API_URL = "https://discord.com";
 
 /**
  * Discord through a channel's incoming webhook. Webhooks read nothing back (no reactions, no message
- * search by our key), so there is no readMetrics and no findPublished.
+ * search by our key, no member count), so there is no readMetrics, no findPublished and no readFollowers:
+ * a Discord account shows 0 followers.
  */
 export function discordAdapter(options: DiscordAdapterOptions = {}): NetworkAdapter {
   const apiUrl = new URL(options.apiUrl ?? DISCORD_API_URL);

@@ -2,6 +2,7 @@ import { NETWORK_RULES, type NetworkAdapter, withoutTrailingSlashes } from "@soc
 import { WaitGate } from "../common/wait-gate.ts";
 import type { BotApiConfig } from "./bot-api.ts";
 import { connectTelegram } from "./connect.ts";
+import { readTelegramFollowers } from "./followers.ts";
 import { MAX_UPLOAD_BYTES, publishTelegram } from "./publish.ts";
 
 export interface TelegramAdapterOptions {
@@ -17,7 +18,8 @@ export const TELEGRAM_API_URL = "https://api.telegram.org";
 /**
  * Telegram through a bot (Bot API): the bot is an administrator of the channel, or a member of the
  * supergroup, it posts to. The Bot API reports no views or reactions to bots, so there is no
- * readMetrics; and no way to look a message up by our key, so there is no findPublished.
+ * readMetrics; and no way to look a message up by our key, so there is no findPublished. Followers
+ * are the chat's member count (getChatMemberCount), read at connect and by readFollowers.
  */
 export function telegramAdapter(options: TelegramAdapterOptions = {}): NetworkAdapter {
   const config: BotApiConfig = {
@@ -37,5 +39,6 @@ export function telegramAdapter(options: TelegramAdapterOptions = {}): NetworkAd
     maxMediaBytes: MAX_UPLOAD_BYTES,
     connect: (fields, context) => connectTelegram(config, fields, context.signal),
     publish: (account, post) => publishTelegram(config, gate, account, post),
+    readFollowers: (account, signal) => readTelegramFollowers(config, account, signal),
   };
 }

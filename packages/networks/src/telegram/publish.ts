@@ -23,7 +23,7 @@ export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 
 const refused = (message: string) => new NetworkError("telegram", "refused", message);
 
-function credentialsOf(account: AccountSession): TelegramCredentials {
+export function credentialsOf(account: AccountSession): TelegramCredentials {
   const { bot_token, chat_id, chat_username } = account.credentials;
   if (typeof bot_token !== "string" || typeof chat_id !== "number") {
     throw new NetworkError(

@@ -7,6 +7,7 @@ import type { KeepAnswer, RequestContext, ServiceDeps } from "../context.ts";
 import { badRequest, HttpError } from "../http-error.ts";
 import { startOAuthConnect } from "../oauth/start-connect.ts";
 import { sealCredentials } from "../publishing/attempt-target.ts";
+import { followersReadAt } from "../publishing/follower-refresh.ts";
 import { redactCredentials } from "../publishing/redact.ts";
 import { json } from "../responses.ts";
 import { toAccount } from "../serialize.ts";
@@ -88,6 +89,7 @@ export async function connectLiveAccountFor(
   };
   account.credentials = sealCredentials(deps, account, connected.credentials);
   const { existing } = await putWithinPlan(deps, { user }, account, now, keptAnswer);
+  followersReadAt(deps, account, now);
   return {
     created: existing === null,
     account: existing ? { ...account, connected_at: existing.connected_at } : account,

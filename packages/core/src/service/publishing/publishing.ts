@@ -4,6 +4,7 @@ import { sandboxAdapter } from "../../networks/sandbox.ts";
 import type { CredentialKeyring } from "../../secrets/credential-keyring.ts";
 import type { KeyMode } from "../../store/types.ts";
 import type { DueTimer } from "./due-timer.ts";
+import type { FollowerReads } from "./follower-refresh.ts";
 import type { InFlightSweep } from "./in-flight-sweep.ts";
 import type { MediaFetch } from "./media-fetch.ts";
 
@@ -29,6 +30,11 @@ export interface PublishingOptions {
    * after which an attempt sends nothing more.
    */
   attemptLeaseMs?: number;
+  /**
+   * How old a live account's follower count may be before GET /accounts reads it again, in the
+   * background: 6 hours.
+   */
+  followersMaxAgeMs?: number;
 }
 
 export const DEFAULT_PUBLISHING: Required<PublishingOptions> = {
@@ -38,6 +44,7 @@ export const DEFAULT_PUBLISHING: Required<PublishingOptions> = {
   metricsScheduleMs: [300_000, 3_600_000, 21_600_000, 86_400_000, 604_800_000],
   metricsLeaseMs: 600_000,
   attemptLeaseMs: 600_000,
+  followersMaxAgeMs: 21_600_000,
 };
 
 /** What the publishing steps share, beside the store and clock every handler has. */
@@ -66,6 +73,8 @@ export interface Publishing {
   publicUrl: string | null;
   /** Token refreshes under way, by account (oauth/refresh.ts): one at a time per account. */
   refreshes: Map<string, Promise<Credentials>>;
+  /** When live accounts' followers were last read, and which reads are under way (follower-refresh.ts). */
+  followers: FollowerReads;
 }
 
 /** The sandbox adapters for test keys, and the live ones the server was given for live keys. */

@@ -147,6 +147,11 @@ export class TelegramFake {
   }
 
   /** Makes sends to the chat answer 429 with retry_after for the next `seconds`. */
+  /** Changes what getChatMemberCount answers for the chat (people joined or left). */
+  setMemberCount(chatId: number, count: number): void {
+    this.#chat(chatId).memberCount = count;
+  }
+
   floodWait(chatId: number, seconds: number): void {
     this.#chat(chatId).floodUntil = Date.now() + seconds * 1000;
   }
