@@ -359,6 +359,15 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
     expect((await readRecord(bob, retried.id)).text).toBe("exactly once");
   });
 
+  it("reads the account's followers again through the PDS after they changed", async () => {
+    const adapter = blueskyAdapter();
+    appView.setFollowers(alice.did, 42);
+    const account = sessionOf(await adapter.connect(connectFields(alice), context()));
+    appView.setFollowers(alice.did, 58);
+    expect(await adapter.readFollowers!(account, signal())).toBe(58);
+    expect(appView.requests).toContain("app.bsky.actor.getProfile");
+  });
+
   it("reads likes, replies and reposts through the PDS, and reports no reach", async () => {
     const adapter = blueskyAdapter();
     appView.setFollowers(alice.did, 42);
