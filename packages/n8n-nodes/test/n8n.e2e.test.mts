@@ -27,6 +27,7 @@ import {
 } from "../scripts/n8n-install-location.mts";
 import { packPackage } from "./support/community-package.mts";
 import { type FakeSlack, startFakeSlack } from "./support/fake-slack.mts";
+import { startLiveBluesky } from "./support/live-bluesky.mts";
 import { N8n, parseRawOutput } from "./support/n8n-process.mts";
 import { type ReferenceServer, startReferenceServer } from "./support/reference-server.mts";
 
@@ -320,6 +321,72 @@ describe.skipIf(!installed)(title, () => {
     const onServer = await api(server, "GET", `/posts/${created?.id}`);
     expect(onServer).toEqual({ status: 200, body: post });
   }, 300_000);
+
+  it("publishes to Bluesky with a live key: Create Post → Get Targets gives the real permalink, and the record is on the PDS", async () => {
+    const live = await startLiveBluesky();
+    try {
+      const liveCredential = { id: "socialpub-live-credential", name: "Social Publish live" };
+      const credentials = n8n.writeJson("live-credentials.json", [
+        {
+          ...liveCredential,
+          type: "socialPublishApi",
+          data: { apiKey: live.server.apiKey, baseUrl: live.server.baseUrl },
+        },
+      ]);
+      await n8n.mustRun(["import:credentials", `--input=${credentials}`]);
+      const workflow = socialPublishChain("spwflivebluesky01", "Live to Bluesky", [
+        {
+          name: "Create Post",
+          parameters: {
+            resource: "post",
+            operation: "create",
+            caption: "Live from n8n",
+            networks: ["bluesky"],
+          },
+        },
+        {
+          name: "Get Targets",
+          parameters: { resource: "post", operation: "getTargets", postId: "={{ $json.id }}" },
+        },
+      ]);
+      for (const node of workflow.nodes)
+        if (node.credentials) node.credentials = { socialPublishApi: liveCredential };
+      await n8n.mustRun(["import:workflow", `--input=${n8n.writeJson("live-bluesky.json", workflow)}`]);
+      const { stdout } = await n8n.mustRun(["execute", "--id=spwflivebluesky01", "--rawOutput"]);
+
+      const result = parseRawOutput(stdout);
+      expect(result.status).toBe("success");
+      const output = (node: string) => result.data.resultData.runData[node]?.[0]?.data?.main[0] ?? [];
+      expect(output("Create Post")[0]?.json).toMatchObject({
+        caption: "Live from n8n",
+        platforms: ["bluesky"],
+        status: "published",
+        failures: [],
+      });
+      const targets = output("Get Targets").map((item) => item.json);
+      expect(targets).toEqual([
+        expect.objectContaining({
+          platform: "bluesky",
+          status: "published",
+          permalink: expect.stringMatching(
+            new RegExp(
+              `^https://bsky\\.app/profile/${live.account.handle.replaceAll(".", "\\.")}/post/[a-z2-7]{13}$`,
+            ),
+          ),
+        }),
+      ]);
+      // The record is on the PDS, under the key the permalink names.
+      const owner = await live.peer.ownerAgent(live.account);
+      const record = await owner.com.atproto.repo.getRecord({
+        repo: live.account.did,
+        collection: "app.bsky.feed.post",
+        rkey: String(targets[0]?.permalink).split("/").pop()!,
+      });
+      expect((record.data.value as { text: string }).text).toBe("Live from n8n");
+    } finally {
+      await live.stop();
+    }
+  }, 480_000);
 
   it("gives each network its own text, and an Update of a scheduled post publishes the new text at its time", async () => {
     await importPublishingWorkflows();

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { withProcessSlot } from "../../../../test-support/process-slots.ts";
 
 export interface ReferenceServer {
   /** e.g. http://127.0.0.1:41234/api/v1 */
@@ -14,22 +15,35 @@ export interface ReferenceServer {
 }
 
 /** The server package's CLI file, found through its package.json `bin`. */
-function serverCli(): string {
+export function serverCli(): string {
   const manifest = createRequire(import.meta.url).resolve("@socialpub/server/package.json");
   const bin = JSON.parse(readFileSync(manifest, "utf8")).bin as Record<string, string>;
   return join(dirname(manifest), bin["socialpub-server"] ?? "src/cli.ts");
+}
+
+export interface ReferenceServerOptions {
+  /** A database file, for commands (`keys create --live`) to share with the server; in memory when absent. */
+  db?: string;
+  /** Added to the server's environment, e.g. SOCIALPUB_SECRET_KEY for live accounts. */
+  env?: NodeJS.ProcessEnv;
+  extraArgs?: string[];
 }
 
 /**
  * The real reference server as a process on port 0: `start --port 0 --dev --db :memory:` creates a dev
  * user (studio plan) with a test key and connected sandbox accounts and prints the key and address.
  */
-export function startReferenceServer(extraArgs: string[] = []): Promise<ReferenceServer> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [serverCli(), "start", "--port", "0", "--dev", "--db", ":memory:", "--log-level", "warn", ...extraArgs],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
+export function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
+  // Starting Node costs seconds of CPU on a busy machine: it takes a slot of the suite's bound until ready.
+  return withProcessSlot(() => startNow(options));
+}
+
+function startNow(options: ReferenceServerOptions): Promise<ReferenceServer> {
+  const args = ["start", "--port", "0", "--dev", "--db", options.db ?? ":memory:", "--log-level", "warn"];
+  const child: ChildProcess = spawn(process.execPath, [serverCli(), ...args, ...(options.extraArgs ?? [])], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...options.env },
+  });
   let output = "";
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
     output += chunk;
