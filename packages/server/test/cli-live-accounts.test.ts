@@ -1,12 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { SocialPublishClient } from "@socialpub/core";
 import { provisionUser } from "@socialpub/core/testing";
 import { type BlueskyPeer, type PeerAccount, startBlueskyPeer } from "@socialpub/networks/bluesky/peer";
 import { DiscordFake } from "@socialpub/networks/discord/fake";
 import { TelegramFake } from "@socialpub/networks/telegram/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../src/store/sqlite-store.ts";
-import { api, runCli, startServerProcess } from "./support/cli-process.ts";
+import { runCli, startServerProcess } from "./support/cli-process.ts";
 import { tempDir } from "./support/temp-dir.ts";
 
 /*
@@ -152,7 +153,7 @@ describe("accounts connect --live", () => {
   );
 
   it(
-    "seals the credentials: none is in the database's files in clear, and the server opens them to publish",
+    "seals the credentials: none is in the database's files in clear, and the server opens them to publish (through the typed client)",
     SLOW,
     async () => {
       const store = openSqliteStore(db);
@@ -174,27 +175,29 @@ describe("accounts connect --live", () => {
       }
 
       const server = await startServerProcess(["--db", db, "--allow-private-urls"], env());
+      // The typed client, unchanged, against a live key: the same calls a developer makes.
+      const client = new SocialPublishClient({ apiKey: LIVE_KEY, baseUrl: `${server.url}/api/v1` });
       try {
-        const created = await api(server, LIVE_KEY, "POST", "/posts", {
+        const created = await client.posts.create({
           caption: "Connected from the command line",
           platforms: ["bluesky", "telegram", "discord"],
         });
-        expect(created).toMatchObject({ status: 201 });
         // On a busy machine the publish-now wait may end first: wait for the networks' answers.
-        let targets = await api(server, LIVE_KEY, "GET", `/posts/${created.body.id}/targets`);
+        let targets = (await client.posts.targets(created.id)).data;
         for (let end = Date.now() + 60_000; Date.now() < end; ) {
-          if (targets.body.data.every((t: { status: string }) => t.status !== "pending")) break;
+          if (targets.every((t) => t.status !== "pending")) break;
           await new Promise((r) => setTimeout(r, 250));
-          targets = await api(server, LIVE_KEY, "GET", `/posts/${created.body.id}/targets`);
+          targets = (await client.posts.targets(created.id)).data;
         }
-        const bluesky = targets.body.data.find((t: { platform: string }) => t.platform === "bluesky");
+        const bluesky = targets.find((t) => t.platform === "bluesky");
         expect(bluesky).toMatchObject({ status: "published" });
-        expect(bluesky.permalink).toMatch(
+        expect(bluesky?.permalink).toMatch(
           new RegExp(`^https://bsky.app/profile/${alice.handle}/post/[a-z2-7]{13}$`),
         );
-        expect(targets.body.data.every((t: { status: string }) => t.status === "published")).toBe(true);
+        expect(targets.every((t) => t.status === "published")).toBe(true);
         printed.push(server.output());
       } finally {
+        await client.close();
         await server.stop();
       }
     },

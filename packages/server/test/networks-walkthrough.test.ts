@@ -77,7 +77,7 @@ describe("docs/networks.md walkthrough", () => {
     const env = { SOCIALPUB_BLUESKY_SERVICE_URL: peer.url };
     const here = (text: string) =>
       text
-        .replaceAll("node packages/server/src/cli.ts", `node ${CLI}`)
+        .replaceAll("node scripts/toolchain.mjs exec -- node packages/server/src/cli.ts", `node ${CLI}`)
         .replaceAll("accounts connect --live", "accounts connect --live --allow-private-urls")
         .replaceAll("alice.bsky.social", alice.handle)
         .replaceAll("abcd-efgh-ijkl-mnop", alice.appPassword);
