@@ -18,6 +18,8 @@ interface Operation {
   /** Full path on the server, e.g. /api/v1/posts/{id}. */
   fullPath: string;
   statuses: Set<number>;
+  /** Statuses answered with an HTML page (documented as text/html) rather than JSON. */
+  htmlStatuses: Set<number>;
   pattern: RegExp;
 }
 
@@ -73,13 +75,20 @@ async function loadOperations(origin: string): Promise<Operation[]> {
     const pattern = new RegExp(`^${fullPath.replace(/[.]/g, "\\.").replace(/\{\w+\}/g, "[^/]+")}$`);
     for (const [method, op] of Object.entries(item)) {
       if (!["get", "post", "delete", "patch", "put"].includes(method)) continue;
-      const responses = (op as { responses: Record<string, unknown> }).responses;
+      const responses = (op as { responses: Record<string, { content?: Record<string, unknown> }> })
+        .responses;
       out.push({
         method: method.toUpperCase(),
         path,
         fullPath,
         pattern,
         statuses: new Set(Object.keys(responses).map(Number)),
+        // Pages for a person's browser (the OAuth callback) document their answers as text/html.
+        htmlStatuses: new Set(
+          Object.entries(responses)
+            .filter(([, r]) => r.content && "text/html" in r.content)
+            .map(([status]) => Number(status)),
+        ),
       });
     }
   }
@@ -262,7 +271,12 @@ describe("fuzzing every endpoint", () => {
         // The one 5xx allowed: 501 for a method the API uses nowhere, on a path no operation has.
         if (res.statusCode >= 500) expect([res.statusCode, apiUses(method)], what).toEqual([501, false]);
         expect(res.headers["x-request-id"], what).toBeTruthy();
-        if (res.statusCode >= 400 && method !== "HEAD") {
+        const page = op.pattern.test(seenPath) && method === op.method && op.htmlStatuses.has(res.statusCode);
+        if (res.statusCode >= 400 && method !== "HEAD" && page) {
+          // A page says what went wrong in words; it must still be a page, never a stack.
+          expect(String(res.headers["content-type"]), what).toMatch(/^text\/html/);
+          expect(text, what).toMatch(/^<!doctype html>/i);
+        } else if (res.statusCode >= 400 && method !== "HEAD") {
           expect(String(res.headers["content-type"]), what).toMatch(/^application\/json/);
           const parsed = JSON.parse(text);
           expect(Object.keys(parsed), what).toEqual(["error"]);

@@ -79,7 +79,11 @@ function operation(route: AnyRoute): ZodOpenApiOperationObject {
     responses[status as `2${string}`] = {
       description: also ? `${spec.description} Also: ${also}` : spec.description,
       headers: responseHeaders(route, Number(status)),
-      ...(schema ? { content: { "application/json": { schema } } } : {}),
+      ...(route.page
+        ? { content: { "text/html": { schema: { type: "string" } } } }
+        : schema
+          ? { content: { "application/json": { schema } } }
+          : {}),
     };
   }
   return {

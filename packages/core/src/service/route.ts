@@ -46,6 +46,11 @@ export interface Route<Body = unknown, Query = unknown> {
    * does): an edit whose retry must not apply it twice over a change made in between.
    */
   idempotencyKey?: true;
+  /**
+   * Answers a small HTML page for a person's browser instead of JSON (where an OAuth network sends
+   * the user back): its own responses, errors included, are documented as text/html.
+   */
+  page?: true;
   query?: z.ZodType<Query>;
   params?: z.ZodObject;
   responses: Record<number, ResponseSpec>;

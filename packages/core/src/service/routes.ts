@@ -258,6 +258,7 @@ export const ROUTES: readonly AnyRoute[] = [
     description:
       "Takes no API key: the single-use `state` from POST /accounts/connect, 15 minutes long, names the user. Trades `code` for tokens, stores them sealed, sends account.connected, and answers a small HTML page saying the account is connected, or why not (the user declined, the link was used or expired, the network refused).",
     auth: false,
+    page: true,
     params: platformParam,
     responses: {
       200: { description: "HTML: the account is connected." },
