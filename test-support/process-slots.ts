@@ -60,8 +60,10 @@ async function tryTake(): Promise<string | null> {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       }
+      // No holder read means the slot was freed between the link and the read, and may already be
+      // someone else's again: only a slot naming a dead pid is taken over.
       const holder = await holderOf(file);
-      if (holder === null || !alive(holder)) await rm(file, { force: true });
+      if (holder !== null && !alive(holder)) await rm(file, { force: true });
     }
     return null;
   } finally {
