@@ -611,9 +611,14 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
           store.claimDuePosts(T0 + 5000, 10),
           store.claimDuePosts(T0 + 5000, 10),
         ]);
+        // Claims made together may share the due posts (a store with row locks skips the rows another
+        // claim holds), but between them each post is handed out once, and each claim is in due order.
         const claimed = [...a!, ...b!];
         expect(claimed.map((p) => p.id).sort()).toEqual([early.id, late.id].sort());
-        expect((a!.length > 0 ? a! : b!).map((p) => p.id)).toEqual([early.id, late.id]);
+        for (const batch of [a!, b!]) {
+          const order = [early.id, late.id].filter((id) => batch.some((p) => p.id === id));
+          expect(batch.map((p) => p.id)).toEqual(order);
+        }
         expect(claimed.every((p) => p.status === "publishing")).toBe(true);
         expect((await store.getPost(u.id, early.id))!.status).toBe("publishing");
         expect((await store.getPost(u.id, future.id))!.status).toBe("scheduled");
