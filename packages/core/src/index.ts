@@ -38,6 +38,7 @@ export { HttpError } from "./service/http-error.ts";
 export type { RateLimitOptions } from "./service/limits.ts";
 export { consoleLogger, type Logger, silentLogger } from "./service/logger.ts";
 export { type MediaStorage, MemoryMediaStorage } from "./service/media-storage.ts";
+export type { OAuthConnectStart } from "./service/oauth/start-connect.ts";
 export type { PublishingOptions } from "./service/publishing/publishing.ts";
 export { requestIdFromHeader } from "./service/request-id.ts";
 export { bodyTextOf } from "./service/responses.ts";

@@ -9,6 +9,7 @@ import { type RunningServer, startServer } from "../src/server.ts";
 import { openSqliteStore } from "../src/store/sqlite-store.ts";
 import { api } from "./support/cli-process.ts";
 import { FrontProxy } from "./support/front-proxy.ts";
+import { grantOnXConsentPage } from "./support/x-consent.ts";
 
 /*
  * OAuth connect and publishing to X end to end: a server on a loopback port, behind the address it is
@@ -67,28 +68,6 @@ async function call(method: string, path: string, body?: unknown) {
   return res;
 }
 
-/**
- * What a person does with the authorize URL: opens it, presses a button on X's consent page, and
- * lets the browser follow X's redirect to the server's callback. Answers the page the browser shows.
- */
-async function grantInBrowser(authorizeUrl: string, decision: "allow" | "deny" = "allow") {
-  const consent = await fetch(authorizeUrl);
-  const html = await consent.text();
-  expect(consent.status, html).toBe(200);
-  const action = /<form method="post" action="([^"]+)"/.exec(html)![1]!;
-  const request = /name="request" value="([^"]+)"/.exec(html)![1]!;
-  const pressed = await fetch(new URL(action, authorizeUrl), {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ request, decision }).toString(),
-    redirect: "manual",
-  });
-  expect(pressed.status).toBe(302);
-  const callback = pressed.headers.get("location")!;
-  const page = await fetch(callback, { redirect: "manual" });
-  return { callback, status: page.status, html: await page.text(), type: page.headers.get("content-type") };
-}
-
 async function connectX() {
   const started = await call("POST", "/accounts/connect", { platform: "x" });
   expect(started.status).toBe(201);
@@ -122,7 +101,7 @@ describe("X: OAuth connect and live publishing", () => {
     expect(minutes).toBeGreaterThan(14);
     expect(minutes).toBeLessThanOrEqual(15);
 
-    const declined = await grantInBrowser(started.authorize_url, "deny");
+    const declined = await grantOnXConsentPage(started.authorize_url, "deny");
     expect(declined.status).toBe(400);
     expect(declined.type).toMatch(/^text\/html/);
     expect(declined.html).toMatch(/Access was not granted on X&#39;s page/);
@@ -131,7 +110,7 @@ describe("X: OAuth connect and live publishing", () => {
 
   it("granting access connects the account: tokens sealed, account.connected written, the state single-use", async () => {
     const started = await connectX();
-    const page = await grantInBrowser(started.authorize_url);
+    const page = await grantOnXConsentPage(started.authorize_url);
     expect(page.status, page.html).toBe(200);
     expect(page.html).toMatch(/@alice_ships is connected/);
     expect((await call("GET", "/accounts")).body.data).toEqual([

@@ -13,13 +13,14 @@ import { DeliveryWorker, type WebhookDeliveryOptions } from "../webhooks/deliver
 import { DEFAULT_MAX_BODY_BYTES } from "./body.ts";
 import type { ServiceDeps } from "./context.ts";
 import { computeAnalytics } from "./handlers/analytics.ts";
-import { connectLiveAccountFor } from "./handlers/connect-live-account.ts";
+import { connectLiveAccountFor, startOAuthConnectFor } from "./handlers/connect-live-account.ts";
 import { badRequest, HttpError } from "./http-error.ts";
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from "./limits.ts";
 import { ListPageCache } from "./list-page-cache.ts";
 import { consoleLogger, type Logger } from "./logger.ts";
 import { type MediaStorage, MemoryMediaStorage } from "./media-storage.ts";
 import { notifyOnEvents } from "./notifying-store.ts";
+import type { OAuthConnectStart } from "./oauth/start-connect.ts";
 import { PerUserQueue } from "./per-user-queue.ts";
 import { runRoute } from "./pipeline.ts";
 import { publishClaimedPost } from "./publish.ts";
@@ -115,6 +116,12 @@ export interface Service {
    * `body` is the request body; throws HttpError with the status and message the API would answer.
    */
   connectLiveAccount(user: UserRecord, body: unknown): Promise<{ created: boolean; account: Account }>;
+  /**
+   * Starts an OAuth connect for `user` as POST /accounts/connect with a live key does for a network
+   * that connects through its own page: the pending connect is kept in the store, and the answer says
+   * which address to open. The server at the public URL, on the same store and secret key, finishes it.
+   */
+  startOAuthConnect(user: UserRecord, body: unknown): Promise<OAuthConnectStart>;
 }
 
 /** The reference service as a web-standard handler: `fetch(Request) → Response`. */
@@ -318,6 +325,11 @@ export function createService(options: ServiceOptions): Service {
       if (!parsed.success) throw badRequest(describeBodyError(parsed.error));
       const { created, account } = await connectLiveAccountFor(deps, user, parsed.data);
       return { created, account: toAccount(account) };
+    },
+    startOAuthConnect: async (user, body) => {
+      const parsed = ConnectAccountBody.safeParse(body);
+      if (!parsed.success) throw badRequest(describeBodyError(parsed.error));
+      return startOAuthConnectFor(deps, user, parsed.data);
     },
     scheduler,
     deliveries,

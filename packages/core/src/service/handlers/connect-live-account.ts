@@ -1,11 +1,16 @@
 import type { z } from "zod";
 import { NETWORK_IDS, NETWORK_RULES } from "../../contract/networks.ts";
 import type { ConnectAccountBody } from "../../contract/requests.ts";
-import { type ConnectedAccount, type Credentials, NetworkError } from "../../networks/adapter.ts";
+import {
+  type ConnectedAccount,
+  type Credentials,
+  type NetworkAdapter,
+  NetworkError,
+} from "../../networks/adapter.ts";
 import type { AccountRecord, UserRecord } from "../../store/types.ts";
 import type { KeepAnswer, RequestContext, ServiceDeps } from "../context.ts";
 import { badRequest, HttpError } from "../http-error.ts";
-import { startOAuthConnect } from "../oauth/start-connect.ts";
+import { beginOAuthConnect, type OAuthConnectStart, startOAuthConnect } from "../oauth/start-connect.ts";
 import { sealCredentials } from "../publishing/attempt-target.ts";
 import { followersReadAt } from "../publishing/follower-refresh.ts";
 import { redactCredentials } from "../publishing/redact.ts";
@@ -53,19 +58,7 @@ export async function connectLiveAccountFor(
 ): Promise<{ created: boolean; account: AccountRecord }> {
   const { platform, ...fields } = body;
   const name = NETWORK_RULES[platform].name;
-  const adapter = deps.publishing.adapterFor("live", platform);
-  if (!adapter) {
-    const live = NETWORK_IDS.filter((id) => deps.publishing.adapterFor("live", id) !== undefined);
-    throw badRequest(
-      `${name} cannot be connected with a live key on this server${live.length > 0 ? `; live accounts can be connected for ${live.join(", ")}` : ""}.`,
-    );
-  }
-  if (!deps.publishing.keyring) {
-    throw new HttpError(
-      503,
-      "This server has no secret key to keep network credentials with, so live accounts cannot be connected; start it with SOCIALPUB_SECRET_KEY or --secret-key-file.",
-    );
-  }
+  const adapter = liveAdapterFor(deps, platform);
   if (adapter.oauth) {
     // The user grants access on the network's own page, in a browser: only the API can start that.
     throw badRequest(
@@ -94,6 +87,43 @@ export async function connectLiveAccountFor(
     created: existing === null,
     account: existing ? { ...account, connected_at: existing.connected_at } : account,
   };
+}
+
+/**
+ * Starts an OAuth connect for `user` as POST /accounts/connect with a live key does: what an
+ * administrator's `accounts connect --live` runs for a network that connects through its own page.
+ * Throws HttpError with the status and message the API would answer.
+ */
+export async function startOAuthConnectFor(
+  deps: ServiceDeps,
+  user: UserRecord,
+  body: z.output<typeof ConnectAccountBody>,
+): Promise<OAuthConnectStart> {
+  const { platform, ...fields } = body;
+  const adapter = liveAdapterFor(deps, platform);
+  if (!adapter.oauth) {
+    const name = NETWORK_RULES[platform].name;
+    throw badRequest(`${name} connects with credentials checked at once, not through ${name}'s own page.`);
+  }
+  return beginOAuthConnect(deps, user, platform, adapter.oauth, fields);
+}
+
+/** The network's live adapter, on a server able to keep its credentials; else the API's refusal. */
+function liveAdapterFor(deps: ServiceDeps, platform: AccountRecord["platform"]): NetworkAdapter {
+  const adapter = deps.publishing.adapterFor("live", platform);
+  if (!adapter) {
+    const live = NETWORK_IDS.filter((id) => deps.publishing.adapterFor("live", id) !== undefined);
+    throw badRequest(
+      `${NETWORK_RULES[platform].name} cannot be connected with a live key on this server${live.length > 0 ? `; live accounts can be connected for ${live.join(", ")}` : ""}.`,
+    );
+  }
+  if (!deps.publishing.keyring) {
+    throw new HttpError(
+      503,
+      "This server has no secret key to keep network credentials with, so live accounts cannot be connected; start it with SOCIALPUB_SECRET_KEY or --secret-key-file.",
+    );
+  }
+  return adapter;
 }
 
 async function checkWithNetwork(

@@ -1,6 +1,7 @@
 import type { NetworkId } from "../../contract/networks.ts";
 import { NETWORK_RULES } from "../../contract/networks.ts";
 import { NetworkError, type OAuthSteps } from "../../networks/adapter.ts";
+import type { UserRecord } from "../../store/types.ts";
 import type { Caller, ServiceDeps } from "../context.ts";
 import { badRequest } from "../http-error.ts";
 import { json } from "../responses.ts";
@@ -27,6 +28,29 @@ export async function startOAuthConnect(
   oauth: OAuthSteps,
   fields: Readonly<Record<string, unknown>>,
 ): Promise<Response> {
+  return json(201, await beginOAuthConnect(deps, caller.user, platform, oauth, fields));
+}
+
+/** The 201 answer of an OAuth connect: where to send the person, and until when it can be finished. */
+export interface OAuthConnectStart {
+  platform: NetworkId;
+  authorize_url: string;
+  state: string;
+  expires_at: string;
+}
+
+/**
+ * Keeps a pending connect for `user` and answers where to send the person: what the API's connect
+ * does, and what an administrator's `accounts connect --live` prints for a network that connects
+ * through its own page (the server at the public URL, on the same store, finishes it).
+ */
+export async function beginOAuthConnect(
+  deps: ServiceDeps,
+  user: UserRecord,
+  platform: NetworkId,
+  oauth: OAuthSteps,
+  fields: Readonly<Record<string, unknown>>,
+): Promise<OAuthConnectStart> {
   const name = NETWORK_RULES[platform].name;
   const missing = [...(deps.publishing.publicUrl ? [] : ["SOCIALPUB_PUBLIC_URL"]), ...oauth.missingSettings];
   if (missing.length > 0) {
@@ -48,7 +72,7 @@ export async function startOAuthConnect(
   const verifier = oauth.pkce ? randomToken() : null;
   await deps.store.putOAuthState({
     state_hash: hash,
-    user_id: caller.user.id,
+    user_id: user.id,
     platform,
     secret: keyring.seal(JSON.stringify({ verifier, fields: kept }), stateBinding(hash)),
     created_at: now,
@@ -59,10 +83,10 @@ export async function startOAuthConnect(
     redirectUri: redirectUri(deps.publishing.publicUrl!, platform),
     codeChallenge: verifier === null ? null : codeChallenge(verifier),
   });
-  return json(201, {
+  return {
     platform,
     authorize_url: authorizeUrl,
     state,
     expires_at: new Date(now + OAUTH_STATE_TTL_MS).toISOString(),
-  });
+  };
 }

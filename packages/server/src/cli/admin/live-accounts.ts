@@ -1,5 +1,14 @@
-import { type Account, createService, HttpError, type Store, type UserRecord } from "@socialpub/core";
+import {
+  type Account,
+  createService,
+  HttpError,
+  type OAuthConnectStart,
+  type Service,
+  type Store,
+  type UserRecord,
+} from "@socialpub/core";
 import { networkAdapters, networkAddressesFromEnv } from "../../live/network-adapters.ts";
+import { publicUrlFrom } from "../../live/public-url.ts";
 import { createLogger } from "../../logging.ts";
 import { CliError } from "../errors.ts";
 import { requireKeyring } from "./secret-keyring.ts";
@@ -17,24 +26,55 @@ export interface LiveConnectSettings {
  * sealed with the server's secret key. The adapters are addressed by the same SOCIALPUB_*_API_URL
  * settings as the server's. `body` holds the request fields, the secret among them.
  */
-export async function connectLiveAccount(
+export function connectLiveAccount(
   store: Store,
   user: UserRecord,
   body: Record<string, unknown>,
   settings: LiveConnectSettings,
 ): Promise<{ created: boolean; account: Account }> {
-  const keyring = requireKeyring(settings.secretKeyFile, "connecting a live account");
+  return withLiveService(store, settings, "connecting a live account", (service) =>
+    service.connectLiveAccount(user, body),
+  );
+}
+
+/**
+ * Starts an OAuth connect for `user` (what POST /accounts/connect answers with a live key for a
+ * network that connects through its own page): the pending connect is kept in the database, sealed
+ * with the server's secret key, and the authorize URL comes back to be opened in a browser. The
+ * network then sends the browser to SOCIALPUB_PUBLIC_URL's callback, so a server on this database,
+ * with the same secret key and public URL, finishes it.
+ */
+export function startLiveOAuthConnect(
+  store: Store,
+  user: UserRecord,
+  body: Record<string, unknown>,
+  settings: LiveConnectSettings,
+): Promise<OAuthConnectStart> {
+  return withLiveService(store, settings, "starting a connect", (service) =>
+    service.startOAuthConnect(user, body),
+  );
+}
+
+async function withLiveService<T>(
+  store: Store,
+  settings: LiveConnectSettings,
+  doing: string,
+  work: (service: Service) => Promise<T>,
+): Promise<T> {
+  const keyring = requireKeyring(settings.secretKeyFile, doing);
+  const publicUrl = publicUrlFrom(process.env.SOCIALPUB_PUBLIC_URL);
   const service = createService({
     store,
     // Only unexpected failures are logged (without credentials); the answer itself is printed.
     logger: createLogger({ level: "error", destination: process.stderr }),
     liveAdapters: networkAdapters(networkAddressesFromEnv()),
     credentialKeyring: keyring,
+    ...(publicUrl && { publicUrl }),
     allowPrivateWebhookUrls: settings.allowPrivateUrls,
     rateLimit: false,
   });
   try {
-    return await service.connectLiveAccount(user, body);
+    return await work(service);
   } catch (error) {
     if (error instanceof HttpError) throw new CliError(error.message);
     throw error;

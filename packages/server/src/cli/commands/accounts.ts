@@ -1,7 +1,7 @@
 import { ACCOUNT_HEALTH, type AccountHealth, type NetworkId } from "@socialpub/core";
 import { Command, Option } from "commander";
 import { connectAccount, disconnectAccount } from "../admin/accounts.ts";
-import { connectLiveAccount } from "../admin/live-accounts.ts";
+import { connectLiveAccount, startLiveOAuthConnect } from "../admin/live-accounts.ts";
 import { findUser } from "../admin/users.ts";
 import { CliError } from "../errors.ts";
 import { readSecret } from "../input/read-secret.ts";
@@ -55,9 +55,16 @@ standard input or --secret-file, never from an argument:
   bluesky   --handle <handle or e-mail> [--service <PDS URL>]; the app password
   telegram  --chat <@channel or id>; the bot token
   discord   the channel's webhook URL
+
+The networks that connect through their own page (x and the other OAuth networks this server has
+set up) take no secret: the command prints the address to open in a browser signed in to the account,
+valid 15 minutes. The network then sends that browser to the server at SOCIALPUB_PUBLIC_URL, which
+finishes the connect: run the command with the same database, secret key, SOCIALPUB_PUBLIC_URL and
+network settings as that server.
 Examples:
   socialpub-server accounts connect --live --user ana@example.com --platform bluesky --handle ana.bsky.social < app-password.txt
-  socialpub-server accounts connect --live --user ana@example.com --platform telegram --chat @release_notes --secret-file bot-token.txt`;
+  socialpub-server accounts connect --live --user ana@example.com --platform telegram --chat @release_notes --secret-file bot-token.txt
+  socialpub-server accounts connect --live --user ana@example.com --platform x`;
 
 export function accountsCommand(): Command {
   const accounts = new Command("accounts").description("connect and disconnect a user's accounts");
@@ -161,11 +168,7 @@ async function connectLive(options: ConnectOptions): Promise<void> {
     );
   }
   const secret = LIVE_SECRET[options.platform];
-  if (!secret) {
-    throw new CliError(
-      `${options.platform} cannot be connected as a live account; live accounts can be connected for ${Object.keys(LIVE_SECRET).join(", ")}.`,
-    );
-  }
+  if (!secret) return connectThroughNetworkPage(options);
   // Checked before the secret is asked for, so a wrong --user or --db costs no typing.
   await withStore(options.db, (store) => findUser(store, options.user));
   const value = await readSecret(secret.what, options.secretFile);
@@ -184,6 +187,40 @@ async function connectLive(options: ConnectOptions): Promise<void> {
     });
     process.stdout.write(
       `${created ? "Connected" : "Reconnected"} live ${account.platform} account ${account.handle} for ${user.email} (${account.followers} followers, ${account.health}); its credentials are sealed with the secret key.\n`,
+    );
+  });
+}
+
+/**
+ * A network that connects through its own page: no secret is asked for; the connect is started (kept
+ * in the database) and the address to open is printed, on a line of its own so it can be copied.
+ */
+async function connectThroughNetworkPage(options: ConnectOptions): Promise<void> {
+  const credentialOnly = (["handle", "service", "chat", "secretFile"] as const).filter(
+    (o) => options[o] !== undefined,
+  );
+  if (credentialOnly.length > 0) {
+    throw new CliError(
+      `--${flag(credentialOnly[0]!)} does not apply to ${options.platform}: it connects through its own page, where the account is chosen.`,
+    );
+  }
+  await withStore(options.db, async (store) => {
+    const user = await findUser(store, options.user);
+    const started = await startLiveOAuthConnect(
+      store,
+      user,
+      { platform: options.platform },
+      { secretKeyFile: options.secretKeyFile, allowPrivateUrls: Boolean(options.allowPrivateUrls) },
+    );
+    process.stdout.write(
+      [
+        `To connect a live ${started.platform} account for ${user.email}, open this address in a browser signed in to that account and grant access (before ${started.expires_at}):`,
+        "",
+        started.authorize_url,
+        "",
+        "The network then sends the browser back to this server's callback, which finishes the connect; `accounts list` shows the account once it has.",
+        "",
+      ].join("\n"),
     );
   });
 }

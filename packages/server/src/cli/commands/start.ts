@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { Command, Option } from "commander";
+import { publicUrlFrom } from "../../live/public-url.ts";
 import { keyringFrom } from "../../live/secret-key.ts";
 import { createLogger, type LogLevel } from "../../logging.ts";
 import { FileMediaStorage } from "../../media/file-media-storage.ts";
@@ -213,24 +214,6 @@ function cliCommand(script: string): string {
 /** `word` as a shell reads it back: unquoted when it is plain, else in single quotes. */
 function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
-}
-
-/**
- * SOCIALPUB_PUBLIC_URL, checked: an absolute http(s) address without a query, a fragment or a user, as
- * OAuth networks require of a redirect URL. Undefined when unset.
- */
-function publicUrlFrom(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {}
-  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
-    throw new CliError(
-      `SOCIALPUB_PUBLIC_URL must be the server's address as browsers reach it, such as https://social.example.com (http or https, no query or user); got ${JSON.stringify(value)}.`,
-    );
-  }
-  return url.href.replace(/\/+$/, "");
 }
 
 function print(line: string): void {

@@ -1,0 +1,124 @@
+import { randomBytes } from "node:crypto";
+import { provisionUser } from "@socialpub/core/testing";
+import { XFake } from "@socialpub/networks/x/fake";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openSqliteStore } from "../src/store/sqlite-store.ts";
+import { runCli, startServerProcess } from "./support/cli-process.ts";
+import { FrontProxy } from "./support/front-proxy.ts";
+import { tempDir } from "./support/temp-dir.ts";
+import { grantOnXConsentPage } from "./support/x-consent.ts";
+
+/*
+ * `accounts connect --live --platform x`: X connects through its own page, so the command takes no
+ * secret; it keeps the pending connect in the database and prints the authorize URL. A person opens it
+ * (the X fake's consent page), and the server running on that database at SOCIALPUB_PUBLIC_URL
+ * finishes the connect at its callback.
+ */
+
+const EMAIL = "ana@example.com";
+const SECRET_KEY = randomBytes(32).toString("base64");
+const SLOW = { timeout: 300_000 };
+
+let x: XFake;
+let front: FrontProxy;
+let app: ReturnType<XFake["addApp"]>;
+const dir = tempDir();
+const db = dir.file("oauth.db");
+const printed: string[] = [];
+
+const xEnv = () => ({
+  SOCIALPUB_SECRET_KEY: SECRET_KEY,
+  SOCIALPUB_PUBLIC_URL: front.url,
+  SOCIALPUB_X_API_URL: x.url,
+  SOCIALPUB_X_AUTH_URL: `${x.url}/i/oauth2/authorize`,
+  SOCIALPUB_X_CLIENT_ID: app.clientId,
+  SOCIALPUB_X_CLIENT_SECRET: app.clientSecret,
+});
+
+async function cli(args: string[], env: NodeJS.ProcessEnv) {
+  const result = await runCli([...args, "--db", db], env);
+  printed.push(result.stdout, result.stderr);
+  return result;
+}
+
+const connectX = (...rest: string[]) => [
+  "accounts",
+  "connect",
+  "--live",
+  "--user",
+  EMAIL,
+  "--platform",
+  "x",
+  ...rest,
+];
+
+beforeAll(async () => {
+  [x, front] = await Promise.all([XFake.start(), FrontProxy.start()]);
+  app = x.addApp();
+  x.signIn(x.addUser({ username: "ana_ships", followers: 77 }));
+  const store = openSqliteStore(db);
+  await provisionUser(store, { email: EMAIL, accounts: [], plan: "studio" });
+  await store.close();
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([x?.close(), front?.close()]);
+  dir.remove();
+});
+
+describe("accounts connect --live for an OAuth network", () => {
+  it("names the settings a server without X's app lacks, and refuses credential flags", SLOW, async () => {
+    const bare = await cli(connectX(), {
+      SOCIALPUB_SECRET_KEY: SECRET_KEY,
+      SOCIALPUB_PUBLIC_URL: "",
+      SOCIALPUB_X_CLIENT_ID: "",
+      SOCIALPUB_X_CLIENT_SECRET: "",
+    });
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toMatch(
+      /SOCIALPUB_PUBLIC_URL and SOCIALPUB_X_CLIENT_ID and SOCIALPUB_X_CLIENT_SECRET/,
+    );
+    expect(bare.stdout).toBe("");
+
+    const handle = await cli(connectX("--handle", "ana_ships"), xEnv());
+    expect(handle.code).toBe(1);
+    expect(handle.stderr).toMatch(/--handle does not apply to x: it connects through its own page/);
+
+    const noKey = await cli(connectX(), { ...xEnv(), SOCIALPUB_SECRET_KEY: "" });
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toMatch(/SOCIALPUB_SECRET_KEY/);
+  });
+
+  it(
+    "prints the authorize URL; granting access on X's page connects the account on the server",
+    SLOW,
+    async () => {
+      const started = await cli(connectX(), xEnv());
+      expect(started.stderr).toBe("");
+      expect(started.code).toBe(0);
+      const authorizeUrl = started.stdout.split("\n").find((line) => line.startsWith(x.url))!;
+      const url = new URL(authorizeUrl);
+      expect(url.pathname).toBe("/i/oauth2/authorize");
+      expect(url.searchParams.get("redirect_uri")).toBe(`${front.url}/api/v1/accounts/callback/x`);
+      expect(url.searchParams.get("code_challenge_method")).toBe("S256");
+      expect(started.stdout).toMatch(/open this address in a browser signed in to that account/);
+      expect(started.stdout).toMatch(/before \d{4}-\d\d-\d\dT/);
+
+      const server = await startServerProcess(["--db", db], xEnv());
+      try {
+        front.target = new URL(server.url);
+        const page = await grantOnXConsentPage(authorizeUrl);
+        expect(page.status, page.html).toBe(200);
+        expect(page.html).toMatch(/@ana_ships is connected/);
+      } finally {
+        await server.stop();
+      }
+      const list = await cli(["accounts", "list", "--user", EMAIL], {});
+      expect(list.stdout).toBe("x  @ana_ships  live  77 followers  healthy\n");
+    },
+  );
+
+  it("never printed X's client secret", () => {
+    expect(printed.join("\n")).not.toContain(app.clientSecret);
+  });
+});
