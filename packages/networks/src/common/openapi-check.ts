@@ -3,12 +3,25 @@ import { type Document, OpenAPIBackend, type Operation } from "openapi-backend";
 import { readNetworkSpec } from "./spec-files.ts";
 
 /*
- * Checks a fake's traffic against a network's OpenAPI description (x-openapi.json,
+ * Checks a fake's traffic against a network's OpenAPI description (x-openapi.json, discord-openapi.json,
  * pinterest-openapi.json): each request the fake receives and each answer it sends goes through
  * openapi-backend's validator for the operation it matches — path, query and body of the request;
  * status, headers and body of the answer. What strays is returned as sentences, which the fake keeps and
  * tests assert stay none.
  */
+
+/** The formats every description here uses that ajv-formats does not know: accepted as they come. */
+const LOOSE_FORMATS = ["int32", "int64", "double", "float", "binary", "byte"];
+
+export interface OpenApiCheckOptions {
+  /** A description's own formats (Discord's snowflake), accepted as they come: a pattern beside them checks the value. */
+  formats?: readonly string[];
+  /**
+   * The operations a fake serves, compiled when the check loads, so the first request a test sends is
+   * not the one that waits seconds for their validators.
+   */
+  warmUp?: readonly { method: string; path: string; statuses: readonly number[] }[];
+}
 
 export interface SpecRequest {
   method: string;
@@ -34,16 +47,16 @@ export class OpenApiCheck {
   }
 
   /** One check per description per process: compiling validators takes seconds. */
-  static shared(file: string, label: string): Promise<OpenApiCheck> {
+  static shared(file: string, label: string, options: OpenApiCheckOptions = {}): Promise<OpenApiCheck> {
     let check = checks.get(file);
     if (!check) {
-      check = OpenApiCheck.load(file, label);
+      check = OpenApiCheck.load(file, label, options);
       checks.set(file, check);
     }
     return check;
   }
 
-  static async load(file: string, label: string): Promise<OpenApiCheck> {
+  static async load(file: string, label: string, options: OpenApiCheckOptions = {}): Promise<OpenApiCheck> {
     const definition = readNetworkSpec(file) as Document & { info: { version: string } };
     const api = new OpenAPIBackend({
       definition,
@@ -53,13 +66,17 @@ export class OpenApiCheck {
       ajvOpts: { strict: false, logger: false },
       customizeAjv: (ajv) => {
         addFormats.default(ajv);
-        for (const format of ["int32", "int64", "double", "float", "binary", "byte"])
-          ajv.addFormat(format, true);
+        for (const format of [...LOOSE_FORMATS, ...(options.formats ?? [])]) ajv.addFormat(format, true);
         return ajv;
       },
     });
     await api.init();
-    return new OpenApiCheck(api, definition.info.version, label);
+    const check = new OpenApiCheck(api, definition.info.version, label);
+    for (const { method, path, statuses } of options.warmUp ?? []) {
+      check.request({ method, path, query: {}, headers: {}, ...(method === "GET" ? {} : { body: {} }) });
+      for (const status of statuses) check.answer(method, path, status, {}, {});
+    }
+    return check;
   }
 
   /** The operation a request matches, or null when the description has no such path and method. */

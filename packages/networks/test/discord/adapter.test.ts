@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import type { OpenApiCheck } from "../../src/common/openapi-check.ts";
 import { DiscordFake } from "../../src/discord/fake/server.ts";
-import { DiscordSpecCheck } from "../../src/discord/fake/spec-check.ts";
+import { discordSpecCheck } from "../../src/discord/fake/spec-check.ts";
 import { discordAdapter } from "../../src/index.ts";
 import { fakeNetwork } from "../helpers/fake-network.ts";
 import { contextOf, fileOf, postOf, sessionOf } from "../helpers/session.ts";
@@ -238,9 +239,9 @@ describe("publish", () => {
 // The check the fake runs on its traffic (openapi-backend over discord-openapi.json) catches drift:
 // a request body, an answer body, answer headers or a status the description does not allow.
 describe("the Discord fake's OpenAPI check", () => {
-  let check: DiscordSpecCheck;
+  let check: OpenApiCheck;
   beforeAll(async () => {
-    check = await DiscordSpecCheck.shared();
+    check = await discordSpecCheck();
   });
 
   const path = "/webhooks/123456789012345678/tok";

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { type FakeAnswer, type FakeRequest, formDataOf, startFakeServer } from "../../common/fake-server.ts";
-import { API_PREFIX, DiscordSpecCheck } from "./spec-check.ts";
+import type { OpenApiCheck } from "../../common/openapi-check.ts";
+import { API_PREFIX, discordSpecCheck } from "./spec-check.ts";
 import {
   type FakeWebhook,
   messageOf,
@@ -88,7 +89,7 @@ export class DiscordFake {
 
   /** Starts the fake; loading and compiling the description's validators takes a few seconds. */
   static async start(options: DiscordFakeOptions = {}): Promise<DiscordFake> {
-    const check = options.checkSpec === false ? undefined : await DiscordSpecCheck.shared();
+    const check = options.checkSpec === false ? undefined : await discordSpecCheck();
     let fake: DiscordFake | undefined;
     const server = await startFakeServer((request) => fake!.#handle(request, check), options.port);
     fake = new DiscordFake(server.url, server.close);
@@ -156,7 +157,7 @@ export class DiscordFake {
     return bucket;
   }
 
-  async #handle(request: FakeRequest, check: DiscordSpecCheck | undefined): Promise<FakeAnswer> {
+  async #handle(request: FakeRequest, check: OpenApiCheck | undefined): Promise<FakeAnswer> {
     const path = request.url.pathname.startsWith(`${API_PREFIX}/`)
       ? request.url.pathname.slice(API_PREFIX.length)
       : null;
