@@ -19,6 +19,7 @@ export {
   type PacingRule,
   type PublishedPost,
   type PublishInput,
+  type PublishStep,
 } from "./networks/adapter.ts";
 export { publishKey } from "./networks/record-key.ts";
 export { sandboxAdapter } from "./networks/sandbox.ts";

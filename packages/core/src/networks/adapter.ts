@@ -87,6 +87,12 @@ export interface MediaFile {
   alt?: string;
 }
 
+/**
+ * How far a publish in several steps got, as its adapter saves it: ids the network handed out (a media
+ * container) and where the publish stood. Never a secret: it is kept in the clear on the target.
+ */
+export type PublishStep = Readonly<Record<string, string | number | boolean | null>>;
+
 export interface PublishInput {
   /** The service's id of the post (post_…), for the adapter's own records; never sent as content. */
   postId: string;
@@ -105,6 +111,21 @@ export interface PublishInput {
    * that had already sent the request throws `unknown`; one that had not, `retry`.
    */
   signal: AbortSignal;
+  /**
+   * What an earlier attempt of this post on this network saved with `saveStep`, or null. A network that
+   * publishes in several steps (make a media container, poll until it is ready, publish it) resumes
+   * from it instead of starting over: after a retry or a restart it looks at the saved container (not
+   * published yet → publish it; published already → answer that post), so the post never goes out
+   * twice. While a step is saved, an attempt whose outcome is unknown is tried again (it resumes from
+   * the step) rather than failed.
+   */
+  step: PublishStep | null;
+  /**
+   * Keeps the publish's progress in the store before the adapter goes on (make the container, save
+   * its id, then poll and publish), so a crash after it resumes from there. Throws NetworkError `retry`
+   * when it cannot be saved (this attempt was cut off meanwhile): the adapter must then stop.
+   */
+  saveStep(step: PublishStep): Promise<void>;
 }
 
 export interface PublishedPost {

@@ -449,6 +449,18 @@ export class MemoryStore implements Store {
     return copy(post);
   }
 
+  async saveTargetStep(
+    postId: string,
+    platform: NetworkId,
+    attempts: number,
+    step: string | null,
+  ): Promise<boolean> {
+    const target = this.targets.get(postId)?.find((t) => t.platform === platform);
+    if (!target?.in_flight || target.attempts !== attempts) return false;
+    target.publish_step = step;
+    return true;
+  }
+
   async releaseInterruptedTargets(startedBefore: number, now: number): Promise<number> {
     this.postsChanged();
     let released = 0;

@@ -8,6 +8,7 @@ export const NOT_ATTEMPTED = {
   outcome_unknown: false,
   next_attempt_at: null,
   remote_id: null,
+  publish_step: null,
   metrics_due_at: null,
   metrics_reads: 0,
 } as const satisfies Partial<TargetRecord>;

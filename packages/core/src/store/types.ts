@@ -130,6 +130,13 @@ export interface TargetRecord {
   next_attempt_at: number | null;
   /** The network's id of the published post (a record key, a message id). */
   remote_id: string | null;
+  /**
+   * How far a publish in several steps got (a network's media container made, then published), as
+   * the adapter saved it (JSON text, the adapter's own shape) before it went on: the next attempt,
+   * after a retry or a restart, resumes from it instead of starting over, so it cannot publish twice.
+   * Null when no step was saved. Not secret: ids the network handed out, never tokens.
+   */
+  publish_step: string | null;
   /** When the network's figures are read next (live posts); null when no read is planned. */
   metrics_due_at: number | null;
   /** Figures read so far: the next read's place on the decaying schedule. */
@@ -518,6 +525,18 @@ export interface Store {
     now: number,
     effects?: Effects | ((post: PostRecord) => Effects),
   ): Promise<PostRecord | null>;
+  /**
+   * Saves how far the attempt in flight got (`publish_step`: a container made, its publish sent) before
+   * the adapter goes on, so a restart resumes from there. Written only while the target is in flight
+   * with `attempts` as given (the attempt that saves it): false, and nothing written, when the target is
+   * gone, its attempt ended, or a later attempt took it over.
+   */
+  saveTargetStep(
+    postId: string,
+    platform: NetworkId,
+    attempts: number,
+    step: string | null,
+  ): Promise<boolean>;
   /**
    * After a crash: every target in flight whose attempt started before `startedBefore` is no longer
    * in flight, its outcome unknown, and due at once. Answers how many. Only right when no other process

@@ -800,6 +800,44 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
         expect(await store.nextTargetAttemptAt()).toBe(T0 + 20_000);
       });
 
+      it("saveTargetStep keeps a publish's progress on the attempt in flight, through a crash and the next attempt", async () => {
+        const u = await user();
+        const p = post(u.id, { mode: "live", status: "publishing", platforms: ["instagram", "threads"] });
+        await store.insertPost(p, [target(p.id, "instagram"), target(p.id, "threads")]);
+        // Not in flight: nothing is saved.
+        expect(await store.saveTargetStep(p.id, "instagram", 0, '{"container":"1"}')).toBe(false);
+        await store.beginTargetAttempts(p.id, ["instagram"], T0);
+        expect(await store.saveTargetStep(p.id, "instagram", 2, '{"container":"1"}')).toBe(false);
+        expect(await store.saveTargetStep(p.id, "instagram", 1, '{"container":"17"}')).toBe(true);
+        expect(await store.saveTargetStep("post_missing", "instagram", 1, "{}")).toBe(false);
+        const [instagram, threads] = await store.getTargets(p.id);
+        expect(instagram).toMatchObject({ in_flight: true, publish_step: '{"container":"17"}' });
+        expect(threads!.publish_step).toBeNull();
+        // A crash: the step outlives the attempt, and the next attempt starts with it.
+        expect(await store.releaseInterruptedTargets(T0 + 1, T0 + 5)).toBe(1);
+        expect(await store.saveTargetStep(p.id, "instagram", 1, '{"container":"99"}')).toBe(false);
+        const [claimed] = await store.claimDueTargets(T0 + 5, 10);
+        expect(claimed!.target).toMatchObject({
+          platform: "instagram",
+          attempts: 2,
+          outcome_unknown: true,
+          publish_step: '{"container":"17"}',
+        });
+        expect(await store.saveTargetStep(p.id, "instagram", 2, '{"container":"17","sent":true}')).toBe(true);
+        // The outcome written replaces it (here: cleared once published).
+        const done = {
+          ...claimed!.target,
+          status: "published" as const,
+          in_flight: false,
+          publish_step: null,
+        };
+        await store.finishTargets(p.id, [done], T0 + 9);
+        expect((await store.getTargets(p.id))[0]).toEqual(done);
+        const kept = { ...threads!, next_attempt_at: T0 + 60_000, publish_step: '{"container":"5"}' };
+        await store.finishTargets(p.id, [kept], T0 + 10);
+        expect((await store.getTargets(p.id))[1]).toEqual(kept);
+      });
+
       it("recentAttemptTimes lists an account's attempts since a time, per user, mode and network", async () => {
         const u = await user();
         const other = await user();

@@ -104,6 +104,8 @@ const input = (
   media: [],
   key,
   signal: signal(),
+  step: null,
+  saveStep: async () => {},
   ...extra,
 });
 

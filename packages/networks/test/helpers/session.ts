@@ -12,7 +12,15 @@ export function postOf(
   signal = AbortSignal.timeout(15_000),
 ): PublishInput {
   keys += 1;
-  return { postId: `post_${keys}`, text, media, key: `3k${String(keys).padStart(11, "2")}`, signal };
+  return {
+    postId: `post_${keys}`,
+    text,
+    media,
+    key: `3k${String(keys).padStart(11, "2")}`,
+    signal,
+    step: null,
+    saveStep: async () => {},
+  };
 }
 
 /**

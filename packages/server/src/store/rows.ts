@@ -140,6 +140,7 @@ export function toTarget(row: Row): TargetRecord {
     outcome_unknown: int(row, "outcome_unknown") === 1,
     next_attempt_at: nullableInt(row, "next_attempt_at"),
     remote_id: nullableText(row, "remote_id"),
+    publish_step: nullableText(row, "publish_step"),
     metrics_due_at: nullableInt(row, "metrics_due_at"),
     metrics_reads: int(row, "metrics_reads"),
   };

@@ -272,8 +272,9 @@ export class SqliteStore implements Store {
       this.run(
         `INSERT INTO targets (post_id, platform, position, status, text, permalink, error, published_at,
                               reach, likes, comments, shares, attempts, attempted_at, in_flight,
-                              outcome_unknown, next_attempt_at, remote_id, metrics_due_at, metrics_reads)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                              outcome_unknown, next_attempt_at, remote_id, metrics_due_at, metrics_reads,
+                              publish_step)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         postId,
         t.platform,
         position,
@@ -294,6 +295,7 @@ export class SqliteStore implements Store {
         t.remote_id,
         t.metrics_due_at,
         t.metrics_reads,
+        t.publish_step,
       );
     });
   }
@@ -827,7 +829,8 @@ export class SqliteStore implements Store {
         this.run(
           `UPDATE targets SET status = ?, text = ?, permalink = ?, error = ?, published_at = ?, reach = ?,
              likes = ?, comments = ?, shares = ?, attempts = ?, attempted_at = ?, in_flight = ?,
-             outcome_unknown = ?, next_attempt_at = ?, remote_id = ?, metrics_due_at = ?, metrics_reads = ?
+             outcome_unknown = ?, next_attempt_at = ?, remote_id = ?, metrics_due_at = ?, metrics_reads = ?,
+             publish_step = ?
            WHERE post_id = ? AND platform = ?`,
           t.status,
           t.text,
@@ -846,6 +849,7 @@ export class SqliteStore implements Store {
           t.remote_id,
           t.metrics_due_at,
           t.metrics_reads,
+          t.publish_step,
           postId,
           t.platform,
         );
@@ -871,6 +875,25 @@ export class SqliteStore implements Store {
       this.writeEffects(typeof effects === "function" ? effects(settled) : effects);
       return settled;
     });
+  }
+
+  async saveTargetStep(
+    postId: string,
+    platform: NetworkId,
+    attempts: number,
+    step: string | null,
+  ): Promise<boolean> {
+    return this.tx(
+      () =>
+        this.run(
+          `UPDATE targets SET publish_step = ?
+           WHERE post_id = ? AND platform = ? AND in_flight = 1 AND attempts = ?`,
+          step,
+          postId,
+          platform,
+          attempts,
+        ) > 0,
+    );
   }
 
   async releaseInterruptedTargets(startedBefore: number, now: number): Promise<number> {

@@ -15,6 +15,7 @@ import type { ServiceDeps } from "../context.ts";
 import { withFreshCredentials } from "../oauth/refresh.ts";
 import { fetchPostMedia } from "./fetch-media.ts";
 import { pacedUntil } from "./pacing.ts";
+import { PublishSteps } from "./publish-steps.ts";
 import { redactCredentials } from "./redact.ts";
 import { nextAttemptAt } from "./retry-policy.ts";
 
@@ -32,12 +33,27 @@ export interface AttemptOutcome {
  * Never twice: an attempt whose outcome is unknown (no answer after sending, or a server stopped mid
  * attempt) is followed by asking the network whether the post is there, where the adapter can
  * (`findPublished`); where it cannot, the target fails as "outcome unknown: check the network" rather
- * than posting again.
+ * than posting again. A publish in several steps saves its progress on the target as it goes
+ * (`publish_step`, see publish-steps.ts); the next attempt resumes from it, and the adapter, which
+ * can look at its own saved container, decides whether anything is left to send.
  */
 export async function attemptTarget(
   deps: ServiceDeps,
   post: PostRecord,
   target: TargetRecord,
+): Promise<AttemptOutcome> {
+  const steps = new PublishSteps(deps, target);
+  const outcome = await attemptWith(deps, post, target, steps);
+  // The outcome carries the progress saved during this attempt; once published, there is none left.
+  const publish_step = outcome.target.status === "published" ? null : steps.saved;
+  return { ...outcome, target: { ...outcome.target, publish_step } };
+}
+
+async function attemptWith(
+  deps: ServiceDeps,
+  post: PostRecord,
+  target: TargetRecord,
+  steps: PublishSteps,
 ): Promise<AttemptOutcome> {
   const { store, clock, publishing } = deps;
   const name = NETWORK_RULES[target.platform].name;
@@ -87,7 +103,8 @@ export async function attemptTarget(
         credentials = fresh;
         return work(accountSession(deps, account, fresh));
       });
-    if (target.outcome_unknown) {
+    // With a step saved, the adapter resumes from it and tells for itself what was already sent.
+    if (target.outcome_unknown && steps.saved === null) {
       if (!adapter.findPublished) return fail(outcomeUnknown(name, "no answer came to an earlier attempt"));
       const found = await withSession((session) => adapter.findPublished!(session, key, signal));
       if (found) return published(deps, post, target, adapter, found, now());
@@ -121,11 +138,19 @@ export async function attemptTarget(
         ? await fetchPostMedia(deps, post, target.platform, adapter.maxMediaBytes, signal)
         : [];
     const result = await withSession((session) =>
-      adapter.publish(session, { postId: post.id, text: target.text, media, key, signal }),
+      adapter.publish(session, {
+        postId: post.id,
+        text: target.text,
+        media,
+        key,
+        signal,
+        step: steps.current(),
+        saveStep: (step) => steps.save(step, name),
+      }),
     );
     return published(deps, post, target, adapter, result, now());
   } catch (err) {
-    return await failure(deps, post, target, account, adapter, err, redact);
+    return await failure(deps, post, target, account, adapter, err, redact, steps.saved !== null);
   }
 }
 
@@ -176,6 +201,7 @@ async function failure(
   adapter: NetworkAdapter,
   err: unknown,
   redact: (text: string) => string,
+  resumable: boolean,
 ): Promise<AttemptOutcome> {
   const { clock, logger, publishing } = deps;
   const at = clock.now();
@@ -223,7 +249,8 @@ async function failure(
       return { target: { ...target, in_flight: false, next_attempt_at: next, error: message }, events: [] };
     }
     case "unknown": {
-      const next = adapter.findPublished ? retryAt(target.attempts) : null;
+      // Asked again only where the network can tell what happened: findPublished, or a saved step.
+      const next = adapter.findPublished || resumable ? retryAt(target.attempts) : null;
       if (next === null) return failed(outcomeUnknown(name, message));
       return {
         target: { ...target, in_flight: false, outcome_unknown: true, next_attempt_at: next, error: message },

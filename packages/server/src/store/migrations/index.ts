@@ -7,6 +7,7 @@ import { livePublishing } from "./0006-live-publishing.ts";
 import { postCaptions } from "./0007-post-captions.ts";
 import { oauthStates } from "./0008-oauth-states.ts";
 import { postsVersion } from "./0009-posts-version.ts";
+import { publishSteps } from "./0010-publish-steps.ts";
 import type { Migration } from "./types.ts";
 
 export type { Migration } from "./types.ts";
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   postCaptions,
   oauthStates,
   postsVersion,
+  publishSteps,
 ];

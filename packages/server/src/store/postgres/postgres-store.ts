@@ -304,6 +304,7 @@ export class PostgresStore implements Store {
         remote_id: t.remote_id,
         metrics_due_at: t.metrics_due_at,
         metrics_reads: t.metrics_reads,
+        publish_step: t.publish_step,
       })),
     )}`;
   }
@@ -849,7 +850,8 @@ export class PostgresStore implements Store {
             comments = ${t.comments}, shares = ${t.shares}, attempts = ${t.attempts},
             attempted_at = ${t.attempted_at}, in_flight = ${t.in_flight ? 1 : 0},
             outcome_unknown = ${t.outcome_unknown ? 1 : 0}, next_attempt_at = ${t.next_attempt_at},
-            remote_id = ${t.remote_id}, metrics_due_at = ${t.metrics_due_at}, metrics_reads = ${t.metrics_reads}
+            remote_id = ${t.remote_id}, metrics_due_at = ${t.metrics_due_at}, metrics_reads = ${t.metrics_reads},
+            publish_step = ${t.publish_step}
           WHERE post_id = ${postId} AND platform = ${t.platform}`;
       }
       const post = toPost(row);
@@ -863,6 +865,21 @@ export class PostgresStore implements Store {
       await this.writeEffects(tx, typeof effects === "function" ? effects(settled) : effects);
       return settled;
     });
+  }
+
+  async saveTargetStep(
+    postId: string,
+    platform: NetworkId,
+    attempts: number,
+    step: string | null,
+  ): Promise<boolean> {
+    const rows = await this.rows(
+      () => this.sql`UPDATE targets SET publish_step = ${step}
+                     WHERE post_id = ${postId} AND platform = ${platform} AND in_flight = 1
+                       AND attempts = ${attempts}
+                     RETURNING post_id`,
+    );
+    return rows.length > 0;
   }
 
   async releaseInterruptedTargets(startedBefore: number, now: number): Promise<number> {

@@ -5,6 +5,7 @@ import { manyInstances } from "./0003-many-instances.ts";
 import { postCaptions } from "./0004-post-captions.ts";
 import { oauthStates } from "./0005-oauth-states.ts";
 import { postsVersion } from "./0006-posts-version.ts";
+import { publishSteps } from "./0007-publish-steps.ts";
 
 /** Every PostgreSQL migration, oldest first. Append new ones; never edit or reorder released ones. */
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
@@ -14,4 +15,5 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   postCaptions,
   oauthStates,
   postsVersion,
+  publishSteps,
 ];
