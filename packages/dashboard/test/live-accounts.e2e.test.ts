@@ -101,7 +101,9 @@ describe("live accounts in the dashboard, signed in with a live key", () => {
     for (const platform of ["bluesky", "telegram", "discord"]) {
       expect(await row(platform).textContent()).toContain("not connected");
     }
-    expect(await row("x").count()).toBe(0);
+    // X connects through its own page: a button, no credential fields (oauth-connect.e2e.test.ts).
+    expect(await row("x").getByRole("button", { name: "Connect X" }).count()).toBe(1);
+    expect(await row("x").locator("input").count()).toBe(0);
     // The sandbox's controls are for test keys only.
     expect(await page.getByLabel(/Health of the/).count()).toBe(0);
   });

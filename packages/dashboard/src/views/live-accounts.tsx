@@ -3,7 +3,9 @@ import { describeError } from "../api/client.ts";
 import type { Account, NetworkId, NetworkRule } from "../api/types.ts";
 import { useApp } from "../context.ts";
 import { connectBody, LIVE_NETWORKS } from "../lib/live-networks.ts";
+import { OAUTH_NETWORKS } from "../lib/oauth-networks.ts";
 import { usePoll } from "../poll.ts";
+import { OAuthConnect } from "./oauth-connect.tsx";
 import { Badge, ErrorMessage } from "./parts.tsx";
 
 const HEALTH_HELP: Record<Account["health"], string> = {
@@ -16,7 +18,8 @@ const HEALTH_HELP: Record<Account["health"], string> = {
  * A live key's accounts: each network that can be connected with pasted credentials, with its real
  * handle, health and followers; Connect or Reconnect (POST /accounts/connect, checked by the network at
  * once) and Disconnect (DELETE /accounts/{platform}). The secrets typed here live only in the form's
- * masked fields until sent: never in state, storage or the address, never shown back.
+ * masked fields until sent: never in state, storage or the address, never shown back. Networks that
+ * connect through their own page (OAuth) get a Connect button that opens it (oauth-connect.tsx).
  */
 export function LiveAccountsView() {
   const { api, rules, clock } = useApp();
@@ -24,8 +27,10 @@ export function LiveAccountsView() {
   const [error, setError] = useState<string | null>(null);
   const connected = accounts.data?.data ?? [];
   const byPlatform = new Map(connected.map((account) => [account.platform, account]));
-  // Networks a live key can connect, then any other live account (connected some other way).
-  const shown = [...rules.values()].filter((rule) => LIVE_NETWORKS.has(rule.id) || byPlatform.has(rule.id));
+  // Networks a live key can connect, in the contract's order, and any other live account.
+  const shown = [...rules.values()].filter(
+    (rule) => LIVE_NETWORKS.has(rule.id) || OAUTH_NETWORKS.has(rule.id) || byPlatform.has(rule.id),
+  );
 
   async function run(action: () => Promise<unknown>): Promise<boolean> {
     try {
@@ -47,7 +52,9 @@ export function LiveAccountsView() {
       <p class="help">
         Signed in with a live key: posts go to these accounts for real. Credentials are checked with the
         network when you connect, then stored encrypted by the server; this page never keeps or shows them.
-        The other networks cannot be connected with a live key yet.
+        Networks that connect through their own page open it in a new tab: grant access there, and this page
+        shows the account once the network sends you back. A network the server is not set up for says which
+        setting it lacks.
       </p>
       <ErrorMessage error={accounts.error} />
       {error && (
@@ -68,7 +75,13 @@ export function LiveAccountsView() {
           </thead>
           <tbody>
             {shown.map((rule) => (
-              <LiveAccountRow key={rule.id} rule={rule} account={byPlatform.get(rule.id)} run={run} />
+              <LiveAccountRow
+                key={rule.id}
+                rule={rule}
+                account={byPlatform.get(rule.id)}
+                run={run}
+                refresh={accounts.refresh}
+              />
             ))}
           </tbody>
         </table>
@@ -81,11 +94,13 @@ function LiveAccountRow(props: {
   rule: NetworkRule;
   account: Account | undefined;
   run(action: () => Promise<unknown>): Promise<boolean>;
+  refresh(): Promise<void>;
 }) {
   const { api, announce } = useApp();
   const { rule, account } = props;
   const [reconnecting, setReconnecting] = useState(false);
   const connectable = LIVE_NETWORKS.has(rule.id);
+  const throughPage = OAUTH_NETWORKS.has(rule.id);
 
   return (
     <tr data-platform={rule.id}>
@@ -109,6 +124,9 @@ function LiveAccountRow(props: {
         )}
       </td>
       <td>
+        {throughPage && (
+          <OAuthConnect rule={rule} account={account} run={props.run} refresh={props.refresh} />
+        )}
         {account && (
           <div class="actions">
             {connectable && !reconnecting && (
