@@ -8,6 +8,7 @@ export const BENCHMARKS = [
   "webhook-delivery",
   "memory",
   "client-overhead",
+  "node-adapter",
 ] as const;
 
 export type BenchmarkName = (typeof BENCHMARKS)[number];

@@ -3,9 +3,9 @@ import { type ChildServer, startChild } from "./child.ts";
 const SERVICE_SERVER = new URL("./service-server.ts", import.meta.url);
 const BARE_SERVER = new URL("./bare-server.ts", import.meta.url);
 
-/** The reference server on a SQLite file, in a process of its own. */
-export function startServiceServer(dbPath: string): Promise<ChildServer> {
-  return startChild(SERVICE_SERVER, [dbPath]);
+/** The reference server on a SQLite file, in a process of its own (served by `adapter` when given). */
+export function startServiceServer(dbPath: string, adapter?: "hono" | "socialpub"): Promise<ChildServer> {
+  return startChild(SERVICE_SERVER, adapter ? [dbPath, adapter] : [dbPath]);
 }
 
 /** The baseline: bare node:http answering every request with `body`, in a process of its own. */

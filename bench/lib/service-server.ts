@@ -3,12 +3,15 @@
 // to standard output (here /dev/null). Two differences, both needed to measure at all: the per-key rate
 // limit is off (600 requests a minute would end a run in a few milliseconds), and webhook URLs on
 // loopback are accepted (the receiver of the webhook benchmark listens on 127.0.0.1).
-// Run as a child process by bench/lib/child.ts; argv[2] is the database file.
+// Run as a child process by bench/lib/child.ts; argv[2] is the database file, argv[3] (optional) the Node
+// adapter to serve it with ("hono" or "socialpub"; the server's default without it).
+import type { NodeAdapterName } from "../../packages/server/src/http/http-server.ts";
 import { createLogger, openSqliteStore, startServer } from "../../packages/server/src/index.ts";
 import { serveParent } from "./child.ts";
 
 const path = process.argv[2];
-if (!path) throw new Error("usage: service-server.ts <database file>");
+if (!path) throw new Error("usage: service-server.ts <database file> [hono|socialpub]");
+const adapter = process.argv[3] as NodeAdapterName | undefined;
 
 // As `socialpub-server start` opens it: the WAL checkpointed from a thread of its own.
 const store = openSqliteStore(path, { checkpointInBackground: true });
@@ -17,6 +20,7 @@ const server = await startServer({
   store,
   logger: createLogger(),
   service: { rateLimit: false, allowPrivateWebhookUrls: true },
+  ...(adapter && { adapter }),
 });
 serveParent(
   server.url,

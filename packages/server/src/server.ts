@@ -7,7 +7,7 @@ import {
   systemClock,
 } from "@socialpub/core";
 import { createDashboard, type DashboardOptions } from "@socialpub/dashboard";
-import { type HttpTimeouts, listen } from "./http/http-server.ts";
+import { type HttpTimeouts, listen, type NodeAdapterName } from "./http/http-server.ts";
 import { createLogger, type Logger, type RequestLogFields } from "./logging.ts";
 import { DEFAULT_RETENTION_DAYS, HistoryPruner, type RetentionOptions } from "./retention.ts";
 
@@ -42,6 +42,8 @@ export interface StartServerOptions {
    * kept: 30 days by default, pruned at start and hourly. `false` keeps them forever.
    */
   retention?: RetentionOptions | false;
+  /** Which Node adapter serves the handler (see `HttpServerOptions.adapter`); both behave the same. */
+  adapter?: NodeAdapterName;
 }
 
 export interface RunningServer {
@@ -114,6 +116,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       bodyLimit,
       shutdownGraceMs: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
       ...(options.timeouts && { timeouts: options.timeouts }),
+      ...(options.adapter && { adapter: options.adapter }),
       onComplete: ({ requestId, method, path, status, durationMs }) => {
         const fields: RequestLogFields = {
           request_id: requestId,

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
+import { toHonoNodeListener } from "./hono-adapter.ts";
 import { type FetchHandler, type RequestCompleted, refusedMethod, toNodeListener } from "./node-adapter.ts";
 import { jsonError, writeRawAnswer } from "./raw-answer.ts";
 import { requestIdFor } from "./request-id.ts";
@@ -19,7 +20,16 @@ export interface HttpServerOptions {
   onError?: (error: unknown, requestId: string) => void;
   /** The answer to CONNECT, TRACE and TRACK, which never reach the handler (see `NodeAdapterOptions`). */
   refuseMethod?: (method: string, pathname: string) => Response;
+  /**
+   * What turns Node's requests into the handler's: `@hono/node-server`'s lazy request and response
+   * objects ("hono") or the hand-written adapter ("socialpub"). Both keep the same behaviour; `pnpm
+   * bench node-adapter` measures one against the other.
+   */
+  adapter?: NodeAdapterName;
 }
+
+export type NodeAdapterName = "hono" | "socialpub";
+export const DEFAULT_NODE_ADAPTER: NodeAdapterName = "hono";
 
 /** How long a client may take; a client slower than these is answered 408 and cut off. */
 export interface HttpTimeouts {
@@ -110,6 +120,8 @@ export async function listen(handler: FetchHandler, options: HttpServerOptions):
   };
 
   const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.timeouts };
+  const toListener =
+    (options.adapter ?? DEFAULT_NODE_ADAPTER) === "hono" ? toHonoNodeListener : toNodeListener;
   const server = createServer(
     {
       keepAlive: true,
@@ -119,7 +131,7 @@ export async function listen(handler: FetchHandler, options: HttpServerOptions):
       requestTimeout: timeouts.requestMs,
       connectionsCheckingInterval: checkingIntervalFor(timeouts),
     },
-    toNodeListener(tracked, {
+    toListener(tracked, {
       bodyLimit: options.bodyLimit,
       isDraining: () => draining,
       ...(options.onComplete && { onComplete: options.onComplete }),

@@ -34,7 +34,7 @@ export interface NodeAdapterOptions {
 }
 
 /** Methods the Fetch standard forbids: `new Request` throws on them, so the handler never sees them. */
-const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+export const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 
 /** The answer to a method the handler cannot be asked about (see `NodeAdapterOptions.refuseMethod`). */
 export function refusedMethod(
@@ -52,7 +52,7 @@ export function refusedMethod(
 const BODYLESS_METHODS = new Set(["GET", "HEAD"]);
 
 /** Worded as the service words its own 413, so a client sees one message whichever layer refused. */
-function tooLarge(limit: number, requestId: string): Response {
+export function tooLarge(limit: number, requestId: string): Response {
   const size = limit % (1024 * 1024) === 0 ? `${limit / (1024 * 1024)} MiB` : `${limit} bytes`;
   return jsonError(413, `Request body is larger than ${size}; send less.`, requestId, {
     connection: "close",
@@ -95,7 +95,7 @@ async function readHead(reader: ReadableStreamDefaultReader<Uint8Array>, limit: 
   return { chunks, ended: false };
 }
 
-async function writeResponse(response: Response, res: ServerResponse, closeConnection: boolean) {
+export async function writeResponse(response: Response, res: ServerResponse, closeConnection: boolean) {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of response.headers) if (name !== "set-cookie") headers[name] = value;
   const cookies = response.headers.getSetCookie();
