@@ -7,6 +7,13 @@ export type AdapterRegistry = Partial<Record<NetworkId, NetworkAdapter>>;
 
 export { type BlueskyAdapterOptions, blueskyAdapter } from "./bluesky/index.ts";
 export { DISCORD_API_URL, type DiscordAdapterOptions, discordAdapter } from "./discord/adapter.ts";
+export {
+  PINTEREST_API_URL,
+  PINTEREST_AUTHORIZE_URL,
+  type PinterestAdapterOptions,
+  pinterestAdapter,
+} from "./pinterest/adapter.ts";
+export { PINTEREST_DEFAULT_SCOPES } from "./pinterest/oauth.ts";
 export { TELEGRAM_API_URL, type TelegramAdapterOptions, telegramAdapter } from "./telegram/adapter.ts";
 export { X_API_URL, X_AUTHORIZE_URL, type XAdapterOptions, xAdapter } from "./x/adapter.ts";
 export { X_DEFAULT_SCOPES } from "./x/oauth.ts";

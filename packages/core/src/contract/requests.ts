@@ -188,6 +188,14 @@ export const ConnectAccountBody = z
       .max(2048)
       .optional()
       .describe("live discord: the channel's webhook URL (it holds the webhook's secret token)"),
+    board: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe(
+        "live pinterest: the board pins go to, by name or id; the account's first board when left out",
+      ),
   })
   .meta({ id: "ConnectAccountBody" });
 

@@ -3,7 +3,7 @@ import { describeFetchFailure } from "./fetch-failure.ts";
 
 /*
  * The token endpoint of an OAuth 2.0 network (RFC 6749 §4.1.3 and §6): a form POST with the client's
- * credentials in Basic auth, answered with an access token, its lifetime, and perhaps a refresh token.
+ * credentials in Basic auth (or in the form, where a network wants them there), answered with an access token, its lifetime, and perhaps a refresh token.
  * Shared by the networks that follow the RFC closely; the grant is kept in the credentials under the
  * names the service reads (OAuthGrant).
  */
@@ -15,6 +15,10 @@ export interface OAuthClient {
   tokenUrl: string;
   clientId: string;
   clientSecret: string;
+  /** How the client authenticates: Basic auth (the RFC's preference; default) or client_id/client_secret in the form (LinkedIn, Facebook). */
+  clientAuth?: "basic" | "form";
+  /** Headers the network wants on every request (Reddit's descriptive User-Agent). */
+  headers?: Readonly<Record<string, string>>;
   fetch: typeof fetch;
 }
 
@@ -45,19 +49,27 @@ export async function requestToken(
   params: Record<string, string>,
   signal: AbortSignal,
 ): Promise<TokenAnswer> {
-  const basic = Buffer.from(
-    `${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`,
-  ).toString("base64");
+  const headers: Record<string, string> = {
+    ...client.headers,
+    "content-type": "application/x-www-form-urlencoded",
+    accept: "application/json",
+  };
+  const form = new URLSearchParams(params);
+  if (client.clientAuth === "form") {
+    form.set("client_id", client.clientId);
+    form.set("client_secret", client.clientSecret);
+  } else {
+    const basic = Buffer.from(
+      `${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`,
+    ).toString("base64");
+    headers.authorization = `Basic ${basic}`;
+  }
   let response: Response;
   try {
     response = await client.fetch(client.tokenUrl, {
       method: "POST",
-      headers: {
-        authorization: `Basic ${basic}`,
-        "content-type": "application/x-www-form-urlencoded",
-        accept: "application/json",
-      },
-      body: new URLSearchParams(params).toString(),
+      headers,
+      body: form.toString(),
       signal,
     });
   } catch (cause) {
@@ -72,7 +84,9 @@ export async function requestToken(
   const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
   if (response.ok && body && typeof body.access_token === "string") return body as unknown as TokenAnswer;
   const code = typeof body?.error === "string" ? body.error : `HTTP ${response.status}`;
-  const description = typeof body?.error_description === "string" ? `: ${body.error_description}` : "";
+  // RFC 6749's error_description, or the `message` of networks that answer their own error shape (Pinterest).
+  const text = body?.error_description ?? (typeof body?.error === "string" ? undefined : body?.message);
+  const description = typeof text === "string" ? `: ${text}` : "";
   const said = `(${client.name} said: ${code}${description})`;
   if (response.status === 429 || response.status >= 500) {
     throw new NetworkError(

@@ -35,6 +35,26 @@ export interface SpecRequest {
 
 const checks = new Map<string, Promise<OpenApiCheck>>();
 
+/**
+ * OpenAPI 3.0 lets `nullable` stand beside `allOf`/`$ref` without a `type` (pinterest-openapi.json does),
+ * which Ajv refuses to compile; such a schema is rewritten, in the parsed copy only, as the same schema
+ * or null. Walks the description once.
+ */
+function typedNullables(node: unknown): unknown {
+  if (Array.isArray(node)) {
+    for (const item of node) typedNullables(item);
+  } else if (node && typeof node === "object") {
+    const schema = node as Record<string, unknown>;
+    for (const value of Object.values(schema)) typedNullables(value);
+    if (schema.nullable === true && schema.type === undefined) {
+      const { nullable: _nullable, ...inner } = schema;
+      for (const key of Object.keys(schema)) delete schema[key];
+      schema.anyOf = [inner, { type: "null" }];
+    }
+  }
+  return node;
+}
+
 export class OpenApiCheck {
   readonly version: string;
   readonly #api: OpenAPIBackend;
@@ -57,7 +77,7 @@ export class OpenApiCheck {
   }
 
   static async load(file: string, label: string, options: OpenApiCheckOptions = {}): Promise<OpenApiCheck> {
-    const definition = readNetworkSpec(file) as Document & { info: { version: string } };
+    const definition = typedNullables(readNetworkSpec(file)) as Document & { info: { version: string } };
     const api = new OpenAPIBackend({
       definition,
       // quick: skip checking the description itself, and compile each operation's validators on first use.

@@ -1,5 +1,11 @@
 import type { NetworkAdapters } from "@socialpub/core";
-import { blueskyAdapter, discordAdapter, telegramAdapter, xAdapter } from "@socialpub/networks";
+import {
+  blueskyAdapter,
+  discordAdapter,
+  pinterestAdapter,
+  telegramAdapter,
+  xAdapter,
+} from "@socialpub/networks";
 import { type OAuthAppSettings, oauthAppSettings } from "./oauth-settings.ts";
 
 /**
@@ -19,11 +25,17 @@ export interface NetworkAddresses {
   xAuth?: string | undefined;
   /** SOCIALPUB_X_CLIENT_ID, SOCIALPUB_X_CLIENT_SECRET, SOCIALPUB_X_SCOPES. */
   xApp?: OAuthAppSettings;
+  /** SOCIALPUB_PINTEREST_API_URL (https://api.pinterest.com; trial access: https://api-sandbox.pinterest.com). */
+  pinterestApi?: string | undefined;
+  /** SOCIALPUB_PINTEREST_AUTH_URL (https://www.pinterest.com/oauth/). */
+  pinterestAuth?: string | undefined;
+  /** SOCIALPUB_PINTEREST_CLIENT_ID, SOCIALPUB_PINTEREST_CLIENT_SECRET, SOCIALPUB_PINTEREST_SCOPES. */
+  pinterestApp?: OAuthAppSettings;
 }
 
 /**
  * The adapters live keys publish through: Bluesky, Telegram and Discord, which connect with credentials
- * a user pastes, and X, which connects through OAuth once the server has its app's settings.
+ * a user pastes, and X and Pinterest, which connect through OAuth once the server has their apps' settings.
  */
 export function networkAdapters(addresses: NetworkAddresses = {}): NetworkAdapters {
   return {
@@ -37,6 +49,13 @@ export function networkAdapters(addresses: NetworkAddresses = {}): NetworkAdapte
       ...(addresses.xAuth && { authorizeUrl: addresses.xAuth }),
       ...(addresses.xApp ?? { missingSettings: ["SOCIALPUB_X_CLIENT_ID", "SOCIALPUB_X_CLIENT_SECRET"] }),
     }),
+    pinterest: pinterestAdapter({
+      ...(addresses.pinterestApi && { apiUrl: addresses.pinterestApi }),
+      ...(addresses.pinterestAuth && { authorizeUrl: addresses.pinterestAuth }),
+      ...(addresses.pinterestApp ?? {
+        missingSettings: ["SOCIALPUB_PINTEREST_CLIENT_ID", "SOCIALPUB_PINTEREST_CLIENT_SECRET"],
+      }),
+    }),
   };
 }
 
@@ -49,5 +68,8 @@ export function networkAddressesFromEnv(env: NodeJS.ProcessEnv = process.env): N
     xApi: env.SOCIALPUB_X_API_URL || undefined,
     xAuth: env.SOCIALPUB_X_AUTH_URL || undefined,
     xApp: oauthAppSettings("x", env),
+    pinterestApi: env.SOCIALPUB_PINTEREST_API_URL || undefined,
+    pinterestAuth: env.SOCIALPUB_PINTEREST_AUTH_URL || undefined,
+    pinterestApp: oauthAppSettings("pinterest", env),
   };
 }

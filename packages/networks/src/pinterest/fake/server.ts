@@ -1,0 +1,299 @@
+import { randomBytes } from "node:crypto";
+import type { FakeApp, FakeGrant } from "../../common/fake-oauth.ts";
+import { type FakeAnswer, type FakeRequest, startFakeServer } from "../../common/fake-server.ts";
+import { OpenApiCheck } from "../../common/openapi-check.ts";
+import { readNetworkSpec } from "../../common/spec-files.ts";
+import { PinterestFakeOAuth } from "./oauth.ts";
+
+/*
+ * A stateful fake of the Pinterest API v5 on a loopback port, for tests that cannot reach Pinterest:
+ * its OAuth pages and token endpoint (oauth.ts), the signed-in account (GET /v5/user_account), its
+ * boards (GET /v5/boards, paged with a bookmark) and pins (POST /v5/pins with an image in base64), with
+ * Pinterest's errors: an expired or revoked token (401), an unknown board (404), an image that is not
+ * one (400), and a used-up limit (429 with x-ratelimit-* headers). Every request under /v5 and every
+ * answer to it is checked against pinterest-openapi.json (specViolations).
+ */
+
+const SPEC_FILE = "pinterest-openapi.json";
+/** Pinterest's write limit per user (org_write): calls a minute. */
+const WINDOW_MS = 60_000;
+const IMAGE_LIMIT_BYTES = 20 * 1024 * 1024;
+
+export interface PinterestFakeUser {
+  id: string;
+  username: string;
+  followers: number;
+  boards: { id: string; name: string }[];
+}
+
+export interface PinterestFakePin {
+  id: string;
+  userId: string;
+  boardId: string;
+  title: string | null;
+  description: string | null;
+  link: string | null;
+  altText: string | null;
+  image: { contentType: string; bytes: number };
+}
+
+export interface PinterestFakeOptions {
+  /** Check requests and answers against pinterest-openapi.json (default true). */
+  checkSpec?: boolean;
+  port?: number;
+  now?: () => number;
+}
+
+export class PinterestFake {
+  readonly url: string;
+  readonly specViolations: string[] = [];
+  readonly oauth: PinterestFakeOAuth;
+  readonly users = new Map<string, PinterestFakeUser>();
+  readonly pins: PinterestFakePin[] = [];
+  /** Pins a user may create per minute; lower it to run into the limit. */
+  pinsPerWindow = 100;
+  readonly #pinTimes = new Map<string, number[]>();
+  readonly #check: OpenApiCheck | null;
+  readonly #now: () => number;
+  readonly #close: () => Promise<void>;
+  #nextId = 1_125_899_906_842_624n;
+
+  private constructor(
+    url: string,
+    close: () => Promise<void>,
+    check: OpenApiCheck | null,
+    now: () => number,
+    scopes: string[],
+  ) {
+    this.url = url;
+    this.#close = close;
+    this.#check = check;
+    this.#now = now;
+    this.oauth = new PinterestFakeOAuth(scopes, now);
+  }
+
+  static async start(options: PinterestFakeOptions = {}): Promise<PinterestFake> {
+    const check =
+      options.checkSpec === false ? null : await OpenApiCheck.shared(SPEC_FILE, "Pinterest API description");
+    const spec = readNetworkSpec(SPEC_FILE) as {
+      components: {
+        securitySchemes: { pinterest_oauth2: { flows: { authorizationCode: { scopes: object } } } };
+      };
+    };
+    const scopes = Object.keys(
+      spec.components.securitySchemes.pinterest_oauth2.flows.authorizationCode.scopes,
+    );
+    let fake: PinterestFake | undefined;
+    const server = await startFakeServer((request) => fake!.#handle(request), options.port);
+    fake = new PinterestFake(server.url, () => server.close(), check, options.now ?? Date.now, scopes);
+    return fake;
+  }
+
+  close(): Promise<void> {
+    return this.#close();
+  }
+
+  /** Registers an app on Pinterest's developer console. */
+  addApp(app: Partial<FakeApp> = {}): FakeApp {
+    const made = {
+      clientId: app.clientId ?? String(this.#nextId++),
+      clientSecret: app.clientSecret ?? randomBytes(20).toString("hex"),
+    };
+    this.oauth.apps.set(made.clientId, made);
+    return made;
+  }
+
+  addUser(user: { username: string; followers?: number; boards?: string[] }): PinterestFakeUser {
+    const made: PinterestFakeUser = {
+      id: String(this.#nextId++),
+      username: user.username,
+      followers: user.followers ?? 0,
+      boards: (user.boards ?? []).map((name) => ({ id: String(this.#nextId++), name })),
+    };
+    this.users.set(made.id, made);
+    return made;
+  }
+
+  /** Who consents on the authorize page from now on. */
+  signIn(user: PinterestFakeUser): void {
+    this.oauth.signedIn = user.id;
+  }
+
+  /** The user removed the app's access on Pinterest: every token of theirs stops working. */
+  revokeAccess(user: PinterestFakeUser): void {
+    this.oauth.revoke(user.id);
+  }
+
+  /** Every access token issued so far ends now (as 30 days passing would do). */
+  expireAccessTokens(): void {
+    this.oauth.expireAccessTokens();
+  }
+
+  async #handle(request: FakeRequest): Promise<FakeAnswer> {
+    const { pathname } = request.url;
+    if (request.method === "GET" && pathname === "/oauth/") return this.oauth.authorize(request);
+    if (request.method === "POST" && pathname === "/oauth/consent") {
+      return this.oauth.consent(new URLSearchParams(new TextDecoder().decode(request.body)));
+    }
+    if (!pathname.startsWith("/v5/")) return error(404, 404, `No route ${request.method} ${pathname}`);
+    const path = pathname.slice(3);
+    const form = path === "/oauth/token" ? new URLSearchParams(new TextDecoder().decode(request.body)) : null;
+    const json = !form && request.body.length > 0 ? safeJson(request.body) : undefined;
+    if (this.#check) {
+      const body = form ? Object.fromEntries(form) : json;
+      for (const p of this.#check.request({
+        method: request.method,
+        path,
+        query: Object.fromEntries(request.url.searchParams),
+        headers: Object.fromEntries(request.headers),
+        ...(body !== undefined && { body }),
+      })) {
+        this.specViolations.push(p);
+      }
+    }
+    const answer = form ? this.#token(request, form) : this.#api(request, path, json);
+    if (!form) answer.headers = { ...this.#rateHeaders(request), ...answer.headers };
+    if (this.#check) {
+      for (const p of this.#check.answer(
+        request.method,
+        path,
+        answer.status,
+        answer.headers ?? {},
+        answer.json,
+      )) {
+        this.specViolations.push(p);
+      }
+    }
+    return answer;
+  }
+
+  /** The token endpoint, its refusals in Pinterest's own error shape (`{code, message}`) as its description gives it. */
+  #token(request: FakeRequest, form: URLSearchParams): FakeAnswer {
+    const answer = this.oauth.token(request, form);
+    if (answer.status < 400) return answer;
+    const said = answer.json as { error: string; error_description: string };
+    return error(answer.status, answer.status === 401 ? 2 : 1, `${said.error}: ${said.error_description}`);
+  }
+
+  #api(request: FakeRequest, path: string, json: unknown): FakeAnswer {
+    const grant = this.oauth.grantOf(request);
+    if (!grant) return error(401, 2, "Authentication failed.");
+    const user = this.users.get(grant.userId)!;
+    if (request.method === "GET" && path === "/user_account") {
+      if (!grant.scopes.includes("user_accounts:read"))
+        return error(403, 3, "Not authorized to access the user account.");
+      return {
+        status: 200,
+        json: {
+          id: user.id,
+          username: user.username,
+          account_type: "PINNER",
+          follower_count: user.followers,
+          board_count: user.boards.length,
+        },
+      };
+    }
+    if (request.method === "GET" && path === "/boards")
+      return this.#boards(grant, user, request.url.searchParams);
+    if (request.method === "POST" && path === "/pins") return this.#pin(grant, user, json);
+    return error(404, 404, `No route ${request.method} /v5${path}`);
+  }
+
+  #boards(grant: FakeGrant, user: PinterestFakeUser, query: URLSearchParams): FakeAnswer {
+    if (!grant.scopes.includes("boards:read")) return error(403, 3, "Not authorized to access boards.");
+    const size = Math.min(250, Math.max(1, Number(query.get("page_size") ?? 25) || 25));
+    const start = Number(query.get("bookmark") ?? 0) || 0;
+    const items = user.boards.slice(start, start + size).map((b) => ({
+      id: b.id,
+      name: b.name,
+      owner: { username: user.username },
+      privacy: "PUBLIC",
+    }));
+    const next = start + size < user.boards.length ? String(start + size) : null;
+    return { status: 200, json: { items, bookmark: next } };
+  }
+
+  #pin(grant: FakeGrant, user: PinterestFakeUser, body: unknown): FakeAnswer {
+    if (!grant.scopes.includes("pins:write")) return error(403, 3, "Not authorized to create Pins.");
+    const times = this.#windowOf(user.id);
+    if (times.length >= this.pinsPerWindow)
+      return error(429, 8, "You have exceeded your rate limit. Try again later.");
+    const b = (body ?? {}) as Record<string, unknown>;
+    const board = user.boards.find((x) => x.id === b.board_id);
+    if (!board) return error(404, 2, "Board not found.");
+    const source = (b.media_source ?? {}) as Record<string, unknown>;
+    if (source.source_type !== "image_base64" || typeof source.data !== "string") {
+      return error(400, 1, "Invalid parameters: media_source is required.");
+    }
+    const bytes = Buffer.from(source.data, "base64");
+    const kind = imageKind(bytes);
+    if (kind === null || kind !== source.content_type || bytes.length > IMAGE_LIMIT_BYTES) {
+      return error(400, 1, "Invalid parameters: the image could not be read as a JPEG or PNG.");
+    }
+    times.push(this.#now());
+    const pin: PinterestFakePin = {
+      id: String(this.#nextId++),
+      userId: user.id,
+      boardId: board.id,
+      title: typeof b.title === "string" ? b.title : null,
+      description: typeof b.description === "string" ? b.description : null,
+      link: typeof b.link === "string" ? b.link : null,
+      altText: typeof b.alt_text === "string" ? b.alt_text : null,
+      image: { contentType: kind, bytes: bytes.length },
+    };
+    this.pins.push(pin);
+    return {
+      status: 201,
+      json: {
+        id: pin.id,
+        board_id: pin.boardId,
+        created_at: new Date(this.#now()).toISOString(),
+        title: pin.title,
+        description: pin.description,
+        link: pin.link,
+        alt_text: pin.altText,
+      },
+    };
+  }
+
+  #windowOf(userId: string): number[] {
+    const since = this.#now() - WINDOW_MS;
+    const times = (this.#pinTimes.get(userId) ?? []).filter((t) => t > since);
+    this.#pinTimes.set(userId, times);
+    return times;
+  }
+
+  /** Pinterest's limit headers: the caller's write window, its reset in seconds from now. */
+  #rateHeaders(request: FakeRequest): Record<string, string> {
+    const grant = this.oauth.grantOf(request);
+    const times = grant ? this.#windowOf(grant.userId) : [];
+    const resetMs = (times[0] ?? this.#now()) + WINDOW_MS - this.#now();
+    return {
+      "x-ratelimit-limit": String(this.pinsPerWindow),
+      "x-ratelimit-remaining": String(Math.max(0, this.pinsPerWindow - times.length)),
+      "x-ratelimit-reset": String(Math.max(1, Math.ceil(resetMs / 1000))),
+    };
+  }
+}
+
+/** What an image's first bytes say it is: JPEG or PNG (the kinds base64 pins take), else null. */
+function imageKind(bytes: Buffer): string | null {
+  if (bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "image/jpeg";
+  if (bytes.length > 8 && bytes.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]))) {
+    return "image/png";
+  }
+  return null;
+}
+
+function safeJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+/** An error as Pinterest answers it: `{code, message}`. */
+function error(status: number, code: number, message: string): FakeAnswer {
+  return { status, json: { code, message } };
+}

@@ -1,0 +1,97 @@
+import { type ConnectedAccount, type Credentials, NetworkError, type OAuthSteps } from "@socialpub/core";
+import { grantOf, type OAuthClient, requestToken } from "../common/oauth-token.ts";
+import { type PinterestApiConfig, pinterestCall } from "./api.ts";
+import { chooseBoard } from "./boards.ts";
+
+/** What the server asks Pinterest for: reading the account and its boards, and creating pins. */
+export const PINTEREST_DEFAULT_SCOPES = ["boards:read", "pins:read", "pins:write", "user_accounts:read"];
+
+export interface PinterestOAuthConfig {
+  /** Pinterest's authorize page (https://www.pinterest.com/oauth/). */
+  authorizeUrl: string;
+  client: OAuthClient;
+  scopes: readonly string[];
+  missingSettings: readonly string[];
+  api: PinterestApiConfig;
+}
+
+interface AccountAnswer {
+  username?: string;
+  follower_count?: number | null;
+}
+
+/**
+ * Pinterest's OAuth 2.0 authorization code flow (no PKCE: Pinterest does not take it; the client
+ * secret proves the app). Access tokens last 30 days; refresh tokens are continuous (60 days, renewed by
+ * each refresh, the new one answered with it), so the pair is stored before it is used. The board pins go
+ * to is chosen at connect: the connect's `board` field, or the account's first board.
+ */
+export function pinterestOAuth(config: PinterestOAuthConfig): OAuthSteps {
+  const { client, api } = config;
+  return {
+    missingSettings: config.missingSettings,
+    pkce: false,
+    startFields(fields): Record<string, string> {
+      const board = fields.board;
+      if (board === undefined) return {};
+      if (typeof board !== "string" || board.trim().length === 0 || board.length > 200) {
+        throw new NetworkError(
+          "pinterest",
+          "refused",
+          "board must be the name or id of one of the Pinterest account's boards (up to 200 characters); leave it out to pin to the account's first board.",
+        );
+      }
+      return { board: board.trim() };
+    },
+    authorizeUrl({ state, redirectUri }) {
+      const url = new URL(config.authorizeUrl);
+      url.search = new URLSearchParams({
+        client_id: client.clientId,
+        redirect_uri: redirectUri,
+        response_type: "code",
+        // Pinterest separates scopes with commas.
+        scope: config.scopes.join(","),
+        state,
+      }).toString();
+      return url.href;
+    },
+    async exchange({ code, redirectUri, fields, signal }): Promise<ConnectedAccount> {
+      const answer = await requestToken(
+        client,
+        { grant_type: "authorization_code", code, redirect_uri: redirectUri },
+        signal,
+      );
+      const token = answer.access_token;
+      const me = (await pinterestCall(
+        api,
+        token,
+        "GET",
+        "/user_account",
+        undefined,
+        signal,
+        true,
+      )) as AccountAnswer;
+      const board = await chooseBoard(api, token, fields.board, signal);
+      const username = me.username ?? "pinterest";
+      return {
+        handle: `@${username} (${board.name})`,
+        followers: me.follower_count ?? 0,
+        health: "healthy",
+        credentials: { ...grantOf(answer, api.now()), username, board_id: board.id, board_name: board.name },
+      };
+    },
+    async refresh(credentials, signal): Promise<Credentials> {
+      const answer = await requestToken(
+        client,
+        { grant_type: "refresh_token", refresh_token: String(credentials.refresh_token ?? "") },
+        signal,
+      );
+      const grant = grantOf(answer, api.now());
+      return {
+        ...credentials,
+        ...grant,
+        refresh_token: grant.refresh_token ?? credentials.refresh_token ?? null,
+      };
+    },
+  };
+}

@@ -1,0 +1,237 @@
+import { randomBytes } from "node:crypto";
+import { CredentialKeyring, provisionUser, type Store } from "@socialpub/core";
+import { SAMPLE_MP4, SAMPLE_PNG } from "@socialpub/core/testing";
+import { PinterestFake, type PinterestFakeUser } from "@socialpub/networks/pinterest/fake";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { networkAdapters } from "../src/live/network-adapters.ts";
+import { createLogger } from "../src/logging.ts";
+import { type RunningServer, startServer } from "../src/server.ts";
+import { openSqliteStore } from "../src/store/sqlite-store.ts";
+import { api } from "./support/cli-process.ts";
+import { FrontProxy } from "./support/front-proxy.ts";
+import { grantInBrowser, until } from "./support/oauth-browser.ts";
+
+/*
+ * OAuth connect and pinning to Pinterest end to end: a server behind the address it is told is its
+ * public one connects a Pinterest account through the Pinterest fake's consent page as a person does,
+ * with the board chosen at connect, then pins through it. The fake rotates refresh tokens and checks
+ * every request and answer under /v5 (the token endpoint included) against pinterest-openapi.json.
+ */
+
+const LIVE_KEY = `sp_live_${"PinterestOAuthEndToEnd0123456789".repeat(2)}`;
+
+let pinterest: PinterestFake;
+let front: FrontProxy;
+let server: RunningServer;
+let store: Store;
+let userId: string;
+let ada: PinterestFakeUser;
+/** Every answer the API gave; checked for tokens at the end. */
+const seen: string[] = [];
+
+beforeAll(async () => {
+  [pinterest, front] = await Promise.all([PinterestFake.start(), FrontProxy.start()]);
+  const app = pinterest.addApp();
+  ada = pinterest.addUser({ username: "ada_pins", followers: 321, boards: ["Sketches", "Shipping Notes"] });
+  pinterest.signIn(ada);
+  store = openSqliteStore(":memory:");
+  userId = (await provisionUser(store, { accounts: [], key: LIVE_KEY, plan: "studio" })).user.id;
+  server = await startServer({
+    port: 0,
+    host: "127.0.0.1",
+    store,
+    logger: createLogger({ level: "silent" }),
+    retention: false,
+    service: {
+      publicUrl: front.url,
+      credentialKeyring: new CredentialKeyring(randomBytes(32)),
+      liveAdapters: networkAdapters({
+        pinterestApi: pinterest.url,
+        pinterestAuth: `${pinterest.url}/oauth/`,
+        pinterestApp: { clientId: app.clientId, clientSecret: app.clientSecret, missingSettings: [] },
+      }),
+      rateLimit: false,
+    },
+  });
+  front.target = new URL(server.url);
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  await Promise.all([pinterest?.close(), front?.close(), store?.close()]);
+});
+
+async function call(method: string, path: string, body?: unknown) {
+  const res = await api(front, LIVE_KEY, method, path, body);
+  seen.push(JSON.stringify(res.body));
+  return res;
+}
+
+async function connect(fields: Record<string, unknown> = {}) {
+  const started = await call("POST", "/accounts/connect", { platform: "pinterest", ...fields });
+  expect(started.status, JSON.stringify(started.body)).toBe(201);
+  return started.body as { authorize_url: string; state: string; expires_at: string };
+}
+
+async function uploadMedia(bytes: Uint8Array<ArrayBuffer>, type: string): Promise<string> {
+  const upload = await fetch(`${front.url}/api/v1/media`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${LIVE_KEY}`, "content-type": type },
+    body: bytes,
+  });
+  expect(upload.status).toBe(201);
+  return ((await upload.json()) as { id: string }).id;
+}
+
+async function targetOf(postId: string) {
+  return (await call("GET", `/posts/${postId}/targets`)).body.data[0];
+}
+
+let image: string;
+
+describe("Pinterest: OAuth connect with a board, and live pins", () => {
+  it("a connect answers Pinterest's authorize URL (comma-separated scopes, no PKCE, the registered redirect URL)", async () => {
+    const started = await connect();
+    const url = new URL(started.authorize_url);
+    expect(url.origin + url.pathname).toBe(`${pinterest.url}/oauth/`);
+    expect(url.searchParams.get("redirect_uri")).toBe(`${front.url}/api/v1/accounts/callback/pinterest`);
+    expect(url.searchParams.get("scope")).toBe("boards:read,pins:read,pins:write,user_accounts:read");
+    expect(url.searchParams.get("code_challenge")).toBeNull();
+    expect(url.searchParams.get("state")).toBe(started.state);
+    const declined = await grantInBrowser(started.authorize_url, "deny");
+    expect(declined.status).toBe(400);
+    expect(declined.html).toMatch(/Access was not granted on Pinterest&#39;s page/);
+    expect((await call("GET", "/accounts")).body.data).toEqual([]);
+  });
+
+  it("a board the account lacks connects nothing and names the boards it has; a bad board field is a 400", async () => {
+    const bad = await call("POST", "/accounts/connect", { platform: "pinterest", board: "" });
+    expect(bad.status).toBe(400);
+    const page = await grantInBrowser((await connect({ board: "Recipes" })).authorize_url);
+    expect(page.status).toBe(400);
+    expect(page.html).toMatch(
+      /no board &quot;Recipes&quot;; its boards include &quot;Sketches&quot;, &quot;Shipping Notes&quot;/,
+    );
+    expect((await call("GET", "/accounts")).body.data).toEqual([]);
+  });
+
+  it("without a board the first board is chosen; with one, that board (by name, in any case)", async () => {
+    const first = await grantInBrowser((await connect()).authorize_url);
+    expect(first.status, first.html).toBe(200);
+    expect((await call("GET", "/accounts")).body.data).toEqual([
+      { platform: "pinterest", handle: "@ada_pins (Sketches)", followers: 321, health: "healthy" },
+    ]);
+    const chosen = await grantInBrowser((await connect({ board: "shipping notes" })).authorize_url);
+    expect(chosen.status, chosen.html).toBe(200);
+    expect(chosen.html).toMatch(/@ada_pins \(Shipping Notes\) is connected/);
+    expect((await call("GET", "/accounts")).body.data[0].handle).toBe("@ada_pins (Shipping Notes)");
+    const stored = await store.getAccount(userId, "live", "pinterest");
+    expect(stored!.credentials).toMatch(/^v1\./);
+    expect(pinterest.oauth.tokenRequests.map((r) => r.grantType)).toEqual([
+      "authorization_code",
+      "authorization_code",
+      "authorization_code",
+    ]);
+  });
+
+  it("pins an image on the chosen board: first line as title, text as description, first URL as link", async () => {
+    image = await uploadMedia(SAMPLE_PNG, "image/png");
+    const caption = "Release 2.0 is out\nNotes at https://example.com/notes and more.";
+    const res = await call("POST", "/posts", { caption, platforms: ["pinterest"], media: image });
+    expect(res).toMatchObject({ status: 201, body: { status: "published" } });
+    const pin = pinterest.pins.at(-1)!;
+    const board = ada.boards.find((b) => b.name === "Shipping Notes")!;
+    expect(pin).toMatchObject({
+      userId: ada.id,
+      boardId: board.id,
+      title: "Release 2.0 is out",
+      description: caption,
+      link: "https://example.com/notes",
+      image: { contentType: "image/png", bytes: SAMPLE_PNG.length },
+    });
+    expect((await targetOf(res.body.id)).permalink).toBe(`https://www.pinterest.com/pin/${pin.id}/`);
+  });
+
+  it("text alone is refused at once (a pin needs an image); a video is refused by the adapter", async () => {
+    const text = await call("POST", "/posts", { caption: "No picture", platforms: ["pinterest"] });
+    expect(text.status).toBe(400);
+    expect(JSON.stringify(text.body)).toMatch(/pinterest/i);
+    const video = await uploadMedia(SAMPLE_MP4, "video/mp4");
+    const res = await call("POST", "/posts", { caption: "A clip", platforms: ["pinterest"], media: video });
+    const target = await targetOf(res.body.id);
+    expect(target.status).toBe("failed");
+    expect(target.error).toMatch(/pins JPEG and PNG images; video\/mp4 is not one of them/);
+  });
+
+  it("a token that ended mid-schedule is refreshed and the pin goes out; the rotated refresh token is kept", async () => {
+    const before = await store.getAccount(userId, "live", "pinterest");
+    pinterest.expireAccessTokens();
+    const scheduled = await call("POST", "/posts", {
+      caption: "Scheduled while the token lapses",
+      platforms: ["pinterest"],
+      media: image,
+      schedule_at: Date.now() + 1500,
+    });
+    expect(scheduled).toMatchObject({ status: 201, body: { status: "scheduled" } });
+    const done = await until(
+      async () => (await call("GET", `/posts/${scheduled.body.id}`)).body,
+      (p) => p.status !== "scheduled" && p.status !== "publishing",
+    );
+    expect(done.status).toBe("published");
+    expect(pinterest.oauth.tokenRequests.at(-1)).toEqual({ grantType: "refresh_token", status: 200 });
+    expect((await store.getAccount(userId, "live", "pinterest"))!.credentials).not.toBe(before!.credentials);
+    // A second lapse spends the refresh token the first refresh stored: it works only if it was kept.
+    pinterest.expireAccessTokens();
+    const again = await call("POST", "/posts", {
+      caption: "Once more",
+      platforms: ["pinterest"],
+      media: image,
+    });
+    expect(again.body.status).toBe("published");
+    expect(pinterest.oauth.tokenRequests.filter((r) => r.grantType === "refresh_token")).toEqual([
+      { grantType: "refresh_token", status: 200 },
+      { grantType: "refresh_token", status: 200 },
+    ]);
+  });
+
+  it("a used-up limit waits for Pinterest's reset instead of failing", async () => {
+    pinterest.pinsPerWindow = pinterest.pins.filter((p) => p.userId === ada.id).length;
+    const limited = await call("POST", "/posts", {
+      caption: "Over the limit",
+      platforms: ["pinterest"],
+      media: image,
+    });
+    expect(limited.status).toBe(201);
+    const target = await targetOf(limited.body.id);
+    expect(target.status).toBe("pending");
+    expect(target.error).toMatch(/Pinterest's limit for this account or app is used up until .*code 8/);
+    pinterest.pinsPerWindow = 100;
+  });
+
+  it("a refresh Pinterest refuses turns the account reauth_required and sends account.disconnected", async () => {
+    pinterest.revokeAccess(ada);
+    const refused = await call("POST", "/posts", {
+      caption: "After revoking",
+      platforms: ["pinterest"],
+      media: image,
+    });
+    const target = await targetOf(refused.body.id);
+    expect(target.status).toBe("failed");
+    expect(target.error).toMatch(/Pinterest refused the grant/);
+    expect(pinterest.oauth.tokenRequests.at(-1)).toEqual({ grantType: "refresh_token", status: 400 });
+    expect((await call("GET", "/accounts")).body.data[0]).toMatchObject({ health: "reauth_required" });
+    const types = (await store.listEvents(userId)).map((e) => e.type);
+    expect(types.filter((t) => t === "account.disconnected")).toHaveLength(1);
+  });
+
+  it("never shows a token, and Pinterest saw nothing that strays from pinterest-openapi.json", async () => {
+    const events = JSON.stringify(await store.listEvents(userId));
+    for (const grant of pinterest.oauth.grants) {
+      for (const secret of [grant.accessToken, grant.refreshToken].filter((s): s is string => s !== null)) {
+        expect(events).not.toContain(secret);
+        for (const answer of seen) expect(answer).not.toContain(secret);
+      }
+    }
+    expect(pinterest.specViolations).toEqual([]);
+  });
+});
