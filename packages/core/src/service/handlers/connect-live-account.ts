@@ -11,13 +11,12 @@ import type { AccountRecord, UserRecord } from "../../store/types.ts";
 import type { KeepAnswer, RequestContext, ServiceDeps } from "../context.ts";
 import { badRequest, HttpError } from "../http-error.ts";
 import { beginOAuthConnect, type OAuthConnectStart, startOAuthConnect } from "../oauth/start-connect.ts";
-import { sealCredentials } from "../publishing/attempt-target.ts";
 import { followersReadAt } from "../publishing/follower-refresh.ts";
 import { redactCredentials } from "../publishing/redact.ts";
 import { json } from "../responses.ts";
 import { toAccount } from "../serialize.ts";
 import { checkWebhookUrl } from "../webhook-url.ts";
-import { putWithinPlan } from "./connect-accounts.ts";
+import { storeLiveAccount } from "./store-live-account.ts";
 
 /** How long the network may take to check credentials before the request answers 502. */
 const CONNECT_TIMEOUT_MS = 15_000;
@@ -69,24 +68,10 @@ export async function connectLiveAccountFor(
   const connected = await checkWithNetwork(deps, platform, name, fields, (text) =>
     redactCredentials(text, secrets),
   );
-  const now = deps.clock.now();
-  const account: AccountRecord = {
-    user_id: user.id,
-    mode: "live",
-    platform,
-    handle: connected.handle,
-    followers: connected.followers,
-    health: connected.health,
-    connected_at: now,
-    credentials: null,
-  };
-  account.credentials = sealCredentials(deps, account, connected.credentials);
-  const { existing } = await putWithinPlan(deps, { user }, account, now, keptAnswer);
-  followersReadAt(deps, account, now);
-  return {
-    created: existing === null,
-    account: existing ? { ...account, connected_at: existing.connected_at } : account,
-  };
+  const stored = await storeLiveAccount(deps, user, platform, connected, keptAnswer);
+  // The network read the followers just now: the listing need not read them again soon.
+  followersReadAt(deps, stored.account, deps.clock.now());
+  return stored;
 }
 
 /**

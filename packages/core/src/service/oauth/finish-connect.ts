@@ -1,12 +1,9 @@
 import { isNetworkId, NETWORK_RULES } from "../../contract/networks.ts";
 import { NetworkError } from "../../networks/adapter.ts";
-import type { AccountRecord } from "../../store/types.ts";
 import type { RequestContext } from "../context.ts";
-import { putWithinPlan } from "../handlers/connect-accounts.ts";
+import { storeLiveAccount } from "../handlers/store-live-account.ts";
 import { HttpError } from "../http-error.ts";
-import { sealCredentials } from "../publishing/attempt-target.ts";
 import { redactCredentials } from "../publishing/redact.ts";
-import { grantHealth } from "./grant.ts";
 import { stateBinding, stateHash } from "./pkce.ts";
 import { resultPage } from "./result-page.ts";
 import { redirectUri } from "./start-connect.ts";
@@ -80,21 +77,9 @@ export async function finishOAuthConnect({ deps, params, url }: RequestContext):
     );
     return failed(502, `${name} could not be reached to finish the connect. ${startAgain}`);
   }
-  const now = deps.clock.now();
-  const account: AccountRecord = {
-    user_id: user.id,
-    mode: "live",
-    platform,
-    handle: connected.handle,
-    followers: connected.followers,
-    health: grantHealth(connected.credentials, now) ?? connected.health,
-    connected_at: now,
-    credentials: null,
-  };
-  account.credentials = sealCredentials(deps, account, connected.credentials);
   try {
     // The callback carries no key: its user is the one who started the connect.
-    await putWithinPlan(deps, { user }, account, now, () => undefined);
+    await storeLiveAccount(deps, user, platform, connected, () => undefined);
   } catch (err) {
     if (err instanceof HttpError && err.status === 400) return failed(400, err.message);
     throw err;

@@ -1,0 +1,40 @@
+import type { ConnectedAccount } from "../../networks/adapter.ts";
+import type { AccountRecord, UserRecord } from "../../store/types.ts";
+import type { KeepAnswer, ServiceDeps } from "../context.ts";
+import { grantHealth } from "../oauth/grant.ts";
+import { sealCredentials } from "../publishing/attempt-target.ts";
+import { putWithinPlan } from "./connect-accounts.ts";
+
+/**
+ * Keeps a live account a network has just vouched for, the same way whether its credentials were
+ * checked at once (POST /accounts/connect, `accounts connect --live`) or granted at an OAuth callback:
+ * the credentials sealed to the account, the account stored within the user's plan, account.connected
+ * sent. A grant that ends soon and cannot be refreshed starts `expiring` (credentials that do not end
+ * keep the health the network reported). Throws the plan's HttpError 400 when no profile is free.
+ * A reconnected account keeps its first connected_at.
+ */
+export async function storeLiveAccount(
+  deps: ServiceDeps,
+  user: UserRecord,
+  platform: AccountRecord["platform"],
+  connected: ConnectedAccount,
+  keptAnswer: KeepAnswer,
+): Promise<{ created: boolean; account: AccountRecord }> {
+  const now = deps.clock.now();
+  const account: AccountRecord = {
+    user_id: user.id,
+    mode: "live",
+    platform,
+    handle: connected.handle,
+    followers: connected.followers,
+    health: grantHealth(connected.credentials, now) ?? connected.health,
+    connected_at: now,
+    credentials: null,
+  };
+  account.credentials = sealCredentials(deps, account, connected.credentials);
+  const { existing } = await putWithinPlan(deps, { user }, account, now, keptAnswer);
+  return {
+    created: existing === null,
+    account: existing ? { ...account, connected_at: existing.connected_at } : account,
+  };
+}
