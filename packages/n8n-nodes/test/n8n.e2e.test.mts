@@ -28,6 +28,7 @@ import {
 import { packPackage } from "./support/community-package.mts";
 import { type FakeSlack, startFakeSlack } from "./support/fake-slack.mts";
 import { startLiveBluesky } from "./support/live-bluesky.mts";
+import { grantOnX, startLiveX } from "./support/live-x.mts";
 import { N8n, parseRawOutput } from "./support/n8n-process.mts";
 import { type ReferenceServer, startReferenceServer } from "./support/reference-server.mts";
 
@@ -383,6 +384,54 @@ describe.skipIf(!installed)(title, () => {
         rkey: String(targets[0]?.permalink).split("/").pop()!,
       });
       expect((record.data.value as { text: string }).text).toBe("Live from n8n");
+    } finally {
+      await live.stop();
+    }
+  }, 480_000);
+
+  it("connects X with a live key: Account → Connect outputs the authorize URL, and granting access there connects the account", async () => {
+    const live = await startLiveX();
+    try {
+      const xCredential = { id: "socialpub-x-credential", name: "Social Publish live (X)" };
+      const credentials = n8n.writeJson("x-credentials.json", [
+        {
+          ...xCredential,
+          type: "socialPublishApi",
+          data: { apiKey: live.server.apiKey, baseUrl: live.server.baseUrl },
+        },
+      ]);
+      await n8n.mustRun(["import:credentials", `--input=${credentials}`]);
+      const workflow = socialPublishChain("spwfconnectx00001", "Connect X", [
+        { name: "Connect", parameters: { resource: "account", operation: "connect", platform: "x" } },
+      ]);
+      for (const node of workflow.nodes)
+        if (node.credentials) node.credentials = { socialPublishApi: xCredential };
+      await n8n.mustRun(["import:workflow", `--input=${n8n.writeJson("connect-x.json", workflow)}`]);
+      const { stdout } = await n8n.mustRun(["execute", "--id=spwfconnectx00001", "--rawOutput"]);
+
+      const result = parseRawOutput(stdout);
+      expect(result.status).toBe("success");
+      const [item] = result.data.resultData.runData.Connect?.[0]?.data?.main[0] ?? [];
+      const started = item?.json as {
+        platform: string;
+        authorize_url: string;
+        state: string;
+        expires_at: string;
+      };
+      expect(Object.keys(started).sort()).toEqual(["authorize_url", "expires_at", "platform", "state"]);
+      expect(started.platform).toBe("x");
+      expect(new URL(started.authorize_url).searchParams.get("state")).toBe(started.state);
+      expect(Date.parse(started.expires_at)).toBeGreaterThan(Date.now());
+
+      const page = await grantOnX(started.authorize_url);
+      expect(page.status, page.html).toBe(200);
+      expect(page.html).toContain(`@${live.username} is connected`);
+      const accounts = await fetch(`${live.server.baseUrl}/accounts`, {
+        headers: { authorization: `Bearer ${live.server.apiKey}` },
+      });
+      expect(((await accounts.json()) as { data: unknown[] }).data).toEqual([
+        { platform: "x", handle: `@${live.username}`, followers: 12, health: "healthy" },
+      ]);
     } finally {
       await live.stop();
     }

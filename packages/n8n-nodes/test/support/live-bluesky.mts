@@ -1,11 +1,10 @@
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BlueskyPeer, type PeerAccount, startBlueskyPeer } from "@socialpub/networks/bluesky/peer";
 import { withProcessSlot } from "../../../../test-support/process-slots.ts";
-import { type ReferenceServer, serverCli, startReferenceServer } from "./reference-server.mts";
+import { keysCreateLive, type ReferenceServer, startReferenceServer } from "./reference-server.mts";
 
 export interface LiveBluesky {
   peer: BlueskyPeer;
@@ -60,17 +59,4 @@ export async function startLiveBluesky(): Promise<LiveBluesky> {
     await stop();
     throw error;
   }
-}
-
-/** `keys create --live` for the dev user `start --dev` made, on the server's database file. */
-function keysCreateLive(db: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const args = [serverCli(), "keys", "create", "--live", "--user", "dev@example.com", "--db", db];
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      args,
-      { env: { ...process.env, ...env }, timeout: 120_000 },
-      (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
-    );
-  });
 }

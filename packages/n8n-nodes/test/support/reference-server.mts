@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -55,8 +55,8 @@ function startNow(options: ReferenceServerOptions): Promise<ReferenceServer> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`The reference server did not start within 20 s.\n${output}`));
-    }, 20_000);
+      reject(new Error(`The reference server did not start within 60 s.\n${output}`));
+    }, 60_000);
     const onEarlyExit = (code: number | null) => {
       clearTimeout(timer);
       reject(new Error(`The reference server exited (${code}).\n${output}`));
@@ -80,5 +80,18 @@ function startNow(options: ReferenceServerOptions): Promise<ReferenceServer> {
       });
     };
     child.stdout?.on("data", onData);
+  });
+}
+
+/** `keys create --live` for the dev user `start --dev` made, on the server's database file. */
+export function keysCreateLive(db: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const args = [serverCli(), "keys", "create", "--live", "--user", "dev@example.com", "--db", db];
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      args,
+      { env: { ...process.env, ...env }, timeout: 120_000 },
+      (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
+    );
   });
 }

@@ -4,7 +4,12 @@ import { defaultIdempotencyKey } from "../../../shared/idempotency";
 import { apiRequest } from "../../../shared/transport";
 import type { Operation } from "../../operation";
 
-/** Connects a sandbox account at once (test keys). A live key would answer with an authorization link. */
+/**
+ * Connects a sandbox account at once (test keys). With a live key, a network that connects through its
+ * own page (OAuth: X, LinkedIn, …) is not connected yet: the service answers where to send the person
+ * (`authorize_url`, valid until `expires_at`), and connects the account when the network sends them
+ * back. The output is the service's answer as it is, so a workflow can mail or post the link on.
+ */
 export const connectAccount: Operation = {
   properties: [
     {
@@ -14,7 +19,8 @@ export const connectAccount: Operation = {
       options: NETWORKS.map((network) => ({ name: network.name, value: network.id })),
       default: "x",
       required: true,
-      description: "Network to connect",
+      description:
+        "Network to connect. With a live key, a network that connects through its own page (X, LinkedIn, Facebook, Instagram, Threads, YouTube, TikTok, Pinterest, Reddit) outputs the address to open to grant access.",
     },
     {
       displayName: "Handle",
@@ -22,7 +28,8 @@ export const connectAccount: Operation = {
       type: "string",
       default: "",
       placeholder: "@studio",
-      description: "Account name to show for the sandbox account. Leave empty for the service's default.",
+      description:
+        "Account name to show for the sandbox account (test keys). Leave empty for the service's default; not used for networks that connect through their own page.",
     },
   ],
   async execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {

@@ -20,7 +20,8 @@ const operationSelector: INodeProperties = {
       name: "Connect",
       value: "connect",
       action: "Connect an account",
-      description: "Connect a sandbox account on a network (test keys)",
+      description:
+        "Connect a sandbox account (test keys), or with a live key get the address where a network's account is authorized",
     },
     {
       name: "Disconnect",
