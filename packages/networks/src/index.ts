@@ -14,6 +14,14 @@ export {
   pinterestAdapter,
 } from "./pinterest/adapter.ts";
 export { PINTEREST_DEFAULT_SCOPES } from "./pinterest/oauth.ts";
+export {
+  defaultRedditUserAgent,
+  REDDIT_API_URL,
+  REDDIT_AUTH_URL,
+  type RedditAdapterOptions,
+  redditAdapter,
+} from "./reddit/adapter.ts";
+export { REDDIT_DEFAULT_SCOPES } from "./reddit/oauth.ts";
 export { TELEGRAM_API_URL, type TelegramAdapterOptions, telegramAdapter } from "./telegram/adapter.ts";
 export { X_API_URL, X_AUTHORIZE_URL, type XAdapterOptions, xAdapter } from "./x/adapter.ts";
 export { X_DEFAULT_SCOPES } from "./x/oauth.ts";

@@ -196,6 +196,14 @@ export const ConnectAccountBody = z
       .describe(
         "live pinterest: the board pins go to, by name or id; the account's first board when left out",
       ),
+    subreddit: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe(
+        "live reddit: the subreddit posts go to (name or r/name); the account's own profile when left out",
+      ),
   })
   .meta({ id: "ConnectAccountBody" });
 

@@ -3,6 +3,7 @@ import {
   blueskyAdapter,
   discordAdapter,
   pinterestAdapter,
+  redditAdapter,
   telegramAdapter,
   xAdapter,
 } from "@socialpub/networks";
@@ -31,11 +32,19 @@ export interface NetworkAddresses {
   pinterestAuth?: string | undefined;
   /** SOCIALPUB_PINTEREST_CLIENT_ID, SOCIALPUB_PINTEREST_CLIENT_SECRET, SOCIALPUB_PINTEREST_SCOPES. */
   pinterestApp?: OAuthAppSettings;
+  /** SOCIALPUB_REDDIT_API_URL (https://oauth.reddit.com). */
+  redditApi?: string | undefined;
+  /** SOCIALPUB_REDDIT_AUTH_URL (https://www.reddit.com: its authorize page and token endpoint). */
+  redditAuth?: string | undefined;
+  /** SOCIALPUB_REDDIT_USER_AGENT: the descriptive User-Agent Reddit asks for. */
+  redditUserAgent?: string | undefined;
+  /** SOCIALPUB_REDDIT_CLIENT_ID, SOCIALPUB_REDDIT_CLIENT_SECRET, SOCIALPUB_REDDIT_SCOPES. */
+  redditApp?: OAuthAppSettings;
 }
 
 /**
  * The adapters live keys publish through: Bluesky, Telegram and Discord, which connect with credentials
- * a user pastes, and X and Pinterest, which connect through OAuth once the server has their apps' settings.
+ * a user pastes, and X, Pinterest and Reddit, which connect through OAuth once the server has their apps' settings.
  */
 export function networkAdapters(addresses: NetworkAddresses = {}): NetworkAdapters {
   return {
@@ -56,6 +65,14 @@ export function networkAdapters(addresses: NetworkAddresses = {}): NetworkAdapte
         missingSettings: ["SOCIALPUB_PINTEREST_CLIENT_ID", "SOCIALPUB_PINTEREST_CLIENT_SECRET"],
       }),
     }),
+    reddit: redditAdapter({
+      ...(addresses.redditApi && { apiUrl: addresses.redditApi }),
+      ...(addresses.redditAuth && { authUrl: addresses.redditAuth }),
+      ...(addresses.redditUserAgent && { userAgent: addresses.redditUserAgent }),
+      ...(addresses.redditApp ?? {
+        missingSettings: ["SOCIALPUB_REDDIT_CLIENT_ID", "SOCIALPUB_REDDIT_CLIENT_SECRET"],
+      }),
+    }),
   };
 }
 
@@ -71,5 +88,9 @@ export function networkAddressesFromEnv(env: NodeJS.ProcessEnv = process.env): N
     pinterestApi: env.SOCIALPUB_PINTEREST_API_URL || undefined,
     pinterestAuth: env.SOCIALPUB_PINTEREST_AUTH_URL || undefined,
     pinterestApp: oauthAppSettings("pinterest", env),
+    redditApi: env.SOCIALPUB_REDDIT_API_URL || undefined,
+    redditAuth: env.SOCIALPUB_REDDIT_AUTH_URL || undefined,
+    redditUserAgent: env.SOCIALPUB_REDDIT_USER_AGENT?.trim() || undefined,
+    redditApp: oauthAppSettings("reddit", env),
   };
 }

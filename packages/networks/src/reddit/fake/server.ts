@@ -1,0 +1,350 @@
+import { randomBytes } from "node:crypto";
+import { type FakeApp, type FakeGrant, FakeOAuth } from "../../common/fake-oauth.ts";
+import { type FakeAnswer, type FakeRequest, formDataOf, startFakeServer } from "../../common/fake-server.ts";
+
+/*
+ * A stateful fake of Reddit on a loopback port, for tests that cannot reach Reddit: its site's
+ * authorize page and token endpoint (www.reddit.com/api/v1/…: no PKCE, Basic client credentials,
+ * one-hour tokens, a refresh token for duration=permanent that does not rotate), and its OAuth API: the
+ * account (/api/v1/me), a subreddit's about page, the image lease (/api/media/asset.json) and the upload
+ * form it points to, /api/submit (self, link and image posts) and the account's newest posts. Reddit's
+ * habits: every answer carries X-Ratelimit-Used/-Remaining/-Reset; a used-up window is a 429; a
+ * generic User-Agent is throttled with a 429; refusals of a submit come as HTTP 200 with json.errors
+ * (RATELIMIT, SUBREDDIT_NOEXIST, NO_LINKS, TOO_LONG). Reddit publishes no OpenAPI description: the
+ * shapes follow its API documentation.
+ */
+
+/** Reddit's window for the OAuth limit: 600 requests per 10 minutes (100 a minute on average). */
+const WINDOW_MS = 10 * 60_000;
+const GENERIC_AGENT = /^(?:$|node|undici|python-requests|curl|axios|got)/i;
+
+export interface RedditFakeUser {
+  id: string;
+  name: string;
+  karma: number;
+}
+
+export interface RedditFakeSubreddit {
+  name: string;
+  /** What the subreddit takes: any kind, text (self) only, or links (and images) only. */
+  submissionType: "any" | "self" | "link";
+  subscribers: number;
+}
+
+export interface RedditFakePost {
+  id: string;
+  userId: string;
+  subreddit: string;
+  kind: "self" | "link" | "image";
+  title: string;
+  text: string | null;
+  url: string | null;
+  permalink: string;
+}
+
+export class RedditFake {
+  readonly url: string;
+  readonly oauth: FakeOAuth;
+  readonly users = new Map<string, RedditFakeUser>();
+  readonly subreddits = new Map<string, RedditFakeSubreddit>();
+  readonly posts: RedditFakePost[] = [];
+  /** Uploaded images by key, with their type and size. */
+  readonly uploads = new Map<string, { type: string; bytes: number }>();
+  /** Every User-Agent the API and token endpoint were called with. */
+  readonly userAgents = new Set<string>();
+  /** Requests a client may make per 10-minute window; lower it to run into the limit. */
+  requestsPerWindow = 600;
+  /** While set, a submit is refused with Reddit's RATELIMIT ("… take a break for N minutes"). */
+  submitBreakMinutes: number | null = null;
+  readonly #requestTimes: number[] = [];
+  readonly #leases = new Map<string, string>();
+  readonly #now: () => number;
+  readonly #close: () => Promise<void>;
+  #nextId = 1_000_000;
+
+  private constructor(url: string, close: () => Promise<void>, now: () => number) {
+    this.url = url;
+    this.#close = close;
+    this.#now = now;
+    this.oauth = new FakeOAuth({
+      name: "Reddit",
+      scopes: ["identity", "read", "submit", "edit", "history", "mysubreddits", "privatemessages", "vote"],
+      scopeSeparator: " ",
+      consentPath: "/api/v1/authorize/consent",
+      pkce: false,
+      clientAuth: "basic",
+      refreshTokenFor: (_scopes, form) => form.get("duration") === "permanent",
+      rotate: false,
+      accessTokenSeconds: 3600,
+      now,
+    });
+  }
+
+  static async start(options: { port?: number; now?: () => number } = {}): Promise<RedditFake> {
+    let fake: RedditFake | undefined;
+    const server = await startFakeServer((request) => fake!.#handle(request), options.port);
+    fake = new RedditFake(server.url, () => server.close(), options.now ?? Date.now);
+    return fake;
+  }
+
+  close(): Promise<void> {
+    return this.#close();
+  }
+
+  /** Registers a web app at reddit.com/prefs/apps. */
+  addApp(app: Partial<FakeApp> = {}): FakeApp {
+    const made = {
+      clientId: app.clientId ?? randomBytes(11).toString("base64url"),
+      clientSecret: app.clientSecret ?? randomBytes(22).toString("base64url"),
+    };
+    this.oauth.apps.set(made.clientId, made);
+    return made;
+  }
+
+  addUser(user: { name: string; karma?: number }): RedditFakeUser {
+    const made = { id: (this.#nextId++).toString(36), name: user.name, karma: user.karma ?? 1 };
+    this.users.set(made.id, made);
+    this.addSubreddit({ name: `u_${made.name}`, submissionType: "any", subscribers: 0 });
+    return made;
+  }
+
+  addSubreddit(subreddit: RedditFakeSubreddit): RedditFakeSubreddit {
+    this.subreddits.set(subreddit.name.toLowerCase(), subreddit);
+    return subreddit;
+  }
+
+  signIn(user: RedditFakeUser): void {
+    this.oauth.signedIn = user.id;
+  }
+
+  revokeAccess(user: RedditFakeUser): void {
+    this.oauth.revoke(user.id);
+  }
+
+  expireAccessTokens(): void {
+    this.oauth.expireAccessTokens();
+  }
+
+  async #handle(request: FakeRequest): Promise<FakeAnswer> {
+    const { pathname } = request.url;
+    const text = () => new URLSearchParams(new TextDecoder().decode(request.body));
+    if (request.method === "GET" && pathname === "/api/v1/authorize") return this.oauth.authorize(request);
+    if (request.method === "POST" && pathname === "/api/v1/authorize/consent")
+      return this.oauth.consent(text());
+    if (request.method === "POST" && pathname === "/media-upload") return this.#upload(request);
+    const agent = request.headers.get("user-agent") ?? "";
+    this.userAgents.add(agent);
+    if (GENERIC_AGENT.test(agent)) return { status: 429, json: { message: "Too Many Requests", error: 429 } };
+    if (request.method === "POST" && pathname === "/api/v1/access_token")
+      return this.oauth.token(request, text());
+    const times = this.#window();
+    if (times.length >= this.requestsPerWindow) {
+      return {
+        status: 429,
+        headers: this.#rateHeaders(times),
+        json: { message: "Too Many Requests", error: 429 },
+      };
+    }
+    times.push(this.#now());
+    const answer = this.#api(request, pathname, request.method === "POST" ? text() : null);
+    answer.headers = { ...this.#rateHeaders(times), ...answer.headers };
+    return answer;
+  }
+
+  #api(request: FakeRequest, pathname: string, form: URLSearchParams | null): FakeAnswer {
+    const grant = this.oauth.grantOf(request);
+    if (!grant) return { status: 401, json: { message: "Unauthorized", error: 401 } };
+    const user = this.users.get(grant.userId)!;
+    const scoped = (scope: string) => grant.scopes.includes(scope);
+    if (request.method === "GET" && pathname === "/api/v1/me") {
+      if (!scoped("identity")) return forbidden();
+      return { status: 200, json: { id: user.id, name: user.name, total_karma: user.karma } };
+    }
+    const about = /^\/r\/([^/]+)\/about$/.exec(pathname);
+    if (request.method === "GET" && about) {
+      if (!scoped("read")) return forbidden();
+      const sr = this.subreddits.get(about[1]!.toLowerCase());
+      if (!sr) return { status: 404, json: { message: "Not Found", error: 404 } };
+      return {
+        status: 200,
+        json: {
+          kind: "t5",
+          data: { display_name: sr.name, submission_type: sr.submissionType, subscribers: sr.subscribers },
+        },
+      };
+    }
+    if (request.method === "POST" && pathname === "/api/media/asset.json") return this.#lease(grant, form!);
+    if (request.method === "POST" && pathname === "/api/submit") return this.#submit(grant, user, form!);
+    const submitted = /^\/user\/([^/]+)\/submitted$/.exec(pathname);
+    if (request.method === "GET" && submitted) {
+      const children = this.posts
+        .filter((p) => this.users.get(p.userId)?.name === submitted[1])
+        .reverse()
+        .slice(0, Number(request.url.searchParams.get("limit") ?? 25))
+        .map((p) => ({
+          kind: "t3",
+          data: {
+            id: p.id,
+            name: `t3_${p.id}`,
+            title: p.title,
+            subreddit: p.subreddit,
+            permalink: p.permalink,
+            url: p.url,
+          },
+        }));
+      return { status: 200, json: { kind: "Listing", data: { children, after: null } } };
+    }
+    return { status: 404, json: { message: "Not Found", error: 404 } };
+  }
+
+  #lease(grant: FakeGrant, form: URLSearchParams): FakeAnswer {
+    if (!grant.scopes.includes("submit")) return forbidden();
+    const type = form.get("mimetype") ?? "";
+    if (!/^image\/(jpeg|png|gif)$/.test(type) || !form.get("filepath")) {
+      return { status: 400, json: { message: "Bad Request", error: 400 } };
+    }
+    const key = `rte_images/${randomBytes(8).toString("hex")}`;
+    this.#leases.set(key, type);
+    const host = new URL(this.url).host;
+    return {
+      status: 200,
+      json: {
+        args: {
+          action: `//${host}/media-upload`,
+          fields: [
+            { name: "key", value: key },
+            { name: "Content-Type", value: type },
+            { name: "policy", value: randomBytes(12).toString("base64") },
+          ],
+        },
+        asset: { asset_id: randomBytes(6).toString("hex"), processing_state: "incomplete" },
+      },
+    };
+  }
+
+  /** The upload form a lease points to (Reddit's S3 bucket): the leased key, its type, then the file. */
+  async #upload(request: FakeRequest): Promise<FakeAnswer> {
+    const form = await formDataOf(request);
+    const key = String(form.get("key") ?? "");
+    const type = this.#leases.get(key);
+    const file = form.get("file");
+    if (
+      !type ||
+      !(file instanceof Blob) ||
+      file.type !== type ||
+      !isImage(new Uint8Array(await file.arrayBuffer()))
+    ) {
+      return {
+        status: 400,
+        headers: { "content-type": "application/xml" },
+        text: "<Error><Code>InvalidArgument</Code></Error>",
+      };
+    }
+    this.#leases.delete(key);
+    this.uploads.set(key, { type, bytes: file.size });
+    return {
+      status: 201,
+      headers: { "content-type": "application/xml" },
+      text: `<PostResponse><Key>${key}</Key></PostResponse>`,
+    };
+  }
+
+  #submit(grant: FakeGrant, user: RedditFakeUser, form: URLSearchParams): FakeAnswer {
+    if (!grant.scopes.includes("submit")) return forbidden();
+    const refuse = (code: string, message: string, field: string) => ({
+      status: 200,
+      json: { json: { errors: [[code, message, field]] } },
+    });
+    if (this.submitBreakMinutes !== null) {
+      return refuse(
+        "RATELIMIT",
+        `Looks like you've been doing that a lot. Take a break for ${this.submitBreakMinutes} minutes before trying again.`,
+        "ratelimit",
+      );
+    }
+    const sr = this.subreddits.get((form.get("sr") ?? "").toLowerCase());
+    if (!sr) return refuse("SUBREDDIT_NOEXIST", "That community doesn't exist.", "sr");
+    const kind = form.get("kind");
+    const title = form.get("title") ?? "";
+    if (!title) return refuse("NO_TEXT", "we need something here", "title");
+    if ([...title].length > 300) return refuse("TOO_LONG", "this is too long (max: 300)", "title");
+    if (kind !== "self" && kind !== "link" && kind !== "image")
+      return refuse("INVALID_OPTION", "that option is not valid", "kind");
+    if (sr.submissionType === "self" && kind !== "self")
+      return refuse("NO_LINKS", "that community only allows text posts", "sr");
+    if (sr.submissionType === "link" && kind === "self")
+      return refuse("NO_SELFS", "that community doesn't allow text posts", "sr");
+    const url = form.get("url");
+    if (kind === "image") {
+      const key = url ? new URL(url).pathname.replace(/^\/media-upload\//, "") : "";
+      if (!this.uploads.has(key)) return refuse("BAD_URL", "the image could not be found", "url");
+    }
+    if (kind === "link" && !/^https?:\/\//.test(url ?? ""))
+      return refuse("BAD_URL", "you should check that url", "url");
+    const id = (this.#nextId++).toString(36);
+    const permalink = `/r/${sr.name}/comments/${id}/post/`;
+    this.posts.push({
+      id,
+      userId: user.id,
+      subreddit: sr.name,
+      kind,
+      title,
+      text: kind === "self" ? (form.get("text") ?? "") : null,
+      url: kind === "self" ? null : url,
+      permalink,
+    });
+    if (kind === "image") {
+      // Reddit answers an image post before making it: where to watch for it, not its id.
+      return {
+        status: 200,
+        json: {
+          json: {
+            errors: [],
+            data: {
+              user_submitted_page: `https://www.reddit.com/user/${user.name}/submitted/`,
+              websocket_url: `wss://ws.redditmedia.com/rte_images/${id}`,
+            },
+          },
+        },
+      };
+    }
+    return {
+      status: 200,
+      json: {
+        json: {
+          errors: [],
+          data: { url: `https://www.reddit.com${permalink}`, drafts_count: 0, id, name: `t3_${id}` },
+        },
+      },
+    };
+  }
+
+  #window(): number[] {
+    const since = this.#now() - WINDOW_MS;
+    while (this.#requestTimes.length > 0 && this.#requestTimes[0]! <= since) this.#requestTimes.shift();
+    return this.#requestTimes;
+  }
+
+  /** Reddit's limit headers: requests used in this window, left, and seconds until it ends. */
+  #rateHeaders(times: number[]): Record<string, string> {
+    const reset = Math.max(1, Math.ceil(((times[0] ?? this.#now()) + WINDOW_MS - this.#now()) / 1000));
+    return {
+      "x-ratelimit-used": String(times.length),
+      "x-ratelimit-remaining": String(Math.max(0, this.requestsPerWindow - times.length)),
+      "x-ratelimit-reset": String(reset),
+    };
+  }
+}
+
+function forbidden(): FakeAnswer {
+  return { status: 403, json: { message: "Forbidden", error: 403 } };
+}
+
+function isImage(bytes: Uint8Array): boolean {
+  const b = Buffer.from(bytes);
+  return (
+    (b[0] === 0xff && b[1] === 0xd8) ||
+    b.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10])) ||
+    b.subarray(0, 4).toString("latin1") === "GIF8"
+  );
+}

@@ -1,0 +1,138 @@
+import { type ConnectedAccount, type Credentials, NetworkError, type OAuthSteps } from "@socialpub/core";
+import { grantOf, type OAuthClient, requestToken } from "../common/oauth-token.ts";
+import { type RedditApiConfig, redditCall } from "./api.ts";
+
+/** What the server asks Reddit for: who the account is, reading a subreddit's rules, and submitting. */
+export const REDDIT_DEFAULT_SCOPES = ["identity", "read", "submit"];
+/** A subreddit's name as Reddit allows it (3–21 letters, digits, underscores), or a profile u_name. */
+const SUBREDDIT = /^(?:r\/)?([A-Za-z0-9][A-Za-z0-9_]{1,20}|u_[A-Za-z0-9_-]{3,20})$/;
+
+export interface RedditOAuthConfig {
+  /** Reddit's authorize page (https://www.reddit.com/api/v1/authorize). */
+  authorizeUrl: string;
+  client: OAuthClient;
+  scopes: readonly string[];
+  missingSettings: readonly string[];
+  api: RedditApiConfig;
+}
+
+interface MeAnswer {
+  name?: string;
+  total_karma?: number;
+}
+
+interface AboutAnswer {
+  kind?: string;
+  data?: { display_name?: string; submission_type?: string; subscribers?: number };
+}
+
+/**
+ * Reddit's OAuth 2.0 authorization code flow for a web app (no PKCE; the client secret proves the app),
+ * with duration=permanent so Reddit gives a refresh token. Access tokens last an hour; the refresh token
+ * does not rotate. The subreddit posts go to is chosen at connect (`subreddit`), the user's own profile
+ * (u_name) when left out, and checked to exist when the user comes back.
+ */
+export function redditOAuth(config: RedditOAuthConfig): OAuthSteps {
+  const { client, api } = config;
+  return {
+    missingSettings: config.missingSettings,
+    pkce: false,
+    startFields(fields): Record<string, string> {
+      const subreddit = fields.subreddit;
+      if (subreddit === undefined) return {};
+      const match = typeof subreddit === "string" ? SUBREDDIT.exec(subreddit.trim()) : null;
+      if (!match) {
+        throw new NetworkError(
+          "reddit",
+          "refused",
+          "subreddit must be a subreddit's name (like socialpub or r/socialpub); leave it out to post to the account's own profile.",
+        );
+      }
+      return { subreddit: match[1]! };
+    },
+    authorizeUrl({ state, redirectUri }) {
+      const url = new URL(config.authorizeUrl);
+      url.search = new URLSearchParams({
+        client_id: client.clientId,
+        response_type: "code",
+        state,
+        redirect_uri: redirectUri,
+        // permanent: Reddit answers a refresh token only for permanent grants.
+        duration: "permanent",
+        scope: config.scopes.join(" "),
+      }).toString();
+      return url.href;
+    },
+    async exchange({ code, redirectUri, fields, signal }): Promise<ConnectedAccount> {
+      const answer = await requestToken(
+        client,
+        { grant_type: "authorization_code", code, redirect_uri: redirectUri },
+        signal,
+      );
+      const token = answer.access_token;
+      const me = (await redditCall(api, token, "GET", "/api/v1/me", null, signal, true)) as MeAnswer;
+      const username = me.name ?? "reddit";
+      const subreddit = fields.subreddit ?? `u_${username}`;
+      const about = await aboutSubreddit(api, token, subreddit, signal);
+      return {
+        handle: `u/${username} in r/${about.name}`,
+        followers: about.subscribers,
+        health: "healthy",
+        credentials: {
+          ...grantOf(answer, api.now()),
+          username,
+          subreddit: about.name,
+          submission_type: about.submissionType,
+        },
+      };
+    },
+    async refresh(credentials, signal): Promise<Credentials> {
+      const answer = await requestToken(
+        client,
+        { grant_type: "refresh_token", refresh_token: String(credentials.refresh_token ?? "") },
+        signal,
+      );
+      const grant = grantOf(answer, api.now());
+      // Reddit keeps the refresh token; should it answer a new one, that one is kept.
+      return {
+        ...credentials,
+        ...grant,
+        refresh_token: grant.refresh_token ?? credentials.refresh_token ?? null,
+      };
+    },
+  };
+}
+
+async function aboutSubreddit(
+  api: RedditApiConfig,
+  token: string,
+  name: string,
+  signal: AbortSignal,
+): Promise<{ name: string; submissionType: string; subscribers: number }> {
+  let about: AboutAnswer;
+  try {
+    about = (await redditCall(api, token, "GET", `/r/${name}/about`, null, signal, true)) as AboutAnswer;
+  } catch (err) {
+    if (err instanceof NetworkError && (err.status === 404 || err.status === 403)) {
+      throw new NetworkError(
+        "reddit",
+        "refused",
+        `Reddit has no subreddit r/${name} this account can post to (it does not exist, is private, or banned); connect again with another subreddit.`,
+        { status: err.status },
+      );
+    }
+    throw err;
+  }
+  if (about.kind !== "t5" || !about.data?.display_name) {
+    throw new NetworkError(
+      "reddit",
+      "refused",
+      `Reddit has no subreddit r/${name}; connect again with another subreddit.`,
+    );
+  }
+  return {
+    name: about.data.display_name,
+    submissionType: about.data.submission_type ?? "any",
+    subscribers: about.data.subscribers ?? 0,
+  };
+}
