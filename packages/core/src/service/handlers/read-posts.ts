@@ -9,11 +9,20 @@ const NO_METRICS = { reach: 0, likes: 0, comments: 0, shares: 0 };
 
 const postNotFound = () => new HttpError(404, CONTRACT_MESSAGES.postNotFound);
 
-/** GET /posts/{id}: another user's post answers exactly like an unknown id. */
-export async function getPost({ deps, caller, params }: RequestContext): Promise<Response> {
+/**
+ * GET /posts/{id}: another user's post answers exactly like an unknown id. Kept with the list pages by
+ * the version of the user's posts (list-page-cache.ts), which moves with every change to the post and to
+ * its targets' metrics (the answer shows their sums, not the targets); a 404 is not kept.
+ */
+export async function getPost({ deps, caller, params, url }: RequestContext): Promise<Response> {
+  const cached = deps.listPages.get(caller.user.id, url.pathname, caller.postsVersion);
+  if (cached) return textResponse(200, cached.body, cached.headers);
   const post = await deps.store.getPost(caller.user.id, params.id!);
   if (!post) throw postNotFound();
-  return json(200, toPost(post, await deps.store.getTargets(post.id)));
+  const body = JSON.stringify(toPost(post, await deps.store.getTargets(post.id)));
+  const headers = { "content-type": JSON_CONTENT_TYPE };
+  deps.listPages.set(caller.user.id, url.pathname, caller.postsVersion, { body, headers });
+  return textResponse(200, body, headers);
 }
 
 /** GET /posts/{id}/targets: what each network did with the post. */

@@ -60,6 +60,31 @@ export function listPageCacheTests(h: Harness): void {
       expect((await cachedPage(user))[0]).toMatchObject({ reach: 10, engagement_rate: 10 });
     });
 
+    it("GET /posts/{id} shows each write in the next answer, and another user's id stays unknown", async () => {
+      const user = await h.user();
+      const other = await h.user();
+      const cachedPost = async (id: string) => {
+        const first = await user.get(`/posts/${id}`);
+        const again = await user.get(`/posts/${id}`);
+        expect(again.status).toBe(200);
+        expect(again.text).toBe(first.text);
+        return again.body;
+      };
+      const draft = await user.createPost({ caption: "first", platforms: ["x"], draft: true });
+      expect(await cachedPost(draft.id)).toMatchObject({ caption: "first", status: "draft" });
+      expect((await other.get(`/posts/${draft.id}`)).status).toBe(404);
+      expect((await user.patch(`/posts/${draft.id}`, { caption: "edited" })).status).toBe(200);
+      expect(await cachedPost(draft.id)).toMatchObject({ caption: "edited" });
+      expect((await user.request("POST", `/posts/${draft.id}/publish`)).status).toBe(200);
+      expect(await cachedPost(draft.id)).toMatchObject({ status: "published", reach: 0 });
+      // Metrics read from a network, written to the store directly (as the metrics reader does).
+      await h.store.reportMetrics(draft.id, "x", { reach: 10, likes: 1, comments: 0, shares: 0 });
+      expect(await cachedPost(draft.id)).toMatchObject({ reach: 10, engagement_rate: 10 });
+      expect((await user.delete(`/posts/${draft.id}`)).status).toBe(200);
+      expect((await user.get(`/posts/${draft.id}`)).status).toBe(404);
+      expect((await other.get(`/posts/${draft.id}`)).status).toBe(404);
+    });
+
     it("each user gets their own page for the same URL", async () => {
       const alice = await h.user();
       const bob = await h.user();
