@@ -10,6 +10,7 @@ export default defineConfig({
       "packages/server/vitest.postgres.config.ts",
       "examples/*/vitest.config.ts",
       "reliability",
+      "reliability/vitest.postgres.config.ts",
     ],
   },
 });

@@ -6,10 +6,11 @@ import { addFigures, describeFigures, type Figures } from "./figures.ts";
 
 /**
  * Global setup of the reliability suite: gives the test files a folder for their figures, and once
- * they have all run prints the totals, e.g. `reliability: 5210 requests tried, 31 faults injected,
- * 1904 posts checked, lost = 0`.
+ * they have all run prints the totals with the store they ran on, e.g. `reliability (SQLite): 5210
+ * requests tried, 31 faults injected, 1904 posts checked, lost = 0`. Each store's project prints its own.
  */
 export default function setup(project: TestProject): () => void {
+  const store = project.name === "reliability-postgres" ? "PostgreSQL" : "SQLite";
   const dir = mkdtempSync(join(tmpdir(), "socialpub-reliability-figures-"));
   project.provide("figuresDir", dir);
   return () => {
@@ -22,7 +23,7 @@ export default function setup(project: TestProject): () => void {
     }
     rmSync(dir, { recursive: true, force: true });
     if (lines.length === 0) return;
-    process.stdout.write(`\n${lines.join("\n")}\nreliability: ${describeFigures(total)}\n`);
+    process.stdout.write(`\n${lines.join("\n")}\nreliability (${store}): ${describeFigures(total)}\n`);
     if (total.lost > 0) process.exitCode = 1;
   };
 }

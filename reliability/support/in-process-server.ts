@@ -1,18 +1,11 @@
-import { type ProvisionOptions, provisionUser } from "@socialpub/core";
-import {
-  createLogger,
-  openSqliteStore,
-  type RunningServer,
-  type SqliteStore,
-  type StartServerOptions,
-  startServer,
-} from "@socialpub/server";
-import { tempDir } from "../../packages/server/test/support/temp-dir.ts";
+import { type ProvisionOptions, provisionUser, type Store } from "@socialpub/core";
+import { createLogger, type RunningServer, type StartServerOptions, startServer } from "@socialpub/server";
+import { newTestDatabase, openTestStore } from "./store.ts";
 
 export interface InProcessServer {
   server: RunningServer;
-  store: SqliteStore;
-  /** The SQLite file. */
+  store: Store;
+  /** What `--db` takes for the server's database: the SQLite file or the PostgreSQL URL. */
   db: string;
   /** Provisions a user in the server's store; returns its id and key. */
   user(options?: ProvisionOptions): Promise<{ id: string; key: string }>;
@@ -20,15 +13,14 @@ export interface InProcessServer {
 }
 
 /**
- * The real server (node:http, the SQLite store in a file of its own) on 127.0.0.1 and a free port, in
- * this process so a check can reach its store and pass it options (timeouts, rate limit, a clock).
+ * The real server (node:http, on a database of its own in the store under test) on 127.0.0.1 and a free
+ * port, in this process so a check can reach its store and pass it options (timeouts, rate limit, a clock).
  */
 export async function startInProcessServer(
   options: Omit<StartServerOptions, "store" | "port" | "host"> = {},
 ): Promise<InProcessServer> {
-  const dir = tempDir("socialpub-reliability-");
-  const db = dir.file("service.db");
-  const store = openSqliteStore(db);
+  const database = await newTestDatabase("service");
+  const store = await openTestStore(database.location);
   const server = await startServer({
     host: "127.0.0.1",
     port: 0,
@@ -39,7 +31,7 @@ export async function startInProcessServer(
   return {
     server,
     store,
-    db,
+    db: database.location,
     user: async (provision = {}) => {
       const { user, apiKey } = await provisionUser(store, {
         plan: "studio",
@@ -51,7 +43,7 @@ export async function startInProcessServer(
     close: async () => {
       await server.close();
       await store.close();
-      dir.remove();
+      database.remove();
     },
   };
 }

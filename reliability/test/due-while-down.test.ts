@@ -4,31 +4,39 @@ import {
   startServerProcess,
   TEST_KEY,
 } from "../../packages/server/test/support/cli-process.ts";
-import { tempDir } from "../../packages/server/test/support/temp-dir.ts";
-import { halfMadePosts, publishedEvents, readDatabase } from "../support/database.ts";
+import { readDatabase } from "../support/database.ts";
 import { useFigures } from "../support/figures.ts";
 import { call, listAllPosts } from "../support/http.ts";
+import { databaseArgs, newTestDatabase, perStore, STORE_NAME, type TestDatabase } from "../support/store.ts";
 
-const ROUNDS = 3;
+const ROUNDS = perStore(3, 2);
 const PLATFORMS = ["x", "bluesky", "linkedin"];
 const figures = useFigures("scheduled posts across kills");
 
 const servers: ServerProcess[] = [];
-const dirs: ReturnType<typeof tempDir>[] = [];
+const databases: TestDatabase[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.stop("SIGKILL")));
-  for (const dir of dirs.splice(0)) dir.remove();
+  for (const database of databases.splice(0)) database.remove();
 });
 
 const sleepUntil = (at: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
 
-describe("scheduled posts and kill -9", () => {
+describe(`scheduled posts and kill -9, ${STORE_NAME} store`, () => {
   it(`posts due while the server is down publish once after it starts, and a kill mid-publication publishes nothing twice (${ROUNDS} rounds)`, async () => {
-    const dir = tempDir("socialpub-reliability-");
-    dirs.push(dir);
-    const db = dir.file("due.db");
-    const args = ["--dev", "--dev-key", TEST_KEY, "--db", db, "--rate-limit", "0", "--log-level", "warn"];
+    const database = await newTestDatabase("due");
+    databases.push(database);
+    const args = [
+      "--dev",
+      "--dev-key",
+      TEST_KEY,
+      ...databaseArgs(database.location),
+      "--rate-limit",
+      "0",
+      "--log-level",
+      "warn",
+    ];
     /** Every scheduled post, with the earliest time it may publish: its due time, or the restart after it. */
     const scheduled = new Map<string, { notBefore: number }>();
 
@@ -93,9 +101,9 @@ describe("scheduled posts and kill -9", () => {
     }
     expect(await server.stop("SIGTERM")).toBe(0);
 
-    readDatabase(db, (database) => {
-      expect(halfMadePosts(database)).toEqual([]);
-      const published = publishedEvents(database);
+    await readDatabase(database.location, async (db) => {
+      expect(await db.halfMadePosts()).toEqual([]);
+      const published = await db.publishedEvents();
       // Once per network for every post: no kill made a post publish twice, none was skipped.
       for (const id of scheduled.keys()) expect(published.get(id), id).toEqual([...PLATFORMS].sort());
       expect([...published.keys()].sort()).toEqual([...scheduled.keys()].sort());

@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useFigures } from "../support/figures.ts";
 import { call } from "../support/http.ts";
 import { type InProcessServer, startInProcessServer } from "../support/in-process-server.ts";
+import { perStore, STORE_NAME } from "../support/store.ts";
 
 /** Requests per run: bounded, so the suite ends; the seed makes a failure reproduce. */
-const NUM_RUNS = 1500;
+const NUM_RUNS = perStore(1500, 500);
 const SEED = Number(process.env.RELIABILITY_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const figures = useFigures("fuzzing every endpoint");
 
@@ -227,7 +228,7 @@ function fillParam(path: string, value: string): string {
 const sendable = (value: string | undefined) =>
   value !== undefined && /^[\t\x20-\x7e]*$/.test(value) ? value : undefined;
 
-describe("fuzzing every endpoint", () => {
+describe(`fuzzing every endpoint, ${STORE_NAME} store`, () => {
   it(`random and malformed requests to every operation (${NUM_RUNS} runs) never get a 5xx, always a JSON {error} with a documented status, and the server keeps answering`, async () => {
     process.stdout.write(
       `fuzz seed: ${SEED} (RELIABILITY_SEED=${SEED} pnpm test:reliability reproduces a failure)\n`,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useFigures } from "../support/figures.ts";
 import { call } from "../support/http.ts";
 import { type InProcessServer, startInProcessServer } from "../support/in-process-server.ts";
+import { STORE_NAME } from "../support/store.ts";
 
 const figures = useFigures("slow clients and oversized bodies");
 
@@ -101,7 +102,7 @@ async function expectServerStillAnswers(): Promise<void> {
   expect(res.status).toBe(200);
 }
 
-describe("slow clients", () => {
+describe(`slow clients, ${STORE_NAME} store`, () => {
   it("slowloris: headers that never finish are cut off by the headers timeout", async () => {
     const client = await rawClient();
     await client.write("GET /api/v1/me HTTP/1.1\r\nHost: 127.0.0.1\r\n");
@@ -161,7 +162,7 @@ describe("slow clients", () => {
   });
 });
 
-describe("oversized bodies", () => {
+describe(`oversized bodies, ${STORE_NAME} store`, () => {
   it("a declared Content-Length of 50 MB gets 413 at once, without the body being sent", async () => {
     const client = await rawClient();
     await client.write(

@@ -4,6 +4,7 @@ import { runCli } from "../../packages/server/test/support/cli-process.ts";
 import { useFigures } from "../support/figures.ts";
 import { type Answer, call } from "../support/http.ts";
 import { type InProcessServer, startInProcessServer } from "../support/in-process-server.ts";
+import { STORE_NAME } from "../support/store.ts";
 
 const figures = useFigures("tenant isolation and revoked keys");
 
@@ -106,7 +107,7 @@ const shape = (res: Answer, ...ids: string[]) => ({
   body: ids.reduce((text, id) => text.replaceAll(id, "<id>"), res.text),
 });
 
-describe("tenant isolation", () => {
+describe(`tenant isolation, ${STORE_NAME} store`, () => {
   it("on every operation that takes an id, another user's resource answers exactly as an unknown id, and stays as it was", async () => {
     const before = await aliceState();
     const withIds = (await operations()).filter((op) => op.auth && op.path.includes("{"));
@@ -179,7 +180,7 @@ describe("tenant isolation", () => {
   });
 });
 
-describe("revoked keys", () => {
+describe(`revoked keys, ${STORE_NAME} store`, () => {
   it("a key revoked with the CLI's keys revoke is refused at once, even while requests stream in", async () => {
     const created = await runCli(["keys", "create", "--user", "alice@example.com", "--db", target.db]);
     expect(created.code, created.stderr).toBe(0);

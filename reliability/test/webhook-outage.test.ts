@@ -1,10 +1,10 @@
 import { type NewEvent, provisionUser, RETRY_SCHEDULE_MS, type Store, verifyWebhook } from "@socialpub/core";
 import { FakeClock, SAMPLE_PNG, WebhookReceiver } from "@socialpub/core/testing";
-import { createLogger, openSqliteStore, type RunningServer, startServer } from "@socialpub/server";
+import { createLogger, type RunningServer, startServer } from "@socialpub/server";
 import { afterEach, describe, expect, it } from "vitest";
-import { tempDir } from "../../packages/server/test/support/temp-dir.ts";
 import { useFigures } from "../support/figures.ts";
 import { call } from "../support/http.ts";
+import { newTestDatabase, openTestStore, STORE_NAME } from "../support/store.ts";
 
 const figures = useFigures("webhook receivers down across restarts");
 
@@ -20,9 +20,9 @@ interface Running {
   stop(): Promise<void>;
 }
 
-/** The server in-process on its SQLite file, with a fake clock that starts where the last one stopped. */
+/** The server in-process on its database, with a fake clock that starts where the last one stopped. */
 async function serve(db: string, now: number): Promise<Running> {
-  const store = openSqliteStore(db);
+  const store = await openTestStore(db);
   const clock = new FakeClock(now);
   const server = await startServer({
     host: "127.0.0.1",
@@ -71,11 +71,11 @@ function expectSignedDeliveries(receiver: WebhookReceiver, secret: string, event
   }
 }
 
-describe("webhook delivery through outages and restarts", () => {
+describe(`webhook delivery through outages and restarts, ${STORE_NAME} store`, () => {
   it("a receiver down until the last attempt, with the server restarted before every attempt, gets every event once with its stable id; one down for the whole window gets them on resend; none is invented", async () => {
-    const dir = tempDir("socialpub-reliability-");
-    cleanups.push(dir.remove);
-    const db = dir.file("webhooks.db");
+    const database = await newTestDatabase("webhooks");
+    cleanups.push(database.remove);
+    const db = database.location;
     const late = await WebhookReceiver.start();
     const gone = await WebhookReceiver.start();
     cleanups.push(

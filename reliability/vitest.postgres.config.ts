@@ -1,0 +1,17 @@
+import { defineProject } from "vitest/config";
+
+/*
+ * The reliability suite again, every scenario on the PostgreSQL store: one throwaway cluster for the
+ * run (the server's PostgreSQL tests' global setup), a database per server. A project of its own so it
+ * prints its own totals and the SQLite run does not wait for a cluster.
+ */
+export default defineProject({
+  test: {
+    name: "reliability-postgres",
+    include: ["test/**/*.test.ts"],
+    provide: { reliabilityStore: "postgres" },
+    globalSetup: ["../packages/server/test/postgres/support/global-setup.ts", "./support/figures-setup.ts"],
+    testTimeout: 240_000,
+    hookTimeout: 60_000,
+  },
+});
