@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
 import { provisionUser } from "@socialpub/core/testing";
 import { XFake } from "@socialpub/networks/x/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -115,6 +116,55 @@ describe("accounts connect --live for an OAuth network", () => {
       }
       const list = await cli(["accounts", "list", "--user", EMAIL], {});
       expect(list.stdout).toBe("x  @ana_ships  live  77 followers  healthy\n");
+    },
+  );
+
+  it(
+    "takes the same settings from a config file: --config for the command, SOCIALPUB_CONFIG for the server",
+    SLOW,
+    async () => {
+      const config = dir.file("socialpub.json");
+      writeFileSync(
+        config,
+        JSON.stringify({
+          public_url: front.url,
+          networks: {
+            x: {
+              client_id: app.clientId,
+              client_secret: app.clientSecret,
+              api_url: x.url,
+              auth_url: `${x.url}/i/oauth2/authorize`,
+            },
+          },
+        }),
+        { mode: 0o600 },
+      );
+      const onlyKey = { SOCIALPUB_SECRET_KEY: SECRET_KEY };
+      const started = await cli(connectX("--config", config), onlyKey);
+      expect(started.stderr).toBe("");
+      const authorizeUrl = started.stdout.split("\n").find((line) => line.startsWith(x.url))!;
+      expect(new URL(authorizeUrl).searchParams.get("redirect_uri")).toBe(
+        `${front.url}/api/v1/accounts/callback/x`,
+      );
+
+      const server = await startServerProcess(["--db", db], { ...onlyKey, SOCIALPUB_CONFIG: config });
+      try {
+        front.target = new URL(server.url);
+        const page = await grantOnXConsentPage(authorizeUrl);
+        expect(page.status, page.html).toBe(200);
+        expect(page.html).toMatch(/@ana_ships is connected/);
+        printed.push(server.output());
+      } finally {
+        await server.stop();
+      }
+
+      // A variable that is set wins over the file: here, an X app the fake does not know.
+      const overridden = await cli(connectX("--config", config), {
+        ...onlyKey,
+        SOCIALPUB_X_CLIENT_ID: "other-app",
+      });
+      const other = overridden.stdout.split("\n").find((line) => line.startsWith(x.url))!;
+      expect(new URL(other).searchParams.get("client_id")).toBe("other-app");
     },
   );
 

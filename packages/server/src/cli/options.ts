@@ -82,6 +82,13 @@ export const secretKeyFileOption = () =>
     "a file holding the key that seals live accounts' credentials (instead of SOCIALPUB_SECRET_KEY)",
   ).env("SOCIALPUB_SECRET_KEY_FILE");
 
+/** --config: the networks' settings (public URL, OAuth apps, API addresses) from a JSON file. */
+export const configOption = () =>
+  new Option(
+    "--config <file>",
+    "a JSON file of network settings (public_url; per network client_id, client_secret, scopes, api_url, auth_url); a SOCIALPUB_* variable that is set wins over it",
+  ).env("SOCIALPUB_CONFIG");
+
 /** --allow-private-urls: URLs users give may be on loopback and private networks (local testing). */
 export const allowPrivateUrlsOption = () =>
   new Option(

@@ -7,6 +7,7 @@ import {
   type Store,
   type UserRecord,
 } from "@socialpub/core";
+import { environmentWithConfig } from "../../live/config-file.ts";
 import { networkAdapters, networkAddressesFromEnv } from "../../live/network-adapters.ts";
 import { publicUrlFrom } from "../../live/public-url.ts";
 import { createLogger } from "../../logging.ts";
@@ -18,6 +19,8 @@ export interface LiveConnectSettings {
   secretKeyFile?: string | undefined;
   /** --allow-private-urls: a PDS or Discord webhook on loopback or a private network (local testing). */
   allowPrivateUrls: boolean;
+  /** --config (or SOCIALPUB_CONFIG): the networks' settings from a file, as the server reads them. */
+  config?: string | undefined;
 }
 
 /**
@@ -62,12 +65,13 @@ async function withLiveService<T>(
   work: (service: Service) => Promise<T>,
 ): Promise<T> {
   const keyring = requireKeyring(settings.secretKeyFile, doing);
-  const publicUrl = publicUrlFrom(process.env.SOCIALPUB_PUBLIC_URL);
+  const env = environmentWithConfig(settings.config);
+  const publicUrl = publicUrlFrom(env.SOCIALPUB_PUBLIC_URL);
   const service = createService({
     store,
     // Only unexpected failures are logged (without credentials); the answer itself is printed.
     logger: createLogger({ level: "error", destination: process.stderr }),
-    liveAdapters: networkAdapters(networkAddressesFromEnv()),
+    liveAdapters: networkAdapters(networkAddressesFromEnv(env)),
     credentialKeyring: keyring,
     ...(publicUrl && { publicUrl }),
     allowPrivateWebhookUrls: settings.allowPrivateUrls,

@@ -8,6 +8,7 @@ import { readSecret } from "../input/read-secret.ts";
 import { withStore } from "../open-store.ts";
 import {
   allowPrivateUrlsOption,
+  configOption,
   dbOption,
   nonEmpty,
   parseNetwork,
@@ -29,6 +30,7 @@ interface ConnectOptions {
   secretFile?: string;
   secretKeyFile?: string;
   allowPrivateUrls?: boolean;
+  config?: string;
 }
 
 /** The one secret each live network takes, as the field of POST /accounts/connect it fills. */
@@ -101,6 +103,7 @@ export function accountsCommand(): Command {
       ),
     )
     .addOption(secretKeyFileOption())
+    .addOption(configOption())
     .addOption(allowPrivateUrlsOption())
     .addOption(dbOption())
     .addHelpText("after", CONNECT_HELP)
@@ -184,6 +187,7 @@ async function connectLive(options: ConnectOptions): Promise<void> {
     const { created, account } = await connectLiveAccount(store, user, body, {
       secretKeyFile: options.secretKeyFile,
       allowPrivateUrls: Boolean(options.allowPrivateUrls),
+      config: options.config,
     });
     process.stdout.write(
       `${created ? "Connected" : "Reconnected"} live ${account.platform} account ${account.handle} for ${user.email} (${account.followers} followers, ${account.health}); its credentials are sealed with the secret key.\n`,
@@ -210,7 +214,11 @@ async function connectThroughNetworkPage(options: ConnectOptions): Promise<void>
       store,
       user,
       { platform: options.platform },
-      { secretKeyFile: options.secretKeyFile, allowPrivateUrls: Boolean(options.allowPrivateUrls) },
+      {
+        secretKeyFile: options.secretKeyFile,
+        allowPrivateUrls: Boolean(options.allowPrivateUrls),
+        config: options.config,
+      },
     );
     process.stdout.write(
       [

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { Command, Option } from "commander";
+import { environmentWithConfig } from "../../live/config-file.ts";
 import { publicUrlFrom } from "../../live/public-url.ts";
 import { keyringFrom } from "../../live/secret-key.ts";
 import { createLogger, type LogLevel } from "../../logging.ts";
@@ -13,6 +14,7 @@ import { DEV_EMAIL, setUpDevUser } from "../admin/dev-user.ts";
 import { CliError, describeFailure } from "../errors.ts";
 import { openStore } from "../open-store.ts";
 import {
+  configOption,
   DEFAULT_HOST,
   DEFAULT_PORT,
   dbOption,
@@ -37,6 +39,7 @@ interface StartOptions {
   allowPrivateWebhooks?: boolean;
   allowPrivateUrls?: boolean;
   secretKeyFile?: string;
+  config?: string;
   rateLimit: number;
   retentionDays: number;
   poolSize: number;
@@ -69,6 +72,10 @@ Environment variables (a flag given on the command line wins):
   SOCIALPUB_BLUESKY_SERVICE_URL   the PDS a Bluesky connect without "service" uses (https://bsky.social)
   SOCIALPUB_TELEGRAM_API_URL      the Telegram Bot API (https://api.telegram.org)
   SOCIALPUB_DISCORD_API_URL       Discord (https://discord.com); webhook URLs must be on its host
+  SOCIALPUB_PUBLIC_URL            the server's address as browsers and networks reach it (OAuth)
+  SOCIALPUB_<NETWORK>_CLIENT_ID, _CLIENT_SECRET, _SCOPES, _API_URL, _AUTH_URL   an OAuth network's app
+  SOCIALPUB_CONFIG                --config: the same network settings from a JSON file
+                                  (docs/deploy.md, "Network settings in a file")
 
 Stops gracefully on SIGINT or SIGTERM: no new connections, requests in flight finish, then the
 scheduler stops, webhook attempts in flight finish (up to 10 s; a cut one is sent again after the
@@ -116,6 +123,7 @@ export function startCommand(): Command {
     )
     .option("--allow-private-webhooks", "the former name of --allow-private-urls")
     .addOption(secretKeyFileOption())
+    .addOption(configOption())
     .addOption(
       new Option("--rate-limit <n>", "requests a minute per API key; 0 turns the limit off")
         .env("SOCIALPUB_RATE_LIMIT")
@@ -235,7 +243,9 @@ async function start(options: StartOptions): Promise<void> {
   } catch (error) {
     throw new CliError(describeFailure(error));
   }
-  const publicUrl = publicUrlFrom(process.env.SOCIALPUB_PUBLIC_URL);
+  // Read before anything opens: a mistake in the file stops the start with where it is.
+  const settings = environmentWithConfig(options.config);
+  const publicUrl = publicUrlFrom(settings.SOCIALPUB_PUBLIC_URL);
   const dashboard = options.dashboard ?? Boolean(options.dev);
   await assertCanListen(options.host, options.port);
   const opened = await openStore(options.db, {
@@ -300,7 +310,7 @@ async function start(options: StartOptions): Promise<void> {
       service: {
         ...(mediaDir !== null && { mediaStorage: new FileMediaStorage(mediaDir) }),
         allowPrivateWebhookUrls: allowPrivateWebhooks,
-        liveAdapters: await liveAdapters(),
+        liveAdapters: await liveAdapters(settings),
         ...(publicUrl && { publicUrl }),
         ...(keyring && { credentialKeyring: keyring }),
         // Events written by an admin command on this database wake no one: look at the outbox each minute.
@@ -365,8 +375,8 @@ async function start(options: StartOptions): Promise<void> {
   logger.info({ url: server.url, db: opened.description }, "listening");
 }
 
-/** The live adapters, addressed as the environment says; imported only when the server starts. */
-async function liveAdapters() {
+/** The live adapters, addressed as the settings say; imported only when the server starts. */
+async function liveAdapters(settings: NodeJS.ProcessEnv) {
   const { networkAdapters, networkAddressesFromEnv } = await import("../../live/network-adapters.ts");
-  return networkAdapters(networkAddressesFromEnv());
+  return networkAdapters(networkAddressesFromEnv(settings));
 }
