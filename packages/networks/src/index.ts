@@ -8,6 +8,13 @@ export type AdapterRegistry = Partial<Record<NetworkId, NetworkAdapter>>;
 export { type BlueskyAdapterOptions, blueskyAdapter } from "./bluesky/index.ts";
 export { DISCORD_API_URL, type DiscordAdapterOptions, discordAdapter } from "./discord/adapter.ts";
 export {
+  LINKEDIN_API_URL,
+  LINKEDIN_AUTH_URL,
+  type LinkedInAdapterOptions,
+  linkedinAdapter,
+} from "./linkedin/adapter.ts";
+export { LINKEDIN_DEFAULT_SCOPES } from "./linkedin/oauth.ts";
+export {
   PINTEREST_API_URL,
   PINTEREST_AUTHORIZE_URL,
   type PinterestAdapterOptions,

@@ -2,6 +2,7 @@ import type { NetworkAdapters } from "@socialpub/core";
 import {
   blueskyAdapter,
   discordAdapter,
+  linkedinAdapter,
   pinterestAdapter,
   redditAdapter,
   telegramAdapter,
@@ -40,11 +41,17 @@ export interface NetworkAddresses {
   redditUserAgent?: string | undefined;
   /** SOCIALPUB_REDDIT_CLIENT_ID, SOCIALPUB_REDDIT_CLIENT_SECRET, SOCIALPUB_REDDIT_SCOPES. */
   redditApp?: OAuthAppSettings;
+  /** SOCIALPUB_LINKEDIN_API_URL (https://api.linkedin.com). */
+  linkedinApi?: string | undefined;
+  /** SOCIALPUB_LINKEDIN_AUTH_URL (https://www.linkedin.com: its authorize page and token endpoint). */
+  linkedinAuth?: string | undefined;
+  /** SOCIALPUB_LINKEDIN_CLIENT_ID, SOCIALPUB_LINKEDIN_CLIENT_SECRET, SOCIALPUB_LINKEDIN_SCOPES. */
+  linkedinApp?: OAuthAppSettings;
 }
 
 /**
  * The adapters live keys publish through: Bluesky, Telegram and Discord, which connect with credentials
- * a user pastes, and X, Pinterest and Reddit, which connect through OAuth once the server has their apps' settings.
+ * a user pastes, and X, Pinterest, Reddit and LinkedIn, which connect through OAuth once the server has their apps' settings.
  */
 export function networkAdapters(addresses: NetworkAddresses = {}): NetworkAdapters {
   return {
@@ -73,6 +80,13 @@ export function networkAdapters(addresses: NetworkAddresses = {}): NetworkAdapte
         missingSettings: ["SOCIALPUB_REDDIT_CLIENT_ID", "SOCIALPUB_REDDIT_CLIENT_SECRET"],
       }),
     }),
+    linkedin: linkedinAdapter({
+      ...(addresses.linkedinApi && { apiUrl: addresses.linkedinApi }),
+      ...(addresses.linkedinAuth && { authUrl: addresses.linkedinAuth }),
+      ...(addresses.linkedinApp ?? {
+        missingSettings: ["SOCIALPUB_LINKEDIN_CLIENT_ID", "SOCIALPUB_LINKEDIN_CLIENT_SECRET"],
+      }),
+    }),
   };
 }
 
@@ -92,5 +106,8 @@ export function networkAddressesFromEnv(env: NodeJS.ProcessEnv = process.env): N
     redditAuth: env.SOCIALPUB_REDDIT_AUTH_URL || undefined,
     redditUserAgent: env.SOCIALPUB_REDDIT_USER_AGENT?.trim() || undefined,
     redditApp: oauthAppSettings("reddit", env),
+    linkedinApi: env.SOCIALPUB_LINKEDIN_API_URL || undefined,
+    linkedinAuth: env.SOCIALPUB_LINKEDIN_AUTH_URL || undefined,
+    linkedinApp: oauthAppSettings("linkedin", env),
   };
 }

@@ -1,0 +1,259 @@
+import { randomBytes } from "node:crypto";
+import { type FakeApp, type FakeGrant, FakeOAuth } from "../../common/fake-oauth.ts";
+import { type FakeAnswer, type FakeRequest, startFakeServer } from "../../common/fake-server.ts";
+
+/*
+ * A stateful fake of LinkedIn on a loopback port, for tests that cannot reach LinkedIn: its site's
+ * authorize page and token endpoint (/oauth/v2/…: no PKCE, the client's id and secret in the form,
+ * 60-day access tokens, a refresh token only for apps approved for programmatic refresh, not rotated),
+ * OpenID userinfo, the image upload (initializeUpload, then a PUT of the bytes to the upload URL) and
+ * /rest/posts, which answers 201 with the post's URN in x-restli-id. LinkedIn's habits: a missing or
+ * retired LinkedIn-Version is a 426, a used-up daily limit a 429 without a reset header, errors as
+ * `{status, serviceErrorCode, code, message}`. LinkedIn publishes no OpenAPI description: the shapes
+ * follow its API documentation.
+ */
+
+const DAY_MS = 24 * 60 * 60_000;
+/** The versions the fake serves (LinkedIn serves each for about a year). */
+const SERVED_VERSIONS = /^(2025(0[1-9]|1[0-2])|2026\d\d)$/;
+
+export interface LinkedInFakeMember {
+  id: string;
+  name: string;
+}
+
+export interface LinkedInFakePost {
+  urn: string;
+  author: string;
+  commentary: string;
+  imageUrn: string | null;
+  altText: string | null;
+  version: string;
+}
+
+export class LinkedInFake {
+  readonly url: string;
+  readonly oauth: FakeOAuth;
+  readonly members = new Map<string, LinkedInFakeMember>();
+  readonly posts: LinkedInFakePost[] = [];
+  /** Images by URN: uploaded once their bytes were PUT. */
+  readonly images = new Map<
+    string,
+    { owner: string; uploadToken: string; bytes: number | null; type: string | null }
+  >();
+  /** Posts a member may create per day; lower it to run into the limit. */
+  postsPerDay = 150;
+  /** Whether the app is approved for programmatic refresh (refresh tokens). */
+  programmaticRefresh = true;
+  readonly #postTimes = new Map<string, number[]>();
+  readonly #now: () => number;
+  readonly #close: () => Promise<void>;
+  #nextId = 7_100_000_000_000_000_000n;
+
+  private constructor(url: string, close: () => Promise<void>, now: () => number) {
+    this.url = url;
+    this.#close = close;
+    this.#now = now;
+    this.oauth = new FakeOAuth({
+      name: "LinkedIn",
+      scopes: ["openid", "profile", "email", "w_member_social", "r_liteprofile"],
+      scopeSeparator: " ",
+      consentPath: "/oauth/v2/consent",
+      pkce: false,
+      clientAuth: "form",
+      refreshTokenFor: () => this.programmaticRefresh,
+      rotate: false,
+      accessTokenSeconds: 60 * 24 * 60 * 60,
+      extraTokenFields: (grant) =>
+        grant.refreshToken ? { refresh_token_expires_in: 365 * 24 * 60 * 60 } : {},
+      now,
+    });
+  }
+
+  static async start(options: { port?: number; now?: () => number } = {}): Promise<LinkedInFake> {
+    let fake: LinkedInFake | undefined;
+    const server = await startFakeServer((request) => fake!.#handle(request), options.port);
+    fake = new LinkedInFake(server.url, () => server.close(), options.now ?? Date.now);
+    return fake;
+  }
+
+  close(): Promise<void> {
+    return this.#close();
+  }
+
+  addApp(app: Partial<FakeApp> = {}): FakeApp {
+    const made = {
+      clientId: app.clientId ?? randomBytes(7).toString("hex"),
+      clientSecret: app.clientSecret ?? randomBytes(12).toString("base64url"),
+    };
+    this.oauth.apps.set(made.clientId, made);
+    return made;
+  }
+
+  addMember(member: { name: string }): LinkedInFakeMember {
+    const made = { id: randomBytes(5).toString("base64url"), name: member.name };
+    this.members.set(made.id, made);
+    return made;
+  }
+
+  signIn(member: LinkedInFakeMember): void {
+    this.oauth.signedIn = member.id;
+  }
+
+  revokeAccess(member: LinkedInFakeMember): void {
+    this.oauth.revoke(member.id);
+  }
+
+  expireAccessTokens(): void {
+    this.oauth.expireAccessTokens();
+  }
+
+  async #handle(request: FakeRequest): Promise<FakeAnswer> {
+    const { pathname } = request.url;
+    const form = () => new URLSearchParams(new TextDecoder().decode(request.body));
+    if (request.method === "GET" && pathname === "/oauth/v2/authorization")
+      return this.oauth.authorize(request);
+    if (request.method === "POST" && pathname === "/oauth/v2/consent") return this.oauth.consent(form());
+    if (request.method === "POST" && pathname === "/oauth/v2/accessToken")
+      return this.oauth.token(request, form());
+    const grant = this.oauth.grantOf(request);
+    if (!grant)
+      return error(
+        401,
+        65601,
+        "REVOKED_ACCESS_TOKEN",
+        "The token used in the request has been revoked or expired",
+      );
+    if (request.method === "GET" && pathname === "/v2/userinfo") {
+      const member = this.members.get(grant.userId)!;
+      return {
+        status: 200,
+        json: {
+          sub: member.id,
+          name: member.name,
+          email_verified: true,
+          locale: { country: "US", language: "en" },
+        },
+      };
+    }
+    if (request.method === "PUT" && pathname.startsWith("/upload/"))
+      return this.#receive(pathname.slice(8), request);
+    if (!pathname.startsWith("/rest/")) return error(404, 0, "NOT_FOUND", `No route ${pathname}`);
+    const version = request.headers.get("linkedin-version") ?? "";
+    if (!SERVED_VERSIONS.test(version)) {
+      return {
+        ...error(426, 0, "NONEXISTENT_VERSION", `Requested version ${version} is not active`),
+        headers: { "x-requested-version": version },
+      };
+    }
+    if (request.headers.get("x-restli-protocol-version") !== "2.0.0") {
+      return error(400, 0, "INVALID_PROTOCOL_VERSION", "X-Restli-Protocol-Version 2.0.0 is required");
+    }
+    const json = safeJson(request.body);
+    if (
+      request.method === "POST" &&
+      pathname === "/rest/images" &&
+      request.url.searchParams.get("action") === "initializeUpload"
+    ) {
+      return this.#initialize(grant, json);
+    }
+    if (request.method === "POST" && pathname === "/rest/posts") return this.#post(grant, json, version);
+    return error(404, 0, "NOT_FOUND", `No route ${pathname}`);
+  }
+
+  #initialize(grant: FakeGrant, body: unknown): FakeAnswer {
+    const owner = (body as { initializeUploadRequest?: { owner?: string } } | null)?.initializeUploadRequest
+      ?.owner;
+    if (owner !== `urn:li:person:${grant.userId}`)
+      return error(403, 100, "ACCESS_DENIED", "Not enough permissions to act as this owner");
+    const urn = `urn:li:image:D4E${randomBytes(8).toString("hex")}`;
+    const uploadToken = randomBytes(10).toString("hex");
+    this.images.set(urn, { owner, uploadToken, bytes: null, type: null });
+    return {
+      status: 200,
+      json: {
+        value: {
+          uploadUrlExpiresAt: this.#now() + DAY_MS,
+          uploadUrl: `${this.url}/upload/${uploadToken}`,
+          image: urn,
+        },
+      },
+    };
+  }
+
+  #receive(uploadToken: string, request: FakeRequest): FakeAnswer {
+    const image = [...this.images.values()].find((i) => i.uploadToken === uploadToken);
+    if (!image) return error(404, 0, "NOT_FOUND", "Unknown upload");
+    if (!isImage(request.body))
+      return error(400, 0, "INVALID_IMAGE", "The uploaded file is not a supported image");
+    image.bytes = request.body.length;
+    image.type = request.headers.get("content-type");
+    return { status: 201, text: "" };
+  }
+
+  #post(grant: FakeGrant, body: unknown, version: string): FakeAnswer {
+    if (!grant.scopes.includes("w_member_social"))
+      return error(403, 100, "ACCESS_DENIED", "Not enough permissions to create a post");
+    const b = (body ?? {}) as Record<string, unknown>;
+    const author = `urn:li:person:${grant.userId}`;
+    if (b.author !== author)
+      return error(403, 100, "ACCESS_DENIED", "Not enough permissions to post as this author");
+    const problems = [
+      typeof b.commentary === "string" && [...b.commentary].length <= 3000 ? null : "/commentary",
+      b.visibility === "PUBLIC" ? null : "/visibility",
+      b.lifecycleState === "PUBLISHED" ? null : "/lifecycleState",
+      (b.distribution as { feedDistribution?: string } | undefined)?.feedDistribution === "MAIN_FEED"
+        ? null
+        : "/distribution",
+    ].filter(Boolean);
+    if (problems.length > 0)
+      return error(422, 0, "UNPROCESSABLE_ENTITY", `ERROR :: ${problems.join(", ")} :: invalid`);
+    const imageUrn =
+      (b.content as { media?: { id?: string; altText?: string } } | undefined)?.media?.id ?? null;
+    if (imageUrn !== null && !this.images.get(imageUrn)?.bytes) {
+      return error(400, 0, "INVALID_CONTENT", `The image ${imageUrn} has not been uploaded`);
+    }
+    const since = this.#now() - DAY_MS;
+    const times = (this.#postTimes.get(grant.userId) ?? []).filter((t) => t > since);
+    this.#postTimes.set(grant.userId, times);
+    if (times.length >= this.postsPerDay)
+      return error(
+        429,
+        0,
+        "TOO_MANY_REQUESTS",
+        "Resource level throttle limit for calls to this resource is reached",
+      );
+    times.push(this.#now());
+    const urn = `urn:li:share:${this.#nextId++}`;
+    this.posts.push({
+      urn,
+      author,
+      commentary: b.commentary as string,
+      imageUrn,
+      altText: (b.content as { media?: { altText?: string } } | undefined)?.media?.altText ?? null,
+      version,
+    });
+    return { status: 201, headers: { "x-restli-id": urn, "x-linkedin-id": urn }, text: "" };
+  }
+}
+
+function error(status: number, serviceErrorCode: number, code: string, message: string): FakeAnswer {
+  return { status, json: { status, serviceErrorCode, code, message } };
+}
+
+function safeJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+function isImage(bytes: Uint8Array): boolean {
+  const b = Buffer.from(bytes);
+  return (
+    (b[0] === 0xff && b[1] === 0xd8) ||
+    b.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10])) ||
+    b.subarray(0, 4).toString("latin1") === "GIF8"
+  );
+}

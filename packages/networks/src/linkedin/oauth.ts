@@ -1,0 +1,80 @@
+import type { ConnectedAccount, Credentials, OAuthSteps } from "@socialpub/core";
+import { grantOf, type OAuthClient, requestToken } from "../common/oauth-token.ts";
+import { type LinkedInApiConfig, linkedinCall } from "./api.ts";
+
+/** Sign In with LinkedIn (OpenID Connect: who the member is) and Share on LinkedIn (posting). */
+export const LINKEDIN_DEFAULT_SCOPES = ["openid", "profile", "w_member_social"];
+
+export interface LinkedInOAuthConfig {
+  authorizeUrl: string;
+  client: OAuthClient;
+  scopes: readonly string[];
+  missingSettings: readonly string[];
+  api: LinkedInApiConfig;
+}
+
+interface UserInfo {
+  sub?: string;
+  name?: string;
+}
+
+/**
+ * LinkedIn's OAuth 2.0 authorization code flow for a web app: no PKCE, the client id and secret in the
+ * token request's form. Access tokens last 60 days. Only apps LinkedIn has approved for programmatic
+ * refresh get a refresh token (365 days, not rotated); for the others the grant cannot be renewed by us,
+ * so the account turns `expiring` 7 days before it ends and the member connects again.
+ */
+export function linkedinOAuth(config: LinkedInOAuthConfig): OAuthSteps {
+  const { client, api } = config;
+  return {
+    missingSettings: config.missingSettings,
+    pkce: false,
+    authorizeUrl({ state, redirectUri }) {
+      const url = new URL(config.authorizeUrl);
+      url.search = new URLSearchParams({
+        response_type: "code",
+        client_id: client.clientId,
+        redirect_uri: redirectUri,
+        state,
+        scope: config.scopes.join(" "),
+      }).toString();
+      return url.href;
+    },
+    async exchange({ code, redirectUri, signal }): Promise<ConnectedAccount> {
+      const answer = await requestToken(
+        client,
+        { grant_type: "authorization_code", code, redirect_uri: redirectUri },
+        signal,
+      );
+      const { body } = await linkedinCall(
+        api,
+        answer.access_token,
+        "GET",
+        "/v2/userinfo",
+        null,
+        signal,
+        true,
+      );
+      const me = (body ?? {}) as UserInfo;
+      return {
+        handle: me.name ?? "LinkedIn member",
+        followers: 0,
+        health: "healthy",
+        credentials: { ...grantOf(answer, api.now()), author: `urn:li:person:${me.sub ?? ""}` },
+      };
+    },
+    async refresh(credentials, signal): Promise<Credentials> {
+      const answer = await requestToken(
+        client,
+        { grant_type: "refresh_token", refresh_token: String(credentials.refresh_token ?? "") },
+        signal,
+      );
+      const grant = grantOf(answer, api.now());
+      return {
+        ...credentials,
+        ...grant,
+        refresh_token: grant.refresh_token ?? credentials.refresh_token ?? null,
+      };
+    },
+  };
+}

@@ -1,0 +1,182 @@
+import { randomBytes } from "node:crypto";
+import { CredentialKeyring, provisionUser, type Store } from "@socialpub/core";
+import { SAMPLE_PNG } from "@socialpub/core/testing";
+import { LinkedInFake, type LinkedInFakeMember } from "@socialpub/networks/linkedin/fake";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { networkAdapters } from "../src/live/network-adapters.ts";
+import { createLogger } from "../src/logging.ts";
+import { type RunningServer, startServer } from "../src/server.ts";
+import { openSqliteStore } from "../src/store/sqlite-store.ts";
+import { api } from "./support/cli-process.ts";
+import { FrontProxy } from "./support/front-proxy.ts";
+import { grantInBrowser, until } from "./support/oauth-browser.ts";
+
+/*
+ * OAuth connect and posting to LinkedIn end to end: a server behind its public address connects a
+ * member through the LinkedIn fake's consent page as a person does, then posts text and an image
+ * (initializeUpload → PUT → post) with the versioned LinkedIn-Version header. The fake answers a missing
+ * or retired version with 426, a used-up daily limit with 429, and gives refresh tokens only while the
+ * app is approved for programmatic refresh.
+ */
+
+const LIVE_KEY = `sp_live_${"LinkedInOAuthEndToEndKey01234567".repeat(2)}`;
+
+let linkedin: LinkedInFake;
+let front: FrontProxy;
+let server: RunningServer;
+let store: Store;
+let userId: string;
+let cy: LinkedInFakeMember;
+const seen: string[] = [];
+
+beforeAll(async () => {
+  [linkedin, front] = await Promise.all([LinkedInFake.start(), FrontProxy.start()]);
+  const app = linkedin.addApp();
+  cy = linkedin.addMember({ name: "Cy Writer" });
+  linkedin.signIn(cy);
+  store = openSqliteStore(":memory:");
+  userId = (await provisionUser(store, { accounts: [], key: LIVE_KEY, plan: "studio" })).user.id;
+  server = await startServer({
+    port: 0,
+    host: "127.0.0.1",
+    store,
+    logger: createLogger({ level: "silent" }),
+    retention: false,
+    service: {
+      publicUrl: front.url,
+      credentialKeyring: new CredentialKeyring(randomBytes(32)),
+      liveAdapters: networkAdapters({
+        linkedinApi: linkedin.url,
+        linkedinAuth: linkedin.url,
+        linkedinApp: { clientId: app.clientId, clientSecret: app.clientSecret, missingSettings: [] },
+      }),
+      rateLimit: false,
+    },
+  });
+  front.target = new URL(server.url);
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  await Promise.all([linkedin?.close(), front?.close(), store?.close()]);
+});
+
+async function call(method: string, path: string, body?: unknown) {
+  const res = await api(front, LIVE_KEY, method, path, body);
+  seen.push(JSON.stringify(res.body));
+  return res;
+}
+
+async function connect() {
+  const started = await call("POST", "/accounts/connect", { platform: "linkedin" });
+  expect(started.status, JSON.stringify(started.body)).toBe(201);
+  return started.body as { authorize_url: string };
+}
+
+async function targetOf(postId: string) {
+  return (await call("GET", `/posts/${postId}/targets`)).body.data[0];
+}
+
+describe("LinkedIn: OAuth connect and live posts", () => {
+  it("connects through LinkedIn's page (no PKCE, the registered redirect URL) as the member's name", async () => {
+    const url = new URL((await connect()).authorize_url);
+    expect(url.origin + url.pathname).toBe(`${linkedin.url}/oauth/v2/authorization`);
+    expect(url.searchParams.get("scope")).toBe("openid profile w_member_social");
+    expect(url.searchParams.get("redirect_uri")).toBe(`${front.url}/api/v1/accounts/callback/linkedin`);
+    expect(url.searchParams.get("code_challenge")).toBeNull();
+    const page = await grantInBrowser(url.href);
+    expect(page.status, page.html).toBe(200);
+    expect((await call("GET", "/accounts")).body.data).toEqual([
+      { platform: "linkedin", handle: "Cy Writer", followers: 0, health: "healthy" },
+    ]);
+  });
+
+  it("posts text with LinkedIn's reserved characters escaped, under the versioned header", async () => {
+    const caption = "Shipped (finally) #release @team — see <notes>";
+    const res = await call("POST", "/posts", { caption, platforms: ["linkedin"] });
+    expect(res).toMatchObject({ status: 201, body: { status: "published" } });
+    const post = linkedin.posts.at(-1)!;
+    expect(post).toMatchObject({
+      author: `urn:li:person:${cy.id}`,
+      commentary: "Shipped \\(finally\\) \\#release \\@team — see \\<notes\\>",
+      imageUrn: null,
+      version: "202511",
+    });
+    expect((await targetOf(res.body.id)).permalink).toBe(`https://www.linkedin.com/feed/update/${post.urn}/`);
+  });
+
+  it("posts an image: initializeUpload, PUT of the bytes, then the post naming the image", async () => {
+    const upload = await fetch(`${front.url}/api/v1/media`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${LIVE_KEY}`, "content-type": "image/png" },
+      body: SAMPLE_PNG,
+    });
+    const media = ((await upload.json()) as { id: string }).id;
+    const res = await call("POST", "/posts", { caption: "With a picture", platforms: ["linkedin"], media });
+    expect(res.body.status, JSON.stringify(await targetOf(res.body.id))).toBe("published");
+    const post = linkedin.posts.at(-1)!;
+    expect(linkedin.images.get(post.imageUrn!)).toMatchObject({
+      bytes: SAMPLE_PNG.length,
+      type: "image/png",
+    });
+  });
+
+  it("a token that ended mid-schedule is refreshed (programmatic refresh) and the post goes out", async () => {
+    linkedin.expireAccessTokens();
+    const scheduled = await call("POST", "/posts", {
+      caption: "Scheduled while the token lapses",
+      platforms: ["linkedin"],
+      schedule_at: Date.now() + 1500,
+    });
+    const done = await until(
+      async () => (await call("GET", `/posts/${scheduled.body.id}`)).body,
+      (p) => p.status !== "scheduled" && p.status !== "publishing",
+    );
+    expect(done.status).toBe("published");
+    expect(linkedin.oauth.tokenRequests.at(-1)).toEqual({ grantType: "refresh_token", status: 200 });
+  });
+
+  it("the daily limit waits until LinkedIn's day ends (midnight UTC)", async () => {
+    linkedin.postsPerDay = linkedin.posts.length;
+    const limited = await call("POST", "/posts", { caption: "One too many", platforms: ["linkedin"] });
+    const target = await targetOf(limited.body.id);
+    expect(target.status).toBe("pending");
+    const midnight = new Date();
+    midnight.setUTCHours(24, 0, 0, 0);
+    expect(target.error).toContain(`used up until ${midnight.toISOString().slice(0, 13)}`);
+    linkedin.postsPerDay = 150;
+  });
+
+  it("a refresh LinkedIn refuses turns the account reauth_required and sends account.disconnected", async () => {
+    linkedin.revokeAccess(cy);
+    const refused = await call("POST", "/posts", { caption: "After revoking", platforms: ["linkedin"] });
+    const target = await targetOf(refused.body.id);
+    expect(target.status).toBe("failed");
+    expect(target.error).toMatch(/LinkedIn refused the grant/);
+    expect((await call("GET", "/accounts")).body.data[0]).toMatchObject({ health: "reauth_required" });
+    const types = (await store.listEvents(userId)).map((e) => e.type);
+    expect(types.filter((t) => t === "account.disconnected")).toHaveLength(1);
+  });
+
+  it("without programmatic refresh, a grant ending within 7 days connects as expiring", async () => {
+    linkedin.programmaticRefresh = false;
+    linkedin.oauth.accessTokenSeconds = 3 * 24 * 60 * 60;
+    const page = await grantInBrowser((await connect()).authorize_url);
+    expect(page.status, page.html).toBe(200);
+    expect((await call("GET", "/accounts")).body.data[0]).toMatchObject({ health: "expiring" });
+    // It still publishes until it ends.
+    expect(
+      (await call("POST", "/posts", { caption: "Still good", platforms: ["linkedin"] })).body.status,
+    ).toBe("published");
+  });
+
+  it("never shows a token", async () => {
+    const events = JSON.stringify(await store.listEvents(userId));
+    for (const grant of linkedin.oauth.grants) {
+      for (const secret of [grant.accessToken, grant.refreshToken].filter((s): s is string => s !== null)) {
+        expect(events).not.toContain(secret);
+        for (const answer of seen) expect(answer).not.toContain(secret);
+      }
+    }
+  });
+});
