@@ -13,5 +13,8 @@ export default defineProject({
   test: {
     name: "n8n-nodes",
     include: ["test/**/*.test.mts"],
+    // Some tests start real servers or n8n itself; on a busy two-core machine that takes seconds.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

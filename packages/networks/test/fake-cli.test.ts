@@ -66,12 +66,16 @@ describe("fake-cli", () => {
   }, 180_000);
 
   it("says how to use it when the network is unknown", async () => {
-    const child = spawn(process.execPath, [CLI, "myspace"], { stdio: ["ignore", "pipe", "pipe"] });
-    let stderr = "";
-    child.stderr!.on("data", (chunk) => {
-      stderr += chunk;
+    const { code, stderr } = await withProcessSlot(async () => {
+      const child = spawn(process.execPath, [CLI, "myspace"], { stdio: ["ignore", "pipe", "pipe"] });
+      children.push(child);
+      let stderr = "";
+      child.stderr!.on("data", (chunk) => {
+        stderr += chunk;
+      });
+      return { code: await exitOf(child), stderr };
     });
-    expect(await exitOf(child)).toBe(2);
+    expect(code).toBe(2);
     expect(stderr).toMatch(/usage: node packages\/networks\/src\/fake-cli.ts telegram\|discord/);
-  });
+  }, 60_000);
 });
