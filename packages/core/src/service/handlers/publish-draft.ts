@@ -10,6 +10,7 @@ import { beginAttempts, runAttempts } from "../publish.ts";
 import { refuseBeyondPace } from "../publishing/pacing.ts";
 import { json } from "../responses.ts";
 import { toPost } from "../serialize.ts";
+import { postForKey } from "./post-for-key.ts";
 import { pendingTargets } from "./post-rules.ts";
 
 /**
@@ -25,14 +26,7 @@ export async function publishDraft({
   keptAnswer,
 }: RequestContext<z.output<typeof PublishDraftBody>>): Promise<Response> {
   const now = deps.clock.now();
-  const post = await deps.store.getPost(caller.user.id, params.id!);
-  if (!post) throw new HttpError(404, CONTRACT_MESSAGES.postNotFound);
-  if (post.mode !== caller.key.mode) {
-    throw new HttpError(
-      403,
-      `This post was made with a ${post.mode} key and publishes ${post.mode === "live" ? "to the real networks" : "to the sandbox"}; publish it with a ${post.mode} key.`,
-    );
-  }
+  const post = await postForKey(deps, caller, params.id!, "publish");
   if (post.status !== "draft") {
     throw new HttpError(409, `Only a draft can be published; this post is ${post.status}.`);
   }

@@ -7,6 +7,7 @@ import type { RequestContext } from "../context.ts";
 import { badRequest, HttpError } from "../http-error.ts";
 import { json } from "../responses.ts";
 import { toPost } from "../serialize.ts";
+import { postForKey } from "./post-for-key.ts";
 import { checkPostContent, pendingTargets } from "./post-rules.ts";
 
 const EDITABLE = ["caption", "captions", "platforms", "media", "schedule_at"] as const;
@@ -33,15 +34,7 @@ export async function updatePost({
   }
   return deps.perUser.run(caller.user.id, async () => {
     const now = deps.clock.now();
-    const post = await deps.store.getPost(caller.user.id, params.id!);
-    if (!post) throw new HttpError(404, CONTRACT_MESSAGES.postNotFound);
-    // Its networks resolve among the accounts of the key's mode, so only a key of the post's mode edits it.
-    if (post.mode !== caller.key.mode) {
-      throw new HttpError(
-        403,
-        `This post was made with a ${post.mode} key and publishes ${post.mode === "live" ? "to the real networks" : "to the sandbox"}; edit it with a ${post.mode} key.`,
-      );
-    }
+    const post = await postForKey(deps, caller, params.id!, "edit");
     if (post.status !== "draft" && post.status !== "scheduled") throw notEditable(post.status);
 
     const content = await checkPostContent(deps, caller, {
