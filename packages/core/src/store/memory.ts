@@ -625,9 +625,7 @@ export class MemoryStore implements Store {
     const webhook = this.webhooks.get(id);
     if (!webhook) return;
     webhook.status = status;
-    if (status === "disabled") {
-      for (const d of this.deliveries.values()) if (d.webhook_id === id) this.endIfPending(d);
-    }
+    if (status === "disabled") this.endOwedTo(id);
   }
 
   async updateWebhook(userId: string, id: string, patch: WebhookPatch): Promise<WebhookRecord | null> {
@@ -637,9 +635,7 @@ export class MemoryStore implements Store {
     if (patch.events !== undefined) webhook.events = [...patch.events];
     if (patch.status !== undefined) {
       webhook.status = patch.status;
-      if (patch.status === "disabled") {
-        for (const d of this.deliveries.values()) if (d.webhook_id === id) this.endIfPending(d);
-      }
+      if (patch.status === "disabled") this.endOwedTo(id);
     }
     return copy(webhook);
   }
@@ -838,6 +834,11 @@ export class MemoryStore implements Store {
     if (delivery.state !== "pending") return;
     delivery.state = "failed";
     delivery.next_attempt_at = null;
+  }
+
+  /** Nothing more is sent to a disabled endpoint: what it was still owed ends here. */
+  private endOwedTo(webhookId: string): void {
+    for (const d of this.deliveries.values()) if (d.webhook_id === webhookId) this.endIfPending(d);
   }
 
   /** The outbox (events, and one delivery per endpoint that should receive each) and a keyed answer. */

@@ -278,24 +278,7 @@ export class SqliteStore implements Store {
         postId,
         t.platform,
         position,
-        t.status,
-        t.text,
-        t.permalink,
-        t.error,
-        t.published_at,
-        t.reach,
-        t.likes,
-        t.comments,
-        t.shares,
-        t.attempts,
-        t.attempted_at,
-        t.in_flight ? 1 : 0,
-        t.outcome_unknown ? 1 : 0,
-        t.next_attempt_at,
-        t.remote_id,
-        t.metrics_due_at,
-        t.metrics_reads,
-        t.publish_step,
+        ...targetValues(t),
       );
     });
   }
@@ -832,24 +815,7 @@ export class SqliteStore implements Store {
              outcome_unknown = ?, next_attempt_at = ?, remote_id = ?, metrics_due_at = ?, metrics_reads = ?,
              publish_step = ?
            WHERE post_id = ? AND platform = ?`,
-          t.status,
-          t.text,
-          t.permalink,
-          t.error,
-          t.published_at,
-          t.reach,
-          t.likes,
-          t.comments,
-          t.shares,
-          t.attempts,
-          t.attempted_at,
-          t.in_flight ? 1 : 0,
-          t.outcome_unknown ? 1 : 0,
-          t.next_attempt_at,
-          t.remote_id,
-          t.metrics_due_at,
-          t.metrics_reads,
-          t.publish_step,
+          ...targetValues(t),
           postId,
           t.platform,
         );
@@ -1077,13 +1043,15 @@ export class SqliteStore implements Store {
     this.tx(() => {
       this.run("UPDATE webhooks SET status = ? WHERE id = ?", status, id);
       // Nothing more is sent to a disabled endpoint: what it was still owed ends here.
-      if (status === "disabled") {
-        this.run(
-          "UPDATE deliveries SET state = 'failed', next_attempt_at = NULL WHERE webhook_id = ? AND state = 'pending'",
-          id,
-        );
-      }
+      if (status === "disabled") this.endOwedTo(id);
     });
+  }
+
+  private endOwedTo(webhookId: string): void {
+    this.run(
+      "UPDATE deliveries SET state = 'failed', next_attempt_at = NULL WHERE webhook_id = ? AND state = 'pending'",
+      webhookId,
+    );
   }
 
   async updateWebhook(userId: string, id: string, patch: WebhookPatch): Promise<WebhookRecord | null> {
@@ -1099,12 +1067,7 @@ export class SqliteStore implements Store {
         id,
       );
       // As setWebhookStatus: nothing more is sent to a disabled endpoint.
-      if (next.status === "disabled") {
-        this.run(
-          "UPDATE deliveries SET state = 'failed', next_attempt_at = NULL WHERE webhook_id = ? AND state = 'pending'",
-          id,
-        );
-      }
+      if (next.status === "disabled") this.endOwedTo(id);
       return next;
     });
   }
@@ -1411,4 +1374,31 @@ function newDeliveryId(): string {
 /** Opens (creating when needed) the database at `path` and brings its schema up to date. */
 export function openSqliteStore(path: string, options: Omit<SqliteStoreOptions, "path"> = {}): SqliteStore {
   return new SqliteStore({ ...options, path });
+}
+
+/**
+ * A target's columns after its key (status … publish_step), in the order both the insert of a post's
+ * targets and the update of finished ones list them.
+ */
+function targetValues(t: TargetRecord): SQLInputValue[] {
+  return [
+    t.status,
+    t.text,
+    t.permalink,
+    t.error,
+    t.published_at,
+    t.reach,
+    t.likes,
+    t.comments,
+    t.shares,
+    t.attempts,
+    t.attempted_at,
+    t.in_flight ? 1 : 0,
+    t.outcome_unknown ? 1 : 0,
+    t.next_attempt_at,
+    t.remote_id,
+    t.metrics_due_at,
+    t.metrics_reads,
+    t.publish_step,
+  ];
 }
