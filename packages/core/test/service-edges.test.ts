@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { hashApiKey, keyHint } from "../src/keys.ts";
 import { createService, type ServiceOptions } from "../src/service/create-service.ts";
 import { type Logger, silentLogger } from "../src/service/logger.ts";
 import { MemoryStore } from "../src/store/memory.ts";
@@ -163,6 +164,49 @@ describe("service edges", () => {
       error: "Sandbox metrics take a test key (sp_test_…); live networks report their own.",
     });
     expect(user.plan).toBe("free");
+  });
+
+  it("a draft is edited and published only with a key of its mode: 403 names the key to use, 404 for no such post", async () => {
+    const { store, service, auth, user, clock } = await setup();
+    const live = `sp_live_${"B".repeat(40)}`;
+    await store.createKey({
+      id: "key_01J00000000000000000000001",
+      user_id: user.id,
+      hash: await hashApiKey(live),
+      mode: "live",
+      hint: keyHint(live),
+      created_at: clock.now(),
+      revoked_at: null,
+    });
+    const call = (key: string, method: string, path: string, body: unknown) =>
+      service.fetch(
+        new Request(`http://localhost/api/v1${path}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+      );
+    const created = await service.fetch(
+      new Request("http://localhost/api/v1/posts", {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ caption: "draft", platforms: ["x"], draft: true }),
+      }),
+    );
+    expect(created.status).toBe(201);
+    const { id } = await created.json();
+    const edit = await call(live, "PATCH", `/posts/${id}`, { caption: "changed" });
+    expect(edit.status).toBe(403);
+    expect(await edit.json()).toMatchObject({
+      error: "This post was made with a test key and publishes to the sandbox; edit it with a test key.",
+    });
+    const publish = await call(live, "POST", `/posts/${id}/publish`, {});
+    expect(publish.status).toBe(403);
+    expect(await publish.json()).toMatchObject({
+      error: "This post was made with a test key and publishes to the sandbox; publish it with a test key.",
+    });
+    const missing = await call(live, "PATCH", "/posts/post_01J00000000000000000000000", { caption: "x" });
+    expect(missing.status).toBe(404);
   });
 
   it("fetch works without start(): requests are served, scheduled posts wait for the scheduler", async () => {
