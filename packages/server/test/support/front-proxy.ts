@@ -1,5 +1,5 @@
-import { createServer, request as httpRequest, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { closeProxy, forward, listenOnLoopback } from "./forward.ts";
 
 /**
  * The address a server is reached at from outside (its SOCIALPUB_PUBLIC_URL), as a reverse proxy in
@@ -18,36 +18,19 @@ export class FrontProxy {
 
   static async start(): Promise<FrontProxy> {
     let proxy: FrontProxy | undefined;
-    const server = createServer((req, res) => {
+    const { server, url } = await listenOnLoopback((req, res) => {
       const target = proxy!.target;
       if (!target) {
         res.writeHead(502).end();
         return;
       }
-      const forward = httpRequest(
-        {
-          host: target.hostname,
-          port: target.port,
-          method: req.method,
-          path: req.url,
-          headers: { ...req.headers, host: target.host },
-        },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      forward.on("error", () => res.destroy());
-      req.pipe(forward);
+      forward(req, res, target);
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
-    proxy = new FrontProxy(server, `http://127.0.0.1:${port}`);
+    proxy = new FrontProxy(server, url);
     return proxy;
   }
 
   close(): Promise<void> {
-    this.#server.closeAllConnections();
-    return new Promise((resolve) => this.#server.close(() => resolve()));
+    return closeProxy(this.#server);
   }
 }

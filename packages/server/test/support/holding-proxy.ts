@@ -1,5 +1,5 @@
-import { createServer, request as httpRequest, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { closeProxy, forward, listenOnLoopback } from "./forward.ts";
 
 /**
  * A proxy in front of a network's test peer that can hold answers: while `hold` is on, a request is
@@ -23,32 +23,16 @@ export class HoldingProxy {
   static async start(target: string): Promise<HoldingProxy> {
     const upstream = new URL(target);
     let proxy: HoldingProxy | undefined;
-    const server = createServer((req, res) => {
-      const forward = httpRequest(
-        {
-          host: upstream.hostname,
-          port: upstream.port,
-          method: req.method,
-          path: req.url,
-          headers: { ...req.headers, host: upstream.host },
-        },
-        (answer) => {
-          if (proxy!.hold) {
-            proxy!.held.push(req.url ?? "");
-            for (const wake of proxy!.waiters.splice(0)) wake();
-            answer.resume();
-            return; // never answered
-          }
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      forward.on("error", () => res.destroy());
-      req.pipe(forward);
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
-    proxy = new HoldingProxy(server, `http://127.0.0.1:${port}`);
+    const { server, url } = await listenOnLoopback((req, res) =>
+      forward(req, res, upstream, (answer) => {
+        if (!proxy!.hold) return false;
+        proxy!.held.push(req.url ?? "");
+        for (const wake of proxy!.waiters.splice(0)) wake();
+        answer.resume();
+        return true; // never answered
+      }),
+    );
+    proxy = new HoldingProxy(server, url);
     return proxy;
   }
 
@@ -59,7 +43,6 @@ export class HoldingProxy {
   }
 
   close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
+    return closeProxy(this.server);
   }
 }
