@@ -2,12 +2,13 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { SocialPublishClient } from "@socialpub/core";
 import { provisionUser } from "@socialpub/core/testing";
-import { type BlueskyPeer, type PeerAccount, startBlueskyPeer } from "@socialpub/networks/bluesky/peer";
-import { DiscordFake } from "@socialpub/networks/discord/fake";
-import { TelegramFake } from "@socialpub/networks/telegram/fake";
+import type { BlueskyPeer, PeerAccount } from "@socialpub/networks/bluesky/peer";
+import type { DiscordFake } from "@socialpub/networks/discord/fake";
+import type { TelegramFake } from "@socialpub/networks/telegram/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../src/store/sqlite-store.ts";
 import { runCli, startServerProcess } from "./support/cli-process.ts";
+import { type LivePeers, startLivePeers } from "./support/live-peers.ts";
 import { tempDir } from "./support/temp-dir.ts";
 
 /*
@@ -21,6 +22,7 @@ const LIVE_KEY = `sp_live_${"CliLiveAccountsEndToEnd012345678".repeat(2)}`;
 const SECRET_KEY = randomBytes(32).toString("base64");
 const EMAIL = "ana@example.com";
 
+let peers: LivePeers;
 let peer: BlueskyPeer;
 let telegram: TelegramFake;
 let discord: DiscordFake;
@@ -58,28 +60,15 @@ const connect = (platform: string, ...rest: string[]) => [
 ];
 
 beforeAll(async () => {
-  [peer, telegram, discord] = await Promise.all([
-    startBlueskyPeer(),
-    TelegramFake.start(),
-    DiscordFake.start(),
-  ]);
-  alice = await peer.createAccount("alice");
-  bot = telegram.addBot({ username: "socialpub_bot" });
-  const chat = telegram.addChat({
-    type: "channel",
-    title: "Releases",
-    username: "releases",
-    memberCount: 40,
-  });
-  telegram.setMember(chat.id, bot.id, "administrator", { canPost: true });
-  hook = discord.addWebhook({ name: "Releases" });
+  peers = await startLivePeers({ title: "Releases", username: "releases" });
+  ({ peer, telegram, discord, alice, bot, hook } = peers);
   const store = openSqliteStore(db);
   await provisionUser(store, { email: EMAIL, accounts: [], key: LIVE_KEY, plan: "studio" });
   await store.close();
 }, 150_000);
 
 afterAll(async () => {
-  await Promise.all([peer?.stop(), telegram?.close(), discord?.close()]);
+  await peers?.stop();
   dir.remove();
 });
 

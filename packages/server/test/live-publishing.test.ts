@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { provisionUser, WebhookReceiver } from "@socialpub/core/testing";
-import { type BlueskyPeer, type PeerAccount, startBlueskyPeer } from "@socialpub/networks/bluesky/peer";
-import { DiscordFake } from "@socialpub/networks/discord/fake";
-import { TelegramFake } from "@socialpub/networks/telegram/fake";
+import type { BlueskyPeer, PeerAccount } from "@socialpub/networks/bluesky/peer";
+import type { DiscordFake } from "@socialpub/networks/discord/fake";
+import type { TelegramFake } from "@socialpub/networks/telegram/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../src/store/sqlite-store.ts";
 import { api, type ServerProcess, startServerProcess } from "./support/cli-process.ts";
 import { HoldingProxy } from "./support/holding-proxy.ts";
-import { withProcessSlot } from "./support/process-slots.ts";
+import { type LivePeers, startLivePeers } from "./support/live-peers.ts";
 import { tempDir } from "./support/temp-dir.ts";
 
 /*
@@ -20,6 +20,7 @@ import { tempDir } from "./support/temp-dir.ts";
 const LIVE_KEY = `sp_live_${"LivePublishingEndToEnd0123456789".repeat(2)}`;
 const SECRET_KEY = randomBytes(32).toString("base64");
 
+let peers: LivePeers;
 let peer: BlueskyPeer;
 let telegram: TelegramFake;
 let discord: DiscordFake;
@@ -36,23 +37,12 @@ const seen: string[] = [];
 const servers: ServerProcess[] = [];
 
 beforeAll(async () => {
-  [peer, telegram, discord, receiver] = await Promise.all([
-    withProcessSlot(() => startBlueskyPeer()),
-    TelegramFake.start(),
-    DiscordFake.start(),
+  [peers, receiver] = await Promise.all([
+    startLivePeers({ title: "Release notes", username: "release_notes" }),
     WebhookReceiver.start(),
   ]);
+  ({ peer, telegram, discord, alice, bot, chat, hook } = peers);
   telegramProxy = await HoldingProxy.start(telegram.url);
-  alice = await peer.createAccount("alice");
-  bot = telegram.addBot({ username: "socialpub_bot" });
-  chat = telegram.addChat({
-    type: "channel",
-    title: "Release notes",
-    username: "release_notes",
-    memberCount: 40,
-  });
-  telegram.setMember(chat.id, bot.id, "administrator", { canPost: true });
-  hook = discord.addWebhook({ name: "Releases" });
   const store = openSqliteStore(db);
   await provisionUser(store, { accounts: [], key: LIVE_KEY, plan: "studio" });
   await store.close();
@@ -60,13 +50,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop("SIGKILL")));
-  await Promise.all([
-    peer?.stop(),
-    telegram?.close(),
-    discord?.close(),
-    receiver?.close(),
-    telegramProxy?.close(),
-  ]);
+  await Promise.all([peers?.stop(), receiver?.close(), telegramProxy?.close()]);
   dir.remove();
 });
 
