@@ -85,6 +85,33 @@ describe("accounts connect --live for an OAuth network", () => {
     expect(handle.code).toBe(1);
     expect(handle.stderr).toMatch(/--handle does not apply to x: it connects through its own page/);
 
+    const board = await cli(connectX("--board", "Recipes"), xEnv());
+    expect(board.code).toBe(1);
+    expect(board.stderr).toMatch(/--board applies to pinterest only/);
+
+    // Reddit's subreddit, chosen at connect, reaches Reddit's adapter, which checks it.
+    const redditEnv = {
+      ...xEnv(),
+      SOCIALPUB_REDDIT_CLIENT_ID: "reddit-app",
+      SOCIALPUB_REDDIT_CLIENT_SECRET: "reddit-secret",
+    };
+    const reddit = (...rest: string[]) => [
+      "accounts",
+      "connect",
+      "--live",
+      "--user",
+      EMAIL,
+      "--platform",
+      "reddit",
+      ...rest,
+    ];
+    const badSubreddit = await cli(reddit("--subreddit", "not a name!"), redditEnv);
+    expect(badSubreddit.code).toBe(1);
+    expect(badSubreddit.stderr).toMatch(/subreddit must be a subreddit's name/);
+    const goodSubreddit = await cli(reddit("--subreddit", "r/socialpub"), redditEnv);
+    expect(goodSubreddit.stderr).toBe("");
+    expect(goodSubreddit.stdout).toMatch(/open this address in a browser/);
+
     const noKey = await cli(connectX(), { ...xEnv(), SOCIALPUB_SECRET_KEY: "" });
     expect(noKey.code).toBe(1);
     expect(noKey.stderr).toMatch(/SOCIALPUB_SECRET_KEY/);

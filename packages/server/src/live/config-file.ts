@@ -26,6 +26,7 @@ export const NETWORK_SETTINGS = [
   "api_url",
   "auth_url",
   "service_url",
+  "user_agent",
 ] as const;
 
 /** The file's settings as the environment variables they stand for. */

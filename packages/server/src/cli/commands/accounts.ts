@@ -27,6 +27,8 @@ interface ConnectOptions {
   health?: AccountHealth;
   service?: string;
   chat?: string;
+  board?: string;
+  subreddit?: string;
   secretFile?: string;
   secretKeyFile?: string;
   allowPrivateUrls?: boolean;
@@ -59,14 +61,16 @@ standard input or --secret-file, never from an argument:
   discord   the channel's webhook URL
 
 The networks that connect through their own page (x and the other OAuth networks this server has
-set up) take no secret: the command prints the address to open in a browser signed in to the account,
+set up) take no secret (Pinterest takes --board, Reddit --subreddit, both optional): the command
+prints the address to open in a browser signed in to the account,
 valid 15 minutes. The network then sends that browser to the server at SOCIALPUB_PUBLIC_URL, which
 finishes the connect: run the command with the same database, secret key, SOCIALPUB_PUBLIC_URL and
 network settings as that server.
 Examples:
   socialpub-server accounts connect --live --user ana@example.com --platform bluesky --handle ana.bsky.social < app-password.txt
   socialpub-server accounts connect --live --user ana@example.com --platform telegram --chat @release_notes --secret-file bot-token.txt
-  socialpub-server accounts connect --live --user ana@example.com --platform x`;
+  socialpub-server accounts connect --live --user ana@example.com --platform x
+  socialpub-server accounts connect --live --user ana@example.com --platform reddit --subreddit socialpub`;
 
 export function accountsCommand(): Command {
   const accounts = new Command("accounts").description("connect and disconnect a user's accounts");
@@ -96,6 +100,18 @@ export function accountsCommand(): Command {
       new Option("--service <url>", "live Bluesky: the account's PDS (https://bsky.social by default)"),
     )
     .addOption(new Option("--chat <chat>", "live Telegram: the channel or group, @name or numeric id"))
+    .addOption(
+      new Option(
+        "--board <board>",
+        "live Pinterest: the board pins go to (name or id; the first board if left out)",
+      ),
+    )
+    .addOption(
+      new Option(
+        "--subreddit <name>",
+        "live Reddit: the subreddit posts go to (name or r/name; the account's own profile if left out)",
+      ),
+    )
     .addOption(
       new Option(
         "--secret-file <path>",
@@ -150,7 +166,9 @@ export function accountsCommand(): Command {
 }
 
 function connectSandbox(options: ConnectOptions): Promise<void> {
-  const liveOnly = (["service", "chat", "secretFile"] as const).filter((o) => options[o] !== undefined);
+  const liveOnly = (["service", "chat", "board", "subreddit", "secretFile"] as const).filter(
+    (o) => options[o] !== undefined,
+  );
   if (liveOnly.length > 0)
     throw new CliError(`--${flag(liveOnly[0]!)} applies to live accounts only (--live).`);
   if (options.handle === undefined) throw new CliError("a sandbox account needs --handle.");
@@ -165,6 +183,7 @@ function connectSandbox(options: ConnectOptions): Promise<void> {
 
 async function connectLive(options: ConnectOptions): Promise<void> {
   const sandboxOnly = (["followers", "health"] as const).filter((o) => options[o] !== undefined);
+  const pageOnly = (["board", "subreddit"] as const).filter((o) => options[o] !== undefined);
   if (sandboxOnly.length > 0) {
     throw new CliError(
       `--${sandboxOnly[0]} applies to sandbox accounts only; a live account reports its own.`,
@@ -172,6 +191,10 @@ async function connectLive(options: ConnectOptions): Promise<void> {
   }
   const secret = LIVE_SECRET[options.platform];
   if (!secret) return connectThroughNetworkPage(options);
+  if (pageOnly.length > 0)
+    throw new CliError(
+      `--${pageOnly[0]} applies to ${pageOnly[0] === "board" ? "pinterest" : "reddit"} only.`,
+    );
   // Checked before the secret is asked for, so a wrong --user or --db costs no typing.
   await withStore(options.db, (store) => findUser(store, options.user));
   const value = await readSecret(secret.what, options.secretFile);
@@ -208,12 +231,25 @@ async function connectThroughNetworkPage(options: ConnectOptions): Promise<void>
       `--${flag(credentialOnly[0]!)} does not apply to ${options.platform}: it connects through its own page, where the account is chosen.`,
     );
   }
+  // What the account publishes to, chosen at connect: each network's own choice.
+  for (const [option, network] of [
+    ["board", "pinterest"],
+    ["subreddit", "reddit"],
+  ] as const) {
+    if (options[option] !== undefined && options.platform !== network) {
+      throw new CliError(`--${option} applies to ${network} only.`);
+    }
+  }
   await withStore(options.db, async (store) => {
     const user = await findUser(store, options.user);
     const started = await startLiveOAuthConnect(
       store,
       user,
-      { platform: options.platform },
+      {
+        platform: options.platform,
+        ...(options.board !== undefined && { board: options.board }),
+        ...(options.subreddit !== undefined && { subreddit: options.subreddit }),
+      },
       {
         secretKeyFile: options.secretKeyFile,
         allowPrivateUrls: Boolean(options.allowPrivateUrls),
