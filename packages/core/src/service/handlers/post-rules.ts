@@ -8,13 +8,7 @@ import { adaptText } from "../../text/adapt.ts";
 import { startOfMonth } from "../../time/month.ts";
 import type { Caller, ServiceDeps } from "../context.ts";
 import { badRequest } from "../http-error.ts";
-import {
-  type BegunAttempts,
-  beginAttempts,
-  type PostAnswer,
-  type Published,
-  runAttempts,
-} from "../publish.ts";
+import { type BegunAttempts, type PostAnswer, type Published, runAttempts } from "../publish.ts";
 import { refuseBeyondPace } from "../publishing/pacing.ts";
 
 /** What a post says and where it goes, after the platform, empty-post and media rules. */
@@ -105,11 +99,12 @@ export async function savePost(
     if (resolved.kind === "now") {
       await refuseBeyondPace(deps, caller.user.id, caller.key.mode, content.platforms, now);
     }
+    // Publish now: the targets are written with their first attempt already begun (in flight), in the
+    // insert's own transaction and in this step, so the next request's pacing check counts them and a
+    // crash after it leaves them to the in-flight sweep, as a separate write to begin them did.
     const saved = await insertNewPost(deps, caller, content, resolved, now, answer);
     if (resolved.kind !== "now") return { ...saved, begun: null };
-    // Started in this step, so the next request's pacing check counts these attempts.
-    const begun = beginAttempts(deps, saved.post, now);
-    await begun.catch(() => {});
+    const begun: Promise<BegunAttempts> = Promise.resolve({ targets: saved.targets, started: saved.targets });
     return { ...saved, begun };
   });
   if (begun === null) return { post, targets };
@@ -136,7 +131,18 @@ async function insertNewPost(
     published_at: null,
     created_at: now,
   };
-  const targets = pendingTargets(post);
+  const pending = pendingTargets(post);
+  // As store.beginTargetAttempts would start them (see savePost).
+  const targets =
+    mode.kind === "now"
+      ? pending.map((t) => ({
+          ...t,
+          in_flight: true,
+          attempts: t.attempts + 1,
+          attempted_at: now,
+          next_attempt_at: null,
+        }))
+      : pending;
   const events: NewEvent[] = [];
   if (scheduledAt !== null) {
     events.push({
