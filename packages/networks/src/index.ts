@@ -8,6 +8,13 @@ export type AdapterRegistry = Partial<Record<NetworkId, NetworkAdapter>>;
 export { type BlueskyAdapterOptions, blueskyAdapter } from "./bluesky/index.ts";
 export { DISCORD_API_URL, type DiscordAdapterOptions, discordAdapter } from "./discord/adapter.ts";
 export {
+  FACEBOOK_API_URL,
+  FACEBOOK_AUTH_URL,
+  type FacebookAdapterOptions,
+  facebookAdapter,
+} from "./facebook/adapter.ts";
+export { FACEBOOK_DEFAULT_SCOPES } from "./facebook/oauth.ts";
+export {
   LINKEDIN_API_URL,
   LINKEDIN_AUTH_URL,
   type LinkedInAdapterOptions,

@@ -204,6 +204,12 @@ export const ConnectAccountBody = z
       .describe(
         "live reddit: the subreddit posts go to (name or r/name); the account's own profile when left out",
       ),
+    page: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("live facebook: the Page posts go to, by name or id; the first Page given when left out"),
   })
   .meta({ id: "ConnectAccountBody" });
 

@@ -83,9 +83,20 @@ export async function requestToken(
   }
   const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
   if (response.ok && body && typeof body.access_token === "string") return body as unknown as TokenAnswer;
-  const code = typeof body?.error === "string" ? body.error : `HTTP ${response.status}`;
+  // Meta answers `{error: {message, type, code}}` rather than RFC 6749's `{error, error_description}`.
+  const nested =
+    body?.error && typeof body.error === "object" ? (body.error as Record<string, unknown>) : undefined;
+  const code =
+    typeof body?.error === "string"
+      ? body.error
+      : typeof nested?.type === "string"
+        ? nested.type
+        : `HTTP ${response.status}`;
   // RFC 6749's error_description, or the `message` of networks that answer their own error shape (Pinterest).
-  const text = body?.error_description ?? (typeof body?.error === "string" ? undefined : body?.message);
+  const text =
+    body?.error_description ??
+    nested?.message ??
+    (typeof body?.error === "string" ? undefined : body?.message);
   const description = typeof text === "string" ? `: ${text}` : "";
   const said = `(${client.name} said: ${code}${description})`;
   if (response.status === 429 || response.status >= 500) {

@@ -2,6 +2,7 @@ import type { NetworkAdapters } from "@socialpub/core";
 import {
   blueskyAdapter,
   discordAdapter,
+  facebookAdapter,
   linkedinAdapter,
   pinterestAdapter,
   redditAdapter,
@@ -47,11 +48,17 @@ export interface NetworkAddresses {
   linkedinAuth?: string | undefined;
   /** SOCIALPUB_LINKEDIN_CLIENT_ID, SOCIALPUB_LINKEDIN_CLIENT_SECRET, SOCIALPUB_LINKEDIN_SCOPES. */
   linkedinApp?: OAuthAppSettings;
+  /** SOCIALPUB_FACEBOOK_API_URL (https://graph.facebook.com). */
+  facebookApi?: string | undefined;
+  /** SOCIALPUB_FACEBOOK_AUTH_URL (https://www.facebook.com: its login dialog). */
+  facebookAuth?: string | undefined;
+  /** SOCIALPUB_FACEBOOK_CLIENT_ID, SOCIALPUB_FACEBOOK_CLIENT_SECRET, SOCIALPUB_FACEBOOK_SCOPES. */
+  facebookApp?: OAuthAppSettings;
 }
 
 /**
  * The adapters live keys publish through: Bluesky, Telegram and Discord, which connect with credentials
- * a user pastes, and X, Pinterest, Reddit and LinkedIn, which connect through OAuth once the server has their apps' settings.
+ * a user pastes, and X, Pinterest, Reddit, LinkedIn and Facebook, which connect through OAuth once the server has their apps' settings.
  */
 export function networkAdapters(addresses: NetworkAddresses = {}): NetworkAdapters {
   return {
@@ -87,6 +94,13 @@ export function networkAdapters(addresses: NetworkAddresses = {}): NetworkAdapte
         missingSettings: ["SOCIALPUB_LINKEDIN_CLIENT_ID", "SOCIALPUB_LINKEDIN_CLIENT_SECRET"],
       }),
     }),
+    facebook: facebookAdapter({
+      ...(addresses.facebookApi && { apiUrl: addresses.facebookApi }),
+      ...(addresses.facebookAuth && { authUrl: addresses.facebookAuth }),
+      ...(addresses.facebookApp ?? {
+        missingSettings: ["SOCIALPUB_FACEBOOK_CLIENT_ID", "SOCIALPUB_FACEBOOK_CLIENT_SECRET"],
+      }),
+    }),
   };
 }
 
@@ -109,5 +123,8 @@ export function networkAddressesFromEnv(env: NodeJS.ProcessEnv = process.env): N
     linkedinApi: env.SOCIALPUB_LINKEDIN_API_URL || undefined,
     linkedinAuth: env.SOCIALPUB_LINKEDIN_AUTH_URL || undefined,
     linkedinApp: oauthAppSettings("linkedin", env),
+    facebookApi: env.SOCIALPUB_FACEBOOK_API_URL || undefined,
+    facebookAuth: env.SOCIALPUB_FACEBOOK_AUTH_URL || undefined,
+    facebookApp: oauthAppSettings("facebook", env),
   };
 }

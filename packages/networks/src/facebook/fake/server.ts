@@ -1,0 +1,264 @@
+import { randomBytes } from "node:crypto";
+import { type FakeApp, FakeOAuth } from "../../common/fake-oauth.ts";
+import { type FakeAnswer, type FakeRequest, formDataOf, startFakeServer } from "../../common/fake-server.ts";
+
+/*
+ * A stateful fake of Facebook Login and the Graph API for Pages on a loopback port, for tests that
+ * cannot reach Meta: the login dialog (/{version}/dialog/oauth, comma-separated permissions), the token
+ * endpoint (/{version}/oauth/access_token: a code for a short-lived user token, fb_exchange_token for a
+ * 60-day one; no refresh tokens), /me/accounts (the user's Pages with a Page token each), and a Page's
+ * /feed and /photos. Meta's habits: errors as `{error: {message, type, code, fbtrace_id}}`, code 190 for a
+ * dead token, code 32 with X-Business-Use-Case-Usage for a Page over its limit, code 324 for a photo
+ * that is not one. Meta publishes no OpenAPI description: the shapes follow the Graph API documentation.
+ */
+
+const DAY_SECONDS = 24 * 60 * 60;
+
+export interface FacebookFakeUser {
+  id: string;
+  name: string;
+  pages: { id: string; name: string; followers: number }[];
+}
+
+export interface FacebookFakePost {
+  id: string;
+  pageId: string;
+  message: string;
+  photo: { type: string; bytes: number } | null;
+}
+
+export class FacebookFake {
+  readonly url: string;
+  readonly version: string;
+  readonly oauth: FakeOAuth;
+  readonly users = new Map<string, FacebookFakeUser>();
+  readonly posts: FacebookFakePost[] = [];
+  /** Page tokens: which Page, and the user whose grant they hang on. */
+  readonly pageTokens = new Map<string, { pageId: string; userId: string }>();
+  /** Lifetime of long-lived user tokens issued from now on (Meta: 60 days). */
+  longLivedSeconds = 60 * DAY_SECONDS;
+  /** Posts a Page may make per hour; lower it to run into Meta's limit. */
+  postsPerHour = 200;
+  readonly #postTimes = new Map<string, number[]>();
+  readonly #now: () => number;
+  readonly #close: () => Promise<void>;
+  #nextId = 100_000_000_000_000n;
+
+  private constructor(url: string, version: string, close: () => Promise<void>, now: () => number) {
+    this.url = url;
+    this.version = version;
+    this.#close = close;
+    this.#now = now;
+    this.oauth = new FakeOAuth({
+      name: "Facebook",
+      scopes: ["pages_show_list", "pages_manage_posts", "pages_read_engagement", "public_profile", "email"],
+      scopeSeparator: ",",
+      consentPath: `/${version}/dialog/consent`,
+      pkce: false,
+      clientAuth: "form",
+      refreshTokenFor: () => false,
+      rotate: false,
+      // A short-lived user token: one to two hours.
+      accessTokenSeconds: 3600,
+      now,
+    });
+  }
+
+  static async start(
+    options: { port?: number; now?: () => number; version?: string } = {},
+  ): Promise<FacebookFake> {
+    let fake: FacebookFake | undefined;
+    const server = await startFakeServer((request) => fake!.#handle(request), options.port);
+    fake = new FacebookFake(
+      server.url,
+      options.version ?? "v23.0",
+      () => server.close(),
+      options.now ?? Date.now,
+    );
+    return fake;
+  }
+
+  close(): Promise<void> {
+    return this.#close();
+  }
+
+  addApp(app: Partial<FakeApp> = {}): FakeApp {
+    const made = {
+      clientId: app.clientId ?? String(this.#nextId++),
+      clientSecret: app.clientSecret ?? randomBytes(16).toString("hex"),
+    };
+    this.oauth.apps.set(made.clientId, made);
+    return made;
+  }
+
+  addUser(user: { name: string; pages: { name: string; followers?: number }[] }): FacebookFakeUser {
+    const made = {
+      id: String(this.#nextId++),
+      name: user.name,
+      pages: user.pages.map((p) => ({
+        id: String(this.#nextId++),
+        name: p.name,
+        followers: p.followers ?? 0,
+      })),
+    };
+    this.users.set(made.id, made);
+    return made;
+  }
+
+  signIn(user: FacebookFakeUser): void {
+    this.oauth.signedIn = user.id;
+  }
+
+  /** The user removed the app in their settings: every token of theirs, Page tokens too, stops working. */
+  revokeAccess(user: FacebookFakeUser): void {
+    this.oauth.revoke(user.id);
+  }
+
+  async #handle(request: FakeRequest): Promise<FakeAnswer> {
+    const prefix = `/${this.version}`;
+    const { pathname } = request.url;
+    if (!pathname.startsWith(`${prefix}/`))
+      return graphError(400, 2500, "OAuthException", "Unknown path components");
+    const path = pathname.slice(prefix.length);
+    const body = () => new URLSearchParams(new TextDecoder().decode(request.body));
+    if (request.method === "GET" && path === "/dialog/oauth") return this.oauth.authorize(request);
+    if (request.method === "POST" && path === "/dialog/consent") return this.oauth.consent(body());
+    if (request.method === "POST" && path === "/oauth/access_token") return this.#token(request, body());
+    const token = (request.headers.get("authorization") ?? "").replace(/^Bearer /i, "");
+    if (request.method === "GET" && path === "/me/accounts") {
+      const grant = this.oauth.grantFor(token);
+      if (!grant) return invalidToken();
+      const user = this.users.get(grant.userId)!;
+      const data = user.pages.map((p) => {
+        const pageToken = `EAAP${randomBytes(24).toString("base64url")}`;
+        this.pageTokens.set(pageToken, { pageId: p.id, userId: user.id });
+        return {
+          id: p.id,
+          name: p.name,
+          access_token: pageToken,
+          category: "Software",
+          followers_count: p.followers,
+          tasks: ["CREATE_CONTENT", "MANAGE"],
+        };
+      });
+      return { status: 200, json: { data, paging: { cursors: { before: "b", after: "a" } } } };
+    }
+    const edge = /^\/(\d+)\/(feed|photos)$/.exec(path);
+    if (request.method === "POST" && edge)
+      return this.#publish(request, token, edge[1]!, edge[2] as "feed" | "photos");
+    return graphError(400, 100, "GraphMethodException", `Unsupported ${request.method} request.`);
+  }
+
+  /** A code for a short-lived user token (the shared OAuth fake), or fb_exchange_token for a 60-day one. */
+  #token(request: FakeRequest, form: URLSearchParams): FakeAnswer {
+    if (form.get("grant_type") !== "fb_exchange_token") {
+      if (!form.has("grant_type")) form.set("grant_type", "authorization_code");
+      const answer = this.oauth.token(request, form);
+      if (answer.status < 400) return answer;
+      const said = answer.json as { error_description: string };
+      return graphError(400, 100, "OAuthException", said.error_description);
+    }
+    const app = this.oauth.apps.get(form.get("client_id") ?? "");
+    if (!app || app.clientSecret !== form.get("client_secret"))
+      return graphError(400, 1, "OAuthException", "Error validating client secret.");
+    const short = this.oauth.grantFor(form.get("fb_exchange_token") ?? "");
+    this.oauth.tokenRequests.push({ grantType: "fb_exchange_token", status: short ? 200 : 400 });
+    if (!short) return invalidToken();
+    const long = {
+      ...short,
+      accessToken: `EAAL${randomBytes(24).toString("base64url")}`,
+      accessExpiresAt: this.#now() + this.longLivedSeconds * 1000,
+    };
+    this.oauth.grants.push(long);
+    return {
+      status: 200,
+      json: { access_token: long.accessToken, token_type: "bearer", expires_in: this.longLivedSeconds },
+    };
+  }
+
+  async #publish(
+    request: FakeRequest,
+    token: string,
+    pageId: string,
+    edge: "feed" | "photos",
+  ): Promise<FakeAnswer> {
+    const page = this.pageTokens.get(token);
+    // A Page token works while the user's grant does (Meta sets it no end of its own).
+    if (!page || this.oauth.grants.every((g) => g.userId !== page.userId || g.revoked)) return invalidToken();
+    if (page.pageId !== pageId)
+      return graphError(
+        403,
+        200,
+        "OAuthException",
+        "(#200) The user hasn't authorized the application to perform this action",
+      );
+    const since = this.#now() - 3600_000;
+    const times = (this.#postTimes.get(pageId) ?? []).filter((t) => t > since);
+    this.#postTimes.set(pageId, times);
+    if (times.length >= this.postsPerHour) {
+      return {
+        ...graphError(400, 32, "OAuthException", "(#32) Page request limit reached"),
+        headers: {
+          "x-business-use-case-usage": JSON.stringify({
+            [pageId]: [
+              {
+                type: "pages",
+                call_count: 100,
+                total_cputime: 10,
+                total_time: 10,
+                estimated_time_to_regain_access: 12,
+              },
+            ],
+          }),
+        },
+      };
+    }
+    let message: string;
+    let photo: FacebookFakePost["photo"] = null;
+    if (edge === "feed") {
+      message = new URLSearchParams(new TextDecoder().decode(request.body)).get("message") ?? "";
+      if (!message) return graphError(400, 100, "OAuthException", "(#100) Missing message or attachment");
+    } else {
+      const form = await formDataOf(request);
+      message = String(form.get("message") ?? "");
+      const source = form.get("source");
+      if (!(source instanceof Blob))
+        return graphError(400, 324, "OAuthException", "(#324) Requires upload file");
+      const bytes = Buffer.from(await source.arrayBuffer());
+      if (!isImage(bytes))
+        return graphError(400, 324, "OAuthException", "(#324) Missing or invalid image file");
+      photo = { type: source.type, bytes: bytes.length };
+    }
+    times.push(this.#now());
+    const postId = `${pageId}_${this.#nextId++}`;
+    this.posts.push({ id: postId, pageId, message, photo });
+    return {
+      status: 200,
+      json: edge === "feed" ? { id: postId } : { id: String(this.#nextId++), post_id: postId },
+    };
+  }
+}
+
+function graphError(status: number, code: number, type: string, message: string): FakeAnswer {
+  return {
+    status,
+    json: { error: { message, type, code, fbtrace_id: randomBytes(8).toString("base64url") } },
+  };
+}
+
+function invalidToken(): FakeAnswer {
+  return graphError(
+    400,
+    190,
+    "OAuthException",
+    "Error validating access token: The session has been invalidated.",
+  );
+}
+
+function isImage(b: Buffer): boolean {
+  return (
+    (b[0] === 0xff && b[1] === 0xd8) ||
+    b.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10])) ||
+    b.subarray(0, 4).toString("latin1") === "GIF8"
+  );
+}
