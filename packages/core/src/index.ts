@@ -44,6 +44,7 @@ export type { PublishingOptions } from "./service/publishing/publishing.ts";
 export { requestIdFromHeader } from "./service/request-id.ts";
 export { bodyTextOf } from "./service/responses.ts";
 export type { LookupHost } from "./service/webhook-url.ts";
+export { DeliveryClaim } from "./store/delivery-claim.ts";
 export { MemoryStore } from "./store/memory.ts";
 export { NOT_ATTEMPTED, settledPost } from "./store/settle.ts";
 export type * from "./store/types.ts";

@@ -1,6 +1,7 @@
 import type { NetworkId } from "../contract/networks.ts";
 import type { PostStatus } from "../contract/resources.ts";
 import { newId } from "../ids.ts";
+import { DeliveryClaim } from "./delivery-claim.ts";
 import { settledPost } from "./settle.ts";
 import type {
   AccountPatch,
@@ -654,20 +655,17 @@ export class MemoryStore implements Store {
     const due = [...this.deliveries.values()]
       .filter((d) => d.state === "pending" && d.next_attempt_at !== null && d.next_attempt_at <= now)
       .sort((a, b) => a.next_attempt_at! - b.next_attempt_at! || (a.id < b.id ? -1 : 1));
-    const taken = new Map(Object.entries(options.busy ?? {}));
-    const perWebhook = options.perWebhook ?? Number.POSITIVE_INFINITY;
+    const claim = new DeliveryClaim(limit, options);
     const jobs: DeliveryJob[] = [];
     for (const delivery of due) {
-      if (jobs.length >= limit) break;
+      if (claim.full) break;
       const event = this.eventsById.get(delivery.event_id);
       const webhook = this.webhooks.get(delivery.webhook_id);
       if (!event || !webhook || webhook.status !== "enabled") {
         this.endIfPending(delivery);
         continue;
       }
-      const count = taken.get(webhook.id) ?? 0;
-      if (count >= perWebhook) continue;
-      taken.set(webhook.id, count + 1);
+      if (!claim.take(webhook.id)) continue;
       delivery.next_attempt_at = leaseUntil;
       jobs.push({ delivery: copy(delivery), event: copy(event), webhook: copy(webhook) });
     }

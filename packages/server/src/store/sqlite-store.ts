@@ -35,7 +35,7 @@ import type {
   WebhookRecord,
   WebhookStatus,
 } from "@socialpub/core";
-import { settledPost } from "@socialpub/core";
+import { DeliveryClaim, settledPost } from "@socialpub/core";
 import {
   type BackgroundCheckpoints,
   FALLBACK_AUTOCHECKPOINT_PAGES,
@@ -1086,8 +1086,7 @@ export class SqliteStore implements Store {
     options: ClaimOptions = {},
   ): Promise<DeliveryJob[]> {
     return this.tx(() => {
-      const taken = new Map(Object.entries(options.busy ?? {}));
-      const perWebhook = options.perWebhook ?? Number.MAX_SAFE_INTEGER;
+      const claim = new DeliveryClaim(limit, options);
       const chosen: Row[] = [];
       const undeliverable: string[] = [];
       // Due deliveries in order, through the deliveries_due index, read only until the batch is full: a
@@ -1100,17 +1099,13 @@ export class SqliteStore implements Store {
          WHERE d.state = 'pending' AND d.next_attempt_at <= ?
          ORDER BY d.next_attempt_at, d.rowid`,
       ).iterate(now) as Iterable<Row>) {
-        if (chosen.length >= limit) break;
-        const webhookId = row.webhook_id as string;
+        if (claim.full) break;
         // A delivery that can never be made ends here, so it neither fills the batch nor stays due.
         if (row.webhook_status !== "enabled" || !row.has_event) {
           undeliverable.push(row.id as string);
           continue;
         }
-        const count = taken.get(webhookId) ?? 0;
-        if (count >= perWebhook) continue;
-        taken.set(webhookId, count + 1);
-        chosen.push(row);
+        if (claim.take(row.webhook_id as string)) chosen.push(row);
       }
       for (const id of undeliverable) {
         this.run("UPDATE deliveries SET state = 'failed', next_attempt_at = NULL WHERE id = ?", id);

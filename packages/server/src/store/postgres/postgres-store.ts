@@ -34,7 +34,7 @@ import type {
   WebhookRecord,
   WebhookStatus,
 } from "@socialpub/core";
-import { settledPost } from "@socialpub/core";
+import { DeliveryClaim, settledPost } from "@socialpub/core";
 import postgres, { type Sql, type TransactionSql } from "postgres";
 import {
   captionsColumn,
@@ -1080,8 +1080,7 @@ export class PostgresStore implements Store {
   ): Promise<DeliveryJob[]> {
     if (limit <= 0) return [];
     return this.tx(async (tx) => {
-      const taken = new Map(Object.entries(options.busy ?? {}));
-      const perWebhook = options.perWebhook ?? Number.MAX_SAFE_INTEGER;
+      const claim = new DeliveryClaim(limit, options);
       const chosen: DeliveryRecord[] = [];
       const undeliverable: string[] = [];
       // Due deliveries in order, read a page at a time until the batch is full, each row locked as it is
@@ -1099,19 +1098,15 @@ export class PostgresStore implements Store {
           LIMIT ${page}
           FOR UPDATE OF d SKIP LOCKED`;
         for (const row of rows) {
-          if (chosen.length >= limit) break;
+          if (claim.full) break;
           if (row.webhook_status !== "enabled" || !row.has_event) {
             undeliverable.push(row.id as string);
             continue;
           }
-          const webhookId = row.webhook_id as string;
-          const count = taken.get(webhookId) ?? 0;
-          if (count >= perWebhook) continue;
-          taken.set(webhookId, count + 1);
-          chosen.push(toDelivery(row));
+          if (claim.take(row.webhook_id as string)) chosen.push(toDelivery(row));
         }
         const last = rows.at(-1);
-        if (chosen.length >= limit || rows.length < page || !last) break;
+        if (claim.full || rows.length < page || !last) break;
         after = { at: last.next_attempt_at as number, seq: last.seq as number };
       }
       if (undeliverable.length > 0) {
