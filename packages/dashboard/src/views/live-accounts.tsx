@@ -5,8 +5,9 @@ import { useApp } from "../context.ts";
 import { connectBody, LIVE_NETWORKS } from "../lib/live-networks.ts";
 import { OAUTH_NETWORKS } from "../lib/oauth-networks.ts";
 import { usePoll } from "../poll.ts";
+import { AccountCells, AccountsPage } from "./accounts-table.tsx";
 import { OAuthConnect } from "./oauth-connect.tsx";
-import { Badge, ErrorMessage } from "./parts.tsx";
+import { Badge } from "./parts.tsx";
 
 const HEALTH_HELP: Record<Account["health"], string> = {
   healthy: "publishing works",
@@ -45,48 +46,31 @@ export function LiveAccountsView() {
   }
 
   return (
-    <section aria-labelledby="accounts-title">
-      <h1 id="accounts-title" tabIndex={-1}>
-        Live accounts
-      </h1>
-      <p class="help">
-        Signed in with a live key: posts go to these accounts for real. Credentials are checked with the
-        network when you connect, then stored encrypted by the server; this page never keeps or shows them.
-        Networks that connect through their own page open it in a new tab: grant access there, and this page
-        shows the account once the network sends you back. A network the server is not set up for says which
-        setting it lacks.
-      </p>
-      <ErrorMessage error={accounts.error} />
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      <div class="table-wrap">
-        <table>
-          <caption class="visually-hidden">Networks and their live accounts</caption>
-          <thead>
-            <tr>
-              <th scope="col">Network</th>
-              <th scope="col">Account</th>
-              <th scope="col">Health</th>
-              <th scope="col">Connection</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((rule) => (
-              <LiveAccountRow
-                key={rule.id}
-                rule={rule}
-                account={byPlatform.get(rule.id)}
-                run={run}
-                refresh={accounts.refresh}
-              />
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </section>
+    <AccountsPage
+      title="Live accounts"
+      help={
+        <>
+          Signed in with a live key: posts go to these accounts for real. Credentials are checked with the
+          network when you connect, then stored encrypted by the server; this page never keeps or shows them.
+          Networks that connect through their own page open it in a new tab: grant access there, and this page
+          shows the account once the network sends you back. A network the server is not set up for says which
+          setting it lacks.
+        </>
+      }
+      loadError={accounts.error}
+      error={error}
+      caption="Networks and their live accounts"
+    >
+      {shown.map((rule) => (
+        <LiveAccountRow
+          key={rule.id}
+          rule={rule}
+          account={byPlatform.get(rule.id)}
+          run={run}
+          refresh={accounts.refresh}
+        />
+      ))}
+    </AccountsPage>
   );
 }
 
@@ -104,16 +88,7 @@ function LiveAccountRow(props: {
 
   return (
     <tr data-platform={rule.id}>
-      <th scope="row">{rule.name}</th>
-      <td>
-        {account ? (
-          <>
-            {account.handle} <span class="muted">· {account.followers.toLocaleString("en")} followers</span>
-          </>
-        ) : (
-          <span class="muted">not connected</span>
-        )}
-      </td>
+      <AccountCells rule={rule} account={account} />
       <td>
         {account ? (
           <>

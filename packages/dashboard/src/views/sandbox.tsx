@@ -3,7 +3,7 @@ import { describeError } from "../api/client.ts";
 import type { Account, AccountHealth, NetworkRule } from "../api/types.ts";
 import { useApp } from "../context.ts";
 import { usePoll } from "../poll.ts";
-import { ErrorMessage } from "./parts.tsx";
+import { AccountCells, AccountsPage } from "./accounts-table.tsx";
 
 const HEALTH: AccountHealth[] = ["healthy", "expiring", "reauth_required"];
 
@@ -25,40 +25,23 @@ export function SandboxView() {
   }
 
   return (
-    <section aria-labelledby="accounts-title">
-      <h1 id="accounts-title" tabIndex={-1}>
-        Sandbox accounts
-      </h1>
-      <p class="help">
-        Sandbox networks publish at once and deterministically. An account that needs reconnecting (
-        <code>reauth_required</code>) makes its network fail the next post, with the reason on the post's
-        card. Metrics are reported from each published network's card on a post.
-      </p>
-      <ErrorMessage error={accounts.error} />
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      <div class="table-wrap">
-        <table>
-          <caption class="visually-hidden">Networks and their sandbox accounts</caption>
-          <thead>
-            <tr>
-              <th scope="col">Network</th>
-              <th scope="col">Account</th>
-              <th scope="col">Health</th>
-              <th scope="col">Connection</th>
-            </tr>
-          </thead>
-          <tbody>
-            {[...rules.values()].map((rule) => (
-              <AccountRow key={rule.id} rule={rule} account={byPlatform.get(rule.id)} run={run} />
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </section>
+    <AccountsPage
+      title="Sandbox accounts"
+      help={
+        <>
+          Sandbox networks publish at once and deterministically. An account that needs reconnecting (
+          <code>reauth_required</code>) makes its network fail the next post, with the reason on the post's
+          card. Metrics are reported from each published network's card on a post.
+        </>
+      }
+      loadError={accounts.error}
+      error={error}
+      caption="Networks and their sandbox accounts"
+    >
+      {[...rules.values()].map((rule) => (
+        <AccountRow key={rule.id} rule={rule} account={byPlatform.get(rule.id)} run={run} />
+      ))}
+    </AccountsPage>
   );
 }
 
@@ -74,16 +57,7 @@ function AccountRow(props: {
   const healthId = `health-${rule.id}`;
   return (
     <tr data-platform={rule.id}>
-      <th scope="row">{rule.name}</th>
-      <td>
-        {account ? (
-          <>
-            {account.handle} <span class="muted">· {account.followers.toLocaleString("en")} followers</span>
-          </>
-        ) : (
-          <span class="muted">not connected</span>
-        )}
-      </td>
+      <AccountCells rule={rule} account={account} />
       <td>
         {account ? (
           <>
