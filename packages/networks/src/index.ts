@@ -37,5 +37,12 @@ export {
 } from "./reddit/adapter.ts";
 export { REDDIT_DEFAULT_SCOPES } from "./reddit/oauth.ts";
 export { TELEGRAM_API_URL, type TelegramAdapterOptions, telegramAdapter } from "./telegram/adapter.ts";
+export {
+  THREADS_API_URL,
+  THREADS_AUTHORIZE_URL,
+  THREADS_DEFAULT_SCOPES,
+  type ThreadsAdapterOptions,
+  threadsAdapter,
+} from "./threads/adapter.ts";
 export { X_API_URL, X_AUTHORIZE_URL, type XAdapterOptions, xAdapter } from "./x/adapter.ts";
 export { X_DEFAULT_SCOPES } from "./x/oauth.ts";

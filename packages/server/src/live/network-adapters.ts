@@ -7,6 +7,7 @@ import {
   pinterestAdapter,
   redditAdapter,
   telegramAdapter,
+  threadsAdapter,
   xAdapter,
 } from "@socialpub/networks";
 import { type OAuthAppSettings, oauthAppSettings } from "./oauth-settings.ts";
@@ -54,11 +55,18 @@ export interface NetworkAddresses {
   facebookAuth?: string | undefined;
   /** SOCIALPUB_FACEBOOK_CLIENT_ID, SOCIALPUB_FACEBOOK_CLIENT_SECRET, SOCIALPUB_FACEBOOK_SCOPES. */
   facebookApp?: OAuthAppSettings;
+  /** SOCIALPUB_THREADS_API_URL (https://graph.threads.net: the Graph API and its token endpoints). */
+  threadsApi?: string | undefined;
+  /** SOCIALPUB_THREADS_AUTH_URL (https://threads.net/oauth/authorize). */
+  threadsAuth?: string | undefined;
+  /** SOCIALPUB_THREADS_CLIENT_ID, SOCIALPUB_THREADS_CLIENT_SECRET, SOCIALPUB_THREADS_SCOPES. */
+  threadsApp?: OAuthAppSettings;
 }
 
 /**
  * The adapters live keys publish through: Bluesky, Telegram and Discord, which connect with credentials
- * a user pastes, and X, Pinterest, Reddit, LinkedIn and Facebook, which connect through OAuth once the server has their apps' settings.
+ * a user pastes, and X, Pinterest, Reddit, LinkedIn, Facebook and Threads, which connect through OAuth once the
+ * server has their apps' settings.
  */
 export function networkAdapters(addresses: NetworkAddresses = {}): NetworkAdapters {
   return {
@@ -101,6 +109,13 @@ export function networkAdapters(addresses: NetworkAddresses = {}): NetworkAdapte
         missingSettings: ["SOCIALPUB_FACEBOOK_CLIENT_ID", "SOCIALPUB_FACEBOOK_CLIENT_SECRET"],
       }),
     }),
+    threads: threadsAdapter({
+      ...(addresses.threadsApi && { apiUrl: addresses.threadsApi }),
+      ...(addresses.threadsAuth && { authorizeUrl: addresses.threadsAuth }),
+      ...(addresses.threadsApp ?? {
+        missingSettings: ["SOCIALPUB_THREADS_CLIENT_ID", "SOCIALPUB_THREADS_CLIENT_SECRET"],
+      }),
+    }),
   };
 }
 
@@ -126,5 +141,8 @@ export function networkAddressesFromEnv(env: NodeJS.ProcessEnv = process.env): N
     facebookApi: env.SOCIALPUB_FACEBOOK_API_URL || undefined,
     facebookAuth: env.SOCIALPUB_FACEBOOK_AUTH_URL || undefined,
     facebookApp: oauthAppSettings("facebook", env),
+    threadsApi: env.SOCIALPUB_THREADS_API_URL || undefined,
+    threadsAuth: env.SOCIALPUB_THREADS_AUTH_URL || undefined,
+    threadsApp: oauthAppSettings("threads", env),
   };
 }

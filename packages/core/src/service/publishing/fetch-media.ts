@@ -34,7 +34,12 @@ export async function fetchPostMedia(
       const stored = await deps.media.get(storageKeyOf(record));
       if (!stored) throw refuse(`${post.media} has no stored bytes; upload it again.`);
       if (stored.bytes.length > maxBytes) throw refuse(tooLarge(stored.bytes.length, maxBytes, name));
-      return [await mediaFile(stored.bytes, new URL(record.url).pathname, refuse)];
+      // Networks that fetch media themselves (Threads, Instagram) are given the upload's unguessable
+      // content address on the server's public URL, which is how they reach it.
+      const at = new URL(record.url);
+      const publicUrl = deps.publishing.publicUrl;
+      const url = publicUrl ? `${publicUrl}${at.pathname}` : at.href;
+      return [await mediaFile(stored.bytes, url, refuse)];
     }
     url = record.url;
   }

@@ -1,0 +1,190 @@
+import { setTimeout as delay } from "node:timers/promises";
+import { NetworkError, type PublishedPost, type PublishInput } from "@socialpub/core";
+import { type MetaGraphConfig, metaCall } from "./meta-graph.ts";
+
+/*
+ * Meta's two-step publish, as Threads and Instagram document it: make a media container
+ * (POST /{user}/threads or /{user}/media), wait until its status is FINISHED, publish it
+ * (POST /{user}/threads_publish or /media_publish with creation_id), then read the post's permalink.
+ *
+ * The container's id is saved on the target (post.saveStep) as soon as it exists, so the next attempt
+ * (a retry, or the first after a restart) resumes from it. The container is what says whether the
+ * post went out: PUBLISHED → it did (the post is found among the account's recent posts and answered,
+ * never made again); FINISHED or IN_PROGRESS → not yet (it is published now); EXPIRED (after 24 hours)
+ * → nothing went out, a new container is made; ERROR → Meta could not use the media: refused.
+ */
+
+export interface ContainerFlow {
+  graph: MetaGraphConfig;
+  token: string;
+  /** The account's id on the network ({threads-user-id}, {ig-user-id}). */
+  userId: string;
+  /** Paths under the API's base URL. */
+  createPath: string;
+  publishPath: string;
+  /** The account's recent posts, to find one a lost answer left unknown. */
+  listPath: string;
+  /** The container field holding its state: Threads `status`, Instagram `status_code`. */
+  statusField: string;
+  /** The post field holding its text: Threads `text`, Instagram `caption`. */
+  textField: string;
+  /** What the container is made of (media_type, image_url, text or caption, …). */
+  params: Record<string, string>;
+  /** How long this attempt waits for a container Meta is still processing before it lets go. */
+  waitMs?: number;
+}
+
+/** A container still processing after the attempt's wait is looked at again this much later. */
+const RETRY_PROCESSING_MS = 30_000;
+/** Meta asks to poll a container about once a minute at most for video; images are ready fast. */
+const POLL_DELAYS_MS = [0, 1_000, 2_000, 4_000, 8_000, 15_000];
+/** How far before the container was made a found post may be dated (clocks apart). */
+const CLOCK_SLACK_MS = 5 * 60_000;
+
+export async function publishThroughContainer(
+  flow: ContainerFlow,
+  post: PublishInput,
+): Promise<PublishedPost> {
+  const { graph } = flow;
+  const saved = post.step;
+  let container = typeof saved?.container === "string" ? saved.container : null;
+  let madeAt = typeof saved?.made_at === "number" ? saved.made_at : graph.now();
+  if (container) {
+    const state = await containerState(flow, container, post.signal);
+    if (state.status === "PUBLISHED") return foundOrFail(flow, post, madeAt);
+    if (state.status === "ERROR") throw unusable(flow, state.message);
+    // EXPIRED: it was never published; a new one is made below.
+    if (state.status === "EXPIRED") container = null;
+  }
+  if (!container) {
+    madeAt = graph.now();
+    // A container publishes nothing: one whose answer was lost is simply made again.
+    const made = await metaCall(graph, flow.token, "POST", flow.createPath, flow.params, post.signal, true);
+    if (typeof made.id !== "string") {
+      throw new NetworkError(graph.network, "retry", `${graph.name} answered the container without its id.`);
+    }
+    container = made.id;
+    await post.saveStep({ container, made_at: madeAt });
+  }
+  const ready = await waitUntilFinished(flow, container, post.signal);
+  if (ready === "PUBLISHED") return foundOrFail(flow, post, madeAt);
+  const published = await metaCall(
+    graph,
+    flow.token,
+    "POST",
+    flow.publishPath,
+    { creation_id: container },
+    post.signal,
+  );
+  if (typeof published.id !== "string") {
+    // Published or not, the container says so on the next attempt, which resumes from it.
+    throw new NetworkError(graph.network, "unknown", `${graph.name} answered the publish without its id.`);
+  }
+  const read = await metaCall(
+    graph,
+    flow.token,
+    "GET",
+    `/${published.id}`,
+    { fields: "permalink" },
+    post.signal,
+  );
+  return { id: published.id, permalink: typeof read.permalink === "string" ? read.permalink : "" };
+}
+
+async function containerState(
+  flow: ContainerFlow,
+  container: string,
+  signal: AbortSignal,
+): Promise<{ status: string; message: string }> {
+  const answer = await metaCall(
+    flow.graph,
+    flow.token,
+    "GET",
+    `/${container}`,
+    { fields: `id,${flow.statusField},error_message` },
+    signal,
+  );
+  const status = String(answer[flow.statusField] ?? "");
+  return { status, message: typeof answer.error_message === "string" ? answer.error_message : status };
+}
+
+/** Polls the container until it is FINISHED (or PUBLISHED); gives the attempt up while Meta still works. */
+async function waitUntilFinished(
+  flow: ContainerFlow,
+  container: string,
+  signal: AbortSignal,
+): Promise<string> {
+  const until = flow.graph.now() + (flow.waitMs ?? 40_000);
+  for (let i = 0; ; i++) {
+    const state = await containerState(flow, container, signal);
+    if (state.status === "FINISHED" || state.status === "PUBLISHED") return state.status;
+    if (state.status === "ERROR") throw unusable(flow, state.message);
+    if (state.status === "EXPIRED") {
+      throw new NetworkError(
+        flow.graph.network,
+        "retry",
+        `${flow.graph.name}'s media container expired before it was published; a new one is made.`,
+      );
+    }
+    const wait = POLL_DELAYS_MS[Math.min(i + 1, POLL_DELAYS_MS.length - 1)]!;
+    if (flow.graph.now() + wait > until) {
+      throw new NetworkError(
+        flow.graph.network,
+        "retry",
+        `${flow.graph.name} is still processing the post's media; it is looked at again shortly.`,
+        { retryAfterMs: RETRY_PROCESSING_MS },
+      );
+    }
+    try {
+      await delay(wait, undefined, { signal });
+    } catch {
+      // Stopped while waiting (shutdown, the attempt's time limit): nothing was published.
+      throw new NetworkError(
+        flow.graph.network,
+        "retry",
+        `${flow.graph.name}: stopped while the media was processed.`,
+      );
+    }
+  }
+}
+
+/** The post a PUBLISHED container became, among the account's recent posts (same text, made since). */
+async function foundOrFail(flow: ContainerFlow, post: PublishInput, madeAt: number): Promise<PublishedPost> {
+  const answer = await metaCall(
+    flow.graph,
+    flow.token,
+    "GET",
+    flow.listPath,
+    { fields: `id,${flow.textField},permalink,timestamp`, limit: "25" },
+    post.signal,
+  );
+  const data = Array.isArray(answer.data) ? (answer.data as Record<string, unknown>[]) : [];
+  const found = data.find(
+    (m) =>
+      (m[flow.textField] ?? "") === post.text &&
+      typeof m.id === "string" &&
+      metaTime(m.timestamp) >= madeAt - CLOCK_SLACK_MS,
+  );
+  if (found)
+    return { id: String(found.id), permalink: typeof found.permalink === "string" ? found.permalink : "" };
+  throw new NetworkError(
+    flow.graph.network,
+    "refused",
+    `${flow.graph.name} says the post was published, but it is not among the account's recent posts; check the account (it was not sent again).`,
+  );
+}
+
+/** Meta writes times as 2026-11-24T07:00:00+0000. */
+function metaTime(value: unknown): number {
+  if (typeof value !== "string") return 0;
+  const at = Date.parse(value.replace(/([+-]\d\d)(\d\d)$/, "$1:$2"));
+  return Number.isFinite(at) ? at : 0;
+}
+
+function unusable(flow: ContainerFlow, message: string): NetworkError {
+  return new NetworkError(
+    flow.graph.network,
+    "refused",
+    `${flow.graph.name} could not make the post from its media (${flow.graph.name} said: ${message}).`,
+  );
+}

@@ -1,0 +1,528 @@
+import { randomBytes } from "node:crypto";
+import { type FakeAnswer, type FakeRequest, startFakeServer } from "./fake-server.ts";
+
+/*
+ * A stateful fake of one of Meta's Graph APIs that publish through media containers (Threads,
+ * Instagram), as Meta documents them, on a loopback port: the login (an authorize page whose consent
+ * form redirects back with a code or error=access_denied; the code traded for a one-hour token; that
+ * token traded for a 60-day one; a long-lived token refreshed with rotation), the account (GET /me),
+ * containers (made from text or from a media URL the fake fetches itself, as Meta does; IN_PROGRESS
+ * while held, FINISHED, PUBLISHED, EXPIRED, ERROR), publishing a container once, the publishing limit
+ * per 24 hours (error 9 / 2207042), throttling (error 17 with X-Business-Use-Case-Usage), and tokens
+ * that expire or are revoked (error 190). Each network's fake (threads/fake, instagram/fake) sets the
+ * names that differ.
+ */
+
+export interface MetaFakeShape {
+  /** Threads or Instagram, as pages and errors say it. */
+  name: string;
+  /** API version prefix, e.g. /v1.0. */
+  version: string;
+  /** Edge that makes containers (threads, media), publishes them (threads_publish, media_publish), lists posts. */
+  createEdge: string;
+  publishEdge: string;
+  listEdge: string;
+  limitEdge: string;
+  statusField: string;
+  textField: string;
+  /** Grant types of the long-lived exchange and of its refresh. */
+  exchangeGrant: string;
+  refreshGrant: string;
+  scopes: readonly string[];
+  /** Posts per 24 hours (Threads 250, Instagram 50). */
+  postsPerDay: number;
+  /** Whether a container may be text alone (Threads) or needs an image or video (Instagram). */
+  textOnly: boolean;
+  /** How the code exchange answers: flat (Threads) or inside data[] (Instagram). */
+  wrapCodeAnswer: boolean;
+  permalink(username: string, id: string): string;
+}
+
+export interface MetaFakeUser {
+  id: string;
+  username: string;
+  followers: number;
+}
+
+export interface MetaFakeToken {
+  token: string;
+  userId: string;
+  scopes: string[];
+  kind: "short" | "long";
+  expiresAt: number;
+  revoked: boolean;
+}
+
+export interface MetaFakeContainer {
+  id: string;
+  userId: string;
+  mediaType: string;
+  text: string;
+  mediaUrl: string | null;
+  status: "IN_PROGRESS" | "FINISHED" | "PUBLISHED" | "EXPIRED" | "ERROR";
+  errorMessage: string | null;
+}
+
+export interface MetaFakePost {
+  id: string;
+  userId: string;
+  containerId: string;
+  mediaType: string;
+  text: string;
+  mediaUrl: string | null;
+  permalink: string;
+  at: number;
+}
+
+const DAY_MS = 24 * 60 * 60_000;
+const LONG_LIVED_SECONDS = 60 * 24 * 60 * 60;
+const secret = () => randomBytes(24).toString("base64url");
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export class MetaFake {
+  readonly url: string;
+  readonly shape: MetaFakeShape;
+  readonly apps = new Map<string, string>();
+  readonly users = new Map<string, MetaFakeUser>();
+  readonly tokens: MetaFakeToken[] = [];
+  readonly containers = new Map<string, MetaFakeContainer>();
+  readonly posts: MetaFakePost[] = [];
+  /** Each token request: its grant type and status. */
+  readonly tokenRequests: { grantType: string; status: number }[] = [];
+  /** How often each container's status was read. */
+  readonly statusReads = new Map<string, number>();
+  /** Publishing calls made, with their container, whatever they answered. */
+  readonly publishCalls: string[] = [];
+  signedIn: string | null = null;
+  /** New containers stay IN_PROGRESS until `release()` (media Meta is still processing). */
+  holdContainers = false;
+  /** The next this many API calls are throttled (error 17). */
+  throttledCalls = 0;
+  /** Lifetime of the long-lived tokens issued from now on (Meta: 60 days). */
+  longLivedSeconds = LONG_LIVED_SECONDS;
+  /** Posts a user may publish per 24 hours; lower it to run into the limit. */
+  postsPerDay: number;
+  readonly #pending = new Map<
+    string,
+    { clientId: string; redirectUri: string; scopes: string[]; state: string; userId: string }
+  >();
+  readonly #codes = new Map<
+    string,
+    { clientId: string; redirectUri: string; scopes: string[]; userId: string }
+  >();
+  readonly #now: () => number;
+  readonly #close: () => Promise<void>;
+  #nextId = 17_841_400_000_000_000n;
+
+  private constructor(url: string, close: () => Promise<void>, shape: MetaFakeShape, now: () => number) {
+    this.url = url;
+    this.#close = close;
+    this.shape = shape;
+    this.postsPerDay = shape.postsPerDay;
+    this.#now = now;
+  }
+
+  static async start(
+    shape: MetaFakeShape,
+    options: { port?: number; now?: () => number } = {},
+  ): Promise<MetaFake> {
+    let fake: MetaFake | undefined;
+    const server = await startFakeServer((request) => fake!.#handle(request), options.port);
+    fake = new MetaFake(server.url, () => server.close(), shape, options.now ?? Date.now);
+    return fake;
+  }
+
+  close(): Promise<void> {
+    return this.#close();
+  }
+
+  addApp(): { clientId: string; clientSecret: string } {
+    const clientId = String(this.#nextId++);
+    const clientSecret = secret();
+    this.apps.set(clientId, clientSecret);
+    return { clientId, clientSecret };
+  }
+
+  addUser(user: { username: string; followers?: number }): MetaFakeUser {
+    const made = { id: String(this.#nextId++), username: user.username, followers: user.followers ?? 0 };
+    this.users.set(made.id, made);
+    return made;
+  }
+
+  signIn(user: MetaFakeUser): void {
+    this.signedIn = user.id;
+  }
+
+  /** The user removed the app: every token of theirs stops working. */
+  revokeAccess(user: MetaFakeUser): void {
+    for (const t of this.tokens) if (t.userId === user.id) t.revoked = true;
+  }
+
+  /** Every token issued so far ends now (as 60 days passing would do). */
+  expireTokens(): void {
+    for (const t of this.tokens) t.expiresAt = Math.min(t.expiresAt, this.#now());
+  }
+
+  /** Containers held IN_PROGRESS are FINISHED now. */
+  release(): void {
+    this.holdContainers = false;
+    for (const c of this.containers.values()) if (c.status === "IN_PROGRESS") c.status = "FINISHED";
+  }
+
+  postsOf(user: MetaFakeUser): MetaFakePost[] {
+    return this.posts.filter((p) => p.userId === user.id);
+  }
+
+  async #handle(request: FakeRequest): Promise<FakeAnswer> {
+    const { pathname } = request.url;
+    const form = () => new URLSearchParams(new TextDecoder().decode(request.body));
+    if (request.method === "GET" && pathname === "/oauth/authorize") return this.#authorize(request);
+    if (request.method === "POST" && pathname === "/oauth/consent") return this.#consent(form());
+    if (request.method === "POST" && pathname === "/oauth/access_token")
+      return this.#recorded(form(), (f) => this.#code(f));
+    if (request.method === "GET" && pathname === "/access_token") {
+      return this.#recorded(request.url.searchParams, (q) => this.#exchange(q));
+    }
+    if (request.method === "GET" && pathname === "/refresh_access_token") {
+      return this.#recorded(request.url.searchParams, (q) => this.#refresh(q));
+    }
+    if (!pathname.startsWith(`${this.shape.version}/`)) return graphError(404, 100, "Unknown path");
+    const answer = await this.#api(request, pathname.slice(this.shape.version.length), form);
+    answer.headers = {
+      "x-app-usage": JSON.stringify({ call_count: 1, total_cputime: 1, total_time: 1 }),
+      ...answer.headers,
+    };
+    return answer;
+  }
+
+  #recorded(params: URLSearchParams, run: (p: URLSearchParams) => FakeAnswer): FakeAnswer {
+    const answer = run(params);
+    this.tokenRequests.push({ grantType: params.get("grant_type") ?? "", status: answer.status });
+    return answer;
+  }
+
+  #authorize(request: FakeRequest): FakeAnswer {
+    const q = request.url.searchParams;
+    const problems: string[] = [];
+    const clientId = q.get("client_id") ?? "";
+    if (!this.apps.has(clientId)) problems.push("Invalid app ID");
+    if (q.get("response_type") !== "code") problems.push("response_type must be code");
+    const redirectUri = q.get("redirect_uri") ?? "";
+    if (!/^https?:\/\//.test(redirectUri)) problems.push("redirect_uri is missing");
+    const scopes = (q.get("scope") ?? "").split(",").filter(Boolean);
+    const unknown = scopes.filter((s) => !this.shape.scopes.includes(s));
+    if (scopes.length === 0 || unknown.length > 0) problems.push(`Invalid scope: ${unknown.join(",")}`);
+    const state = q.get("state") ?? "";
+    if (problems.length > 0) return page(400, "Something went wrong", problems.join("; "));
+    if (!this.signedIn) return page(401, `Log in to ${this.shape.name}`, "No one is logged in.");
+    const id = secret();
+    this.#pending.set(id, { clientId, redirectUri, scopes, state, userId: this.signedIn });
+    return page(
+      200,
+      `Allow access to ${this.shape.name}`,
+      `The app wants: ${scopes.join(", ")}.`,
+      `<form method="post" action="/oauth/consent"><input type="hidden" name="request" value="${id}">` +
+        `<button name="decision" value="allow">Allow</button> <button name="decision" value="deny">Cancel</button></form>`,
+    );
+  }
+
+  #consent(form: URLSearchParams): FakeAnswer {
+    const id = form.get("request") ?? "";
+    const pending = this.#pending.get(id);
+    if (!pending) return page(400, "Something went wrong", "This request is unknown or used.");
+    this.#pending.delete(id);
+    const back = new URL(pending.redirectUri);
+    back.searchParams.set("state", pending.state);
+    if (form.get("decision") !== "allow") {
+      back.searchParams.set("error", "access_denied");
+      back.searchParams.set("error_reason", "user_denied");
+      back.searchParams.set("error_description", "Permissions error");
+    } else {
+      const code = secret();
+      this.#codes.set(code, { ...pending });
+      // Meta appends #_ to the redirect; browsers drop fragments when requesting, so it is harmless.
+      back.searchParams.set("code", code);
+    }
+    return { status: 302, headers: { location: back.href }, text: "" };
+  }
+
+  #code(form: URLSearchParams): FakeAnswer {
+    if (form.get("grant_type") !== "authorization_code") return oauthError(400, "Unsupported grant type");
+    const clientId = form.get("client_id") ?? "";
+    if (this.apps.get(clientId) !== form.get("client_secret"))
+      return oauthError(400, "Error validating client secret.");
+    const issued = this.#codes.get(form.get("code") ?? "");
+    this.#codes.delete(form.get("code") ?? "");
+    if (!issued || issued.clientId !== clientId || issued.redirectUri !== form.get("redirect_uri")) {
+      return oauthError(400, "Invalid verification code format.");
+    }
+    const token = this.#issue(issued.userId, issued.scopes, "short", 3600);
+    const flat = { access_token: token.token, user_id: issued.userId, permissions: issued.scopes.join(",") };
+    return { status: 200, json: this.shape.wrapCodeAnswer ? { data: [flat] } : flat };
+  }
+
+  #exchange(q: URLSearchParams): FakeAnswer {
+    if (q.get("grant_type") !== this.shape.exchangeGrant) return oauthError(400, "Unsupported grant type");
+    if (![...this.apps.values()].includes(q.get("client_secret") ?? "")) {
+      return oauthError(400, "Error validating client secret.");
+    }
+    const short = this.#valid(q.get("access_token") ?? "");
+    if (short?.kind !== "short") return oauthError(400, "Invalid OAuth access token.", 190);
+    const long = this.#issue(short.userId, short.scopes, "long", this.longLivedSeconds);
+    return {
+      status: 200,
+      json: { access_token: long.token, token_type: "bearer", expires_in: this.longLivedSeconds },
+    };
+  }
+
+  /** A long-lived token renewed for 60 more days; the one used stops working. */
+  #refresh(q: URLSearchParams): FakeAnswer {
+    if (q.get("grant_type") !== this.shape.refreshGrant) return oauthError(400, "Unsupported grant type");
+    const old = this.#valid(q.get("access_token") ?? "");
+    if (old?.kind !== "long") return oauthError(400, "Invalid OAuth access token.", 190);
+    old.revoked = true;
+    const next = this.#issue(old.userId, old.scopes, "long", LONG_LIVED_SECONDS);
+    return {
+      status: 200,
+      json: { access_token: next.token, token_type: "bearer", expires_in: LONG_LIVED_SECONDS },
+    };
+  }
+
+  #issue(userId: string, scopes: string[], kind: "short" | "long", seconds: number): MetaFakeToken {
+    const token = {
+      token: secret(),
+      userId,
+      scopes,
+      kind,
+      expiresAt: this.#now() + seconds * 1000,
+      revoked: false,
+    };
+    this.tokens.push(token);
+    return token;
+  }
+
+  #valid(token: string): MetaFakeToken | null {
+    const found = this.tokens.find((t) => t.token === token);
+    return found && !found.revoked && found.expiresAt > this.#now() ? found : null;
+  }
+
+  async #api(request: FakeRequest, path: string, form: () => URLSearchParams): Promise<FakeAnswer> {
+    const header = request.headers.get("authorization") ?? "";
+    const given = header.startsWith("Bearer ")
+      ? header.slice(7)
+      : (request.url.searchParams.get("access_token") ?? "");
+    const known = this.tokens.find((t) => t.token === given);
+    if (!known) return graphError(400, 190, "Invalid OAuth access token - Cannot parse access token");
+    if (known.revoked)
+      return graphError(
+        400,
+        190,
+        "Error validating access token: The user has not authorized application.",
+        460,
+      );
+    if (known.expiresAt <= this.#now())
+      return graphError(400, 190, "Error validating access token: Session has expired.", 463);
+    if (this.throttledCalls > 0) {
+      this.throttledCalls--;
+      return {
+        ...graphError(400, 17, "User request limit reached"),
+        headers: {
+          "x-business-use-case-usage": JSON.stringify({
+            [known.userId]: [
+              {
+                type: "pages",
+                call_count: 100,
+                total_cputime: 10,
+                total_time: 10,
+                estimated_time_to_regain_access: 15,
+              },
+            ],
+          }),
+        },
+      };
+    }
+    const user = this.users.get(known.userId)!;
+    const q = request.url.searchParams;
+    const segments = path.split("/").filter(Boolean);
+    if (request.method === "GET" && path === "/me") {
+      return {
+        status: 200,
+        json: { id: user.id, user_id: user.id, username: user.username, followers_count: user.followers },
+      };
+    }
+    const [first, edge] = segments;
+    if (first === user.id && edge === this.shape.createEdge && request.method === "POST") {
+      if (!known.scopes.some((s) => /content_publish/.test(s)))
+        return graphError(403, 10, "Application does not have permission for this action");
+      return this.#makeContainer(user, form());
+    }
+    if (first === user.id && edge === this.shape.publishEdge && request.method === "POST") {
+      return this.#publish(user, form().get("creation_id") ?? "");
+    }
+    if (first === user.id && edge === this.shape.listEdge && request.method === "GET") {
+      const data = this.postsOf(user)
+        .slice()
+        .reverse()
+        .slice(0, Number(q.get("limit") ?? 25))
+        .map((p) => ({
+          id: p.id,
+          [this.shape.textField]: p.text,
+          permalink: p.permalink,
+          timestamp: metaTime(p.at),
+        }));
+      return { status: 200, json: { data } };
+    }
+    if (first === user.id && edge === this.shape.limitEdge && request.method === "GET") {
+      return {
+        status: 200,
+        json: {
+          data: [
+            {
+              quota_usage: this.#today(user).length,
+              config: { quota_total: this.postsPerDay, quota_duration: 86400 },
+            },
+          ],
+        },
+      };
+    }
+    if (request.method === "GET" && segments.length === 1) {
+      const container = this.containers.get(first!);
+      if (container && container.userId === user.id) {
+        this.statusReads.set(container.id, (this.statusReads.get(container.id) ?? 0) + 1);
+        return {
+          status: 200,
+          json: {
+            id: container.id,
+            [this.shape.statusField]: container.status,
+            ...(container.errorMessage && { error_message: container.errorMessage }),
+          },
+        };
+      }
+      const post = this.posts.find((p) => p.id === first && p.userId === user.id);
+      if (post)
+        return {
+          status: 200,
+          json: { id: post.id, permalink: post.permalink, timestamp: metaTime(post.at) },
+        };
+    }
+    return graphError(
+      400,
+      100,
+      `Unsupported ${request.method} request. Object with ID '${first}' does not exist, cannot be loaded due to missing permissions, or does not support this operation`,
+      33,
+    );
+  }
+
+  async #makeContainer(user: MetaFakeUser, form: URLSearchParams): Promise<FakeAnswer> {
+    const mediaType = form.get("media_type") ?? (form.get("video_url") ? "VIDEO" : "IMAGE");
+    const text = form.get(this.shape.textField) ?? "";
+    const mediaUrl = form.get("image_url") ?? form.get("video_url");
+    if (mediaType === "TEXT" && !this.shape.textOnly)
+      return graphError(400, 100, "The parameter image_url is required.");
+    if (mediaType !== "TEXT" && !mediaUrl)
+      return graphError(400, 100, "The parameter image_url or video_url is required.");
+    const limit = this.shape.name === "Threads" ? 500 : 2200;
+    if ([...text].length > limit) return graphError(400, 100, `The text is longer than ${limit} characters.`);
+    if (mediaUrl) {
+      // As Meta does: the media is fetched from its URL now; one it cannot fetch or read is refused.
+      const wanted = mediaType === "IMAGE" ? /^image\/(jpeg|png)/ : /^video\//;
+      const fetched = await fetch(mediaUrl).catch(() => null);
+      const type = fetched?.headers.get("content-type") ?? "";
+      await fetched?.arrayBuffer().catch(() => null);
+      if (!fetched?.ok || !wanted.test(type)) {
+        return graphError(
+          400,
+          9004,
+          "Media download has failed. The media URI doesn't meet our requirements.",
+          2207052,
+        );
+      }
+    }
+    const container: MetaFakeContainer = {
+      id: String(this.#nextId++),
+      userId: user.id,
+      mediaType,
+      text,
+      mediaUrl,
+      status: this.holdContainers ? "IN_PROGRESS" : "FINISHED",
+      errorMessage: null,
+    };
+    this.containers.set(container.id, container);
+    return { status: 200, json: { id: container.id } };
+  }
+
+  #publish(user: MetaFakeUser, creationId: string): FakeAnswer {
+    this.publishCalls.push(creationId);
+    const container = this.containers.get(creationId);
+    if (!container || container.userId !== user.id) return graphError(400, 100, "Invalid parameter", 2207001);
+    if (container.status === "PUBLISHED")
+      return graphError(400, 100, "The media has already been published.", 2207006);
+    if (container.status !== "FINISHED") return graphError(400, 9007, "Media ID is not available", 2207027);
+    if (this.#today(user).length >= this.postsPerDay) {
+      return graphError(
+        400,
+        9,
+        "Application request limit reached",
+        2207042,
+        "You have reached the maximum number of posts that is allowed to be published in 24 hours.",
+      );
+    }
+    container.status = "PUBLISHED";
+    const id = String(this.#nextId++);
+    const post: MetaFakePost = {
+      id,
+      userId: user.id,
+      containerId: container.id,
+      mediaType: container.mediaType,
+      text: container.text,
+      mediaUrl: container.mediaUrl,
+      permalink: this.shape.permalink(user.username, id),
+      at: this.#now(),
+    };
+    this.posts.push(post);
+    return { status: 200, json: { id } };
+  }
+
+  #today(user: MetaFakeUser): MetaFakePost[] {
+    const since = this.#now() - DAY_MS;
+    return this.postsOf(user).filter((p) => p.at > since);
+  }
+}
+
+function metaTime(at: number): string {
+  return new Date(at).toISOString().replace(/\.\d{3}Z$/, "+0000");
+}
+
+function graphError(
+  status: number,
+  code: number,
+  message: string,
+  subcode?: number,
+  userMessage?: string,
+): FakeAnswer {
+  return {
+    status,
+    json: {
+      error: {
+        message,
+        type: code === 190 ? "OAuthException" : "IGApiException",
+        code,
+        ...(subcode !== undefined && { error_subcode: subcode }),
+        ...(userMessage !== undefined && { error_user_msg: userMessage }),
+        fbtrace_id: randomBytes(8).toString("base64url"),
+      },
+    },
+  };
+}
+
+function oauthError(status: number, message: string, code = 100): FakeAnswer {
+  return { status, json: { error: { message, type: "OAuthException", code, fbtrace_id: "fake" } } };
+}
+
+function page(status: number, title: string, message: string, extra = ""): FakeAnswer {
+  return {
+    status,
+    headers: { "content-type": "text/html; charset=utf-8" },
+    text: `<!doctype html><title>${escapeHtml(title)}</title><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>${extra}`,
+  };
+}

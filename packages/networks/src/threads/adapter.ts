@@ -1,0 +1,70 @@
+import { NETWORK_RULES, type NetworkAdapter, NetworkError } from "@socialpub/core";
+import type { MetaGraphConfig } from "../common/meta-graph.ts";
+import { metaMe, metaOAuth } from "../common/meta-oauth.ts";
+import { publishThreads, THREADS_MAX_MEDIA_BYTES } from "./publish.ts";
+
+export const THREADS_API_URL = "https://graph.threads.net";
+export const THREADS_AUTHORIZE_URL = "https://threads.net/oauth/authorize";
+/** Version of the Threads API the adapter speaks. */
+export const THREADS_API_VERSION = "v1.0";
+/** Reading the profile, and publishing. */
+export const THREADS_DEFAULT_SCOPES = ["threads_basic", "threads_content_publish"];
+
+export interface ThreadsAdapterOptions {
+  /** The API's host (https://graph.threads.net; the server reads SOCIALPUB_THREADS_API_URL). */
+  apiUrl?: string;
+  /** The authorize page (https://threads.net/oauth/authorize; SOCIALPUB_THREADS_AUTH_URL). */
+  authorizeUrl?: string;
+  /** The Threads app id and secret from Meta's developer console. */
+  clientId?: string;
+  clientSecret?: string;
+  scopes?: readonly string[];
+  missingSettings?: readonly string[];
+  fetch?: typeof fetch;
+  now?: () => number;
+  /** How long one attempt waits for a media container Threads is still processing (default 40 s). */
+  containerWaitMs?: number;
+}
+
+/**
+ * Threads through its Graph API with the user's long-lived token: text, or text with one image or
+ * video that Threads fetches from the post's public media URL, published in two steps (container,
+ * then threads_publish) whose progress is kept on the target so a restart never posts twice.
+ */
+export function threadsAdapter(options: ThreadsAdapterOptions = {}): NetworkAdapter {
+  const host = (options.apiUrl ?? THREADS_API_URL).replace(/\/+$/, "");
+  const graph: MetaGraphConfig = {
+    network: "threads",
+    name: "Threads",
+    baseUrl: `${host}/${THREADS_API_VERSION}`,
+    fetch: options.fetch ?? globalThis.fetch,
+    now: options.now ?? Date.now,
+  };
+  return {
+    id: "threads",
+    rule: NETWORK_RULES.threads,
+    // Threads' documented publishing limit: 250 posts per 24 hours per profile.
+    pacing: [{ count: 250, windowMs: 24 * 60 * 60_000 }],
+    maxMediaBytes: THREADS_MAX_MEDIA_BYTES,
+    async connect() {
+      throw new NetworkError("threads", "refused", "Threads connects through Threads' own page (OAuth).");
+    },
+    oauth: metaOAuth({
+      graph,
+      authorizeUrl: options.authorizeUrl ?? THREADS_AUTHORIZE_URL,
+      tokenUrl: `${host}/oauth/access_token`,
+      longLivedUrl: `${host}/access_token`,
+      longLivedGrant: "th_exchange_token",
+      clientId: options.clientId ?? "",
+      clientSecret: options.clientSecret ?? "",
+      scopes: options.scopes ?? THREADS_DEFAULT_SCOPES,
+      missingSettings: options.missingSettings ?? [],
+      async me(token, signal) {
+        const me = await metaMe(graph, token, "id,username", signal);
+        // Followers need threads_manage_insights, which the server does not ask for: 0.
+        return { id: String(me.id), username: String(me.username), followers: 0 };
+      },
+    }),
+    publish: (account, post) => publishThreads(graph, account, post, options.containerWaitMs),
+  };
+}

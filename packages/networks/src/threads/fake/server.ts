@@ -1,0 +1,43 @@
+import { MetaFake, type MetaFakeShape } from "../../common/meta-fake.ts";
+
+/*
+ * The Threads fake: Meta's container fake (common/meta-fake.ts) with Threads' names, as its docs give
+ * them (developers.facebook.com/docs/threads): authorize at /oauth/authorize, the code traded at
+ * /oauth/access_token, th_exchange_token and th_refresh_token, containers at POST /v1.0/{user}/threads
+ * (TEXT, IMAGE, VIDEO) whose `status` is read, POST /v1.0/{user}/threads_publish, 250 posts a day, 500
+ * characters.
+ */
+export const THREADS_FAKE_SHAPE: MetaFakeShape = {
+  name: "Threads",
+  version: "/v1.0",
+  createEdge: "threads",
+  publishEdge: "threads_publish",
+  listEdge: "threads",
+  limitEdge: "threads_publishing_limit",
+  statusField: "status",
+  textField: "text",
+  exchangeGrant: "th_exchange_token",
+  refreshGrant: "th_refresh_token",
+  scopes: [
+    "threads_basic",
+    "threads_content_publish",
+    "threads_manage_insights",
+    "threads_manage_replies",
+    "threads_read_replies",
+  ],
+  postsPerDay: 250,
+  textOnly: true,
+  wrapCodeAnswer: false,
+  permalink: (username, id) => `https://www.threads.net/@${username}/post/${id}`,
+};
+
+export type {
+  MetaFakePost as ThreadsFakePost,
+  MetaFakeUser as ThreadsFakeUser,
+} from "../../common/meta-fake.ts";
+
+export const ThreadsFake = {
+  start: (options: { port?: number; now?: () => number } = {}): Promise<MetaFake> =>
+    MetaFake.start(THREADS_FAKE_SHAPE, options),
+};
+export type ThreadsFake = MetaFake;

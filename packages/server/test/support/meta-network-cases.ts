@@ -1,0 +1,220 @@
+import { randomBytes } from "node:crypto";
+import { CredentialKeyring, provisionUser, type Store } from "@socialpub/core";
+import { SAMPLE_PNG } from "@socialpub/core/testing";
+import type { MetaFake, MetaFakeUser } from "@socialpub/networks/meta/fake";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type NetworkAddresses, networkAdapters } from "../../src/live/network-adapters.ts";
+import { createLogger } from "../../src/logging.ts";
+import { type RunningServer, startServer } from "../../src/server.ts";
+import { openSqliteStore } from "../../src/store/sqlite-store.ts";
+import { api } from "./cli-process.ts";
+import { FrontProxy } from "./front-proxy.ts";
+import { grantInBrowser, until } from "./oauth-browser.ts";
+
+/*
+ * OAuth connect and publishing end to end for a network Meta runs (Threads, Instagram): a server on a
+ * loopback port, behind the address it is told is its public one, connects an account through the
+ * network fake's authorize page as a person does, then publishes through media containers the fake
+ * makes and publishes. The fake fetches the post's image from the server's public media URL, as Meta
+ * does.
+ */
+
+export interface MetaNetworkCase {
+  platform: "threads" | "instagram";
+  name: string;
+  start(): Promise<MetaFake>;
+  /** The server's addresses and app settings for this network, pointed at the fake. */
+  addresses(fake: MetaFake, app: { clientId: string; clientSecret: string }): NetworkAddresses;
+  /** Whether the network publishes text alone. */
+  textOnly: boolean;
+}
+
+export function describeMetaNetwork(c: MetaNetworkCase, liveKey: string): void {
+  let fake: MetaFake;
+  let front: FrontProxy;
+  let server: RunningServer;
+  let store: Store;
+  let userId: string;
+  let alice: MetaFakeUser;
+  let mediaId: string;
+  const seen: string[] = [];
+
+  beforeAll(async () => {
+    [fake, front] = await Promise.all([c.start(), FrontProxy.start()]);
+    const app = fake.addApp();
+    alice = fake.addUser({ username: "alice_ships", followers: 321 });
+    fake.signIn(alice);
+    store = openSqliteStore(":memory:");
+    userId = (await provisionUser(store, { accounts: [], key: liveKey, plan: "studio" })).user.id;
+    server = await startServer({
+      port: 0,
+      host: "127.0.0.1",
+      store,
+      logger: createLogger({ level: "silent" }),
+      retention: false,
+      service: {
+        publicUrl: front.url,
+        credentialKeyring: new CredentialKeyring(randomBytes(32)),
+        liveAdapters: networkAdapters(c.addresses(fake, app)),
+        rateLimit: false,
+        allowPrivateWebhookUrls: true,
+      },
+    });
+    front.target = new URL(server.url);
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.close();
+    await Promise.all([fake?.close(), front?.close(), store?.close()]);
+  });
+
+  async function call(method: string, path: string, body?: unknown) {
+    const res = await api(front, liveKey, method, path, body);
+    seen.push(JSON.stringify(res.body));
+    return res;
+  }
+
+  const targetOf = async (postId: string) => (await call("GET", `/posts/${postId}/targets`)).body.data[0];
+
+  async function connect() {
+    const started = await call("POST", "/accounts/connect", { platform: c.platform });
+    expect(started.status).toBe(201);
+    return started.body as { authorize_url: string; state: string };
+  }
+
+  async function uploadImage(): Promise<string> {
+    const upload = await fetch(`${front.url}/api/v1/media`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${liveKey}`, "content-type": "image/png" },
+      body: SAMPLE_PNG,
+    });
+    expect(upload.status).toBe(201);
+    return ((await upload.json()) as { id: string }).id;
+  }
+
+  const publish = (caption: string) =>
+    call("POST", "/posts", { caption, platforms: [c.platform], media: mediaId });
+
+  describe(`${c.name}: OAuth connect and live publishing`, () => {
+    it("a connect answers the authorize URL (the registered redirect URL, comma-separated scopes, no PKCE); declining connects nothing", async () => {
+      const started = await connect();
+      const url = new URL(started.authorize_url);
+      expect(url.origin + url.pathname).toBe(`${fake.url}/oauth/authorize`);
+      expect(url.searchParams.get("redirect_uri")).toBe(
+        `${front.url}/api/v1/accounts/callback/${c.platform}`,
+      );
+      expect(url.searchParams.get("scope")).toMatch(/^[a-z_]+(,[a-z_]+)+$/);
+      expect(url.searchParams.get("code_challenge")).toBeNull();
+      const declined = await grantInBrowser(started.authorize_url, "deny");
+      expect(declined.status).toBe(400);
+      expect((await call("GET", "/accounts")).body.data).toEqual([]);
+    });
+
+    it("granting access connects the account: the code traded for a long-lived token, sealed", async () => {
+      const page = await grantInBrowser((await connect()).authorize_url);
+      expect(page.status, page.html).toBe(200);
+      expect(page.html).toMatch(/@alice_ships is connected/);
+      const [account] = (await call("GET", "/accounts")).body.data;
+      expect(account).toMatchObject({ platform: c.platform, handle: "@alice_ships", health: "healthy" });
+      expect(
+        fake.tokenRequests.map((r: { grantType: string; status: number }) => [r.grantType, r.status]),
+      ).toEqual([
+        ["authorization_code", 200],
+        [fake.shape.exchangeGrant, 200],
+      ]);
+      const stored = await store.getAccount(userId, "live", c.platform);
+      expect(stored!.credentials).toMatch(/^v1\./);
+      for (const t of fake.tokens) expect(stored!.credentials).not.toContain(t.token);
+      expect((await store.listEvents(userId)).map((e) => e.type)).toEqual(["account.connected"]);
+    });
+
+    it("publishes with an image the network fetches from the public media URL (container, then publish)", async () => {
+      mediaId = await uploadImage();
+      const res = await publish("With a picture");
+      expect((await targetOf(res.body.id)).error).toBeNull();
+      expect(res).toMatchObject({ status: 201, body: { status: "published" } });
+      const post = fake.posts.at(-1)!;
+      expect(post).toMatchObject({ userId: alice.id, text: "With a picture", mediaType: "IMAGE" });
+      expect(post.mediaUrl).toMatch(new RegExp(`^${front.url}/api/v1/media/${mediaId}/content/[\\w-]{32}$`));
+      const target = await targetOf(res.body.id);
+      expect(target.permalink).toBe(post.permalink);
+      expect((await store.getTargets(res.body.id))[0]!.publish_step).toBeNull();
+    });
+
+    it(
+      c.textOnly ? "publishes text alone" : "refuses text alone (the network needs an image or video)",
+      async () => {
+        const res = await call("POST", "/posts", { caption: "Just words", platforms: [c.platform] });
+        if (c.textOnly) {
+          expect(res).toMatchObject({ status: 201, body: { status: "published" } });
+          expect(fake.posts.at(-1)).toMatchObject({ text: "Just words", mediaType: "TEXT" });
+        } else {
+          expect(res.status).toBe(400);
+          expect(JSON.stringify(res.body)).toMatch(new RegExp(c.name));
+        }
+      },
+    );
+
+    it("media the network cannot fetch is refused, not retried", async () => {
+      const before = fake.posts.length;
+      const res = await call("POST", "/posts", {
+        caption: "Broken media",
+        platforms: [c.platform],
+        media: `${front.url}/media/med_doesnotexist/content`,
+      });
+      const target = await targetOf(res.body.id);
+      expect(target.status).toBe("failed");
+      expect(fake.posts.length).toBe(before);
+    });
+
+    it("a used-up publishing limit keeps the post waiting with the network's reason", async () => {
+      fake.postsPerDay = fake.postsOf(alice).length;
+      const res = await publish("Over the daily limit");
+      expect(res.status).toBe(201);
+      const target = await targetOf(res.body.id);
+      expect(target.status).toBe("pending");
+      expect(target.error).toMatch(/limit of posts per 24 hours for this account is used up/);
+      fake.postsPerDay = fake.shape.postsPerDay;
+    });
+
+    it("throttling (error 17 with X-Business-Use-Case-Usage) waits as long as the network says", async () => {
+      fake.throttledCalls = 1;
+      const res = await publish("While throttled");
+      const target = await targetOf(res.body.id);
+      expect(target.status).toBe("pending");
+      expect(target.error).toMatch(/request limit .* reached; the post waits about 15 minutes/);
+    });
+
+    it("a grant ending within 7 days turns the account expiring when it is next published to", async () => {
+      fake.longLivedSeconds = 3 * 24 * 3600;
+      expect((await grantInBrowser((await connect()).authorize_url)).status).toBe(200);
+      expect((await publish("Still fine")).body.status).toBe("published");
+      expect((await call("GET", "/accounts")).body.data[0]).toMatchObject({ health: "expiring" });
+    });
+
+    it("a token the network refuses (the app removed) turns the account reauth_required with account.disconnected", async () => {
+      fake.revokeAccess(alice);
+      const res = await publish("After removing the app");
+      expect(res.body.status).toBe("draft");
+      const target = await targetOf(res.body.id);
+      expect(target.error).toMatch(
+        new RegExp(`${c.name} does not accept the account's token any more.*reconnect the ${c.name} account`),
+      );
+      const account = await until(
+        async () => (await call("GET", "/accounts")).body.data[0],
+        (a) => a.health === "reauth_required",
+      );
+      expect(account.health).toBe("reauth_required");
+      const types = (await store.listEvents(userId)).map((e) => e.type);
+      expect(types.filter((t) => t === "account.disconnected")).toHaveLength(1);
+    });
+
+    it("never shows a token", async () => {
+      const events = JSON.stringify(await store.listEvents(userId));
+      for (const t of fake.tokens) {
+        expect(events).not.toContain(t.token);
+        for (const answer of seen) expect(answer).not.toContain(t.token);
+      }
+    });
+  });
+}

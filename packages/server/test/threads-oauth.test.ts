@@ -1,0 +1,17 @@
+import { ThreadsFake } from "@socialpub/networks/threads/fake";
+import { describeMetaNetwork } from "./support/meta-network-cases.ts";
+
+describeMetaNetwork(
+  {
+    platform: "threads",
+    name: "Threads",
+    start: () => ThreadsFake.start(),
+    addresses: (fake, app) => ({
+      threadsApi: fake.url,
+      threadsAuth: `${fake.url}/oauth/authorize`,
+      threadsApp: { ...app, missingSettings: [] },
+    }),
+    textOnly: true,
+  },
+  `sp_live_${"ThreadsOAuthEndToEndKey0123456789".repeat(2).slice(0, 64)}`,
+);
