@@ -100,6 +100,29 @@ describe("Account → Connect with a live key, for a network that connects throu
     }
   });
 
+  it("sends Reddit's subreddit and Pinterest's board, chosen at connect, and only to their network", async () => {
+    const live = await liveService(true);
+    try {
+      const connect = (parameters: Record<string, unknown>) =>
+        live.run({ resource: "account", operation: "connect", handle: "", ...parameters });
+      // Neither network is set up here: the service names what it lacks, after the body was sent.
+      await expect(
+        connect({ platform: "reddit", subreddit: " r/socialpub ", board: "Recipes" }),
+      ).rejects.toThrow(/Reddit cannot be connected/);
+      await expect(connect({ platform: "pinterest", board: "Recipes", subreddit: "x" })).rejects.toThrow(
+        /cannot be connected/,
+      );
+      await connect({ platform: "x", board: "Recipes", subreddit: "socialpub" });
+      expect(live.http.to("POST", "/accounts/connect").map((request) => request.body)).toEqual([
+        { platform: "reddit", subreddit: "r/socialpub" },
+        { platform: "pinterest", board: "Recipes" },
+        { platform: "x" },
+      ]);
+    } finally {
+      await live.close();
+    }
+  });
+
   it("fails with the service's words naming the settings a server not set up for X lacks", async () => {
     const live = await liveService(false);
     try {

@@ -10,6 +10,8 @@ import type { Operation } from "../../operation";
  * (`authorize_url`, valid until `expires_at`), and connects the account when the network sends them
  * back. The output is the service's answer as it is, so a workflow can mail or post the link on.
  */
+const CHOSEN_AT_CONNECT: Record<string, string> = { pinterest: "board", reddit: "subreddit" };
+
 export const connectAccount: Operation = {
   properties: [
     {
@@ -31,11 +33,36 @@ export const connectAccount: Operation = {
       description:
         "Account name to show for the sandbox account (test keys). Leave empty for the service's default; not used for networks that connect through their own page.",
     },
+    {
+      displayName: "Board",
+      name: "board",
+      type: "string",
+      default: "",
+      displayOptions: { show: { platform: ["pinterest"] } },
+      description:
+        "Live key: the board pins go to, by name or ID. Leave empty for the account's first board.",
+    },
+    {
+      displayName: "Subreddit",
+      name: "subreddit",
+      type: "string",
+      default: "",
+      placeholder: "r/name",
+      displayOptions: { show: { platform: ["reddit"] } },
+      description: "Live key: the subreddit posts go to. Leave empty for the account's own profile.",
+    },
   ],
   async execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-    const body: IDataObject = { platform: this.getNodeParameter("platform", itemIndex) as string };
+    const platform = this.getNodeParameter("platform", itemIndex) as string;
+    const body: IDataObject = { platform };
     const handle = (this.getNodeParameter("handle", itemIndex, "") as string).trim();
     if (handle !== "") body.handle = handle;
+    // Where the account publishes, chosen at connect by the networks that ask for it.
+    const chosen = CHOSEN_AT_CONNECT[platform];
+    if (chosen) {
+      const value = (this.getNodeParameter(chosen, itemIndex, "") as string).trim();
+      if (value !== "") body[chosen] = value;
+    }
     return await apiRequest.call(this, {
       method: "POST",
       path: "/accounts/connect",
