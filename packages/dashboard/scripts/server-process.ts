@@ -70,8 +70,8 @@ export async function startServerProcess(
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`the server did not start within 30 s.\n${stdout}\n${stderr}`));
-    }, 30_000);
+      reject(new Error(`the server did not start within 90 s.\n${stdout}\n${stderr}`));
+    }, 90_000);
     const onData = () => {
       const match = /listening on (http:\/\/\S+)/.exec(stdout);
       if (!match) return;

@@ -19,6 +19,8 @@ import { callApi, type ServerProcess, startServerProcess } from "../scripts/serv
 
 const LIVE_KEY = `sp_live_${"DashboardOAuthConnect0123456789ab".repeat(2)}`;
 const SEEN_WITHIN = { timeout: 30_000 };
+/** Each case starts a server and drives a browser on a machine others share: generous. */
+const CASE_TIMEOUT = 300_000;
 
 let x: XFake;
 let front: FrontProxy;
@@ -71,83 +73,100 @@ afterAll(async () => {
 });
 
 describe("connecting an OAuth network from the dashboard", () => {
-  test("a server not set up for X says which settings it lacks, and opens nothing", async () => {
-    const server = await startServer({
-      SOCIALPUB_PUBLIC_URL: "",
-      SOCIALPUB_X_CLIENT_ID: "",
-      SOCIALPUB_X_CLIENT_SECRET: "",
-    });
-    const page = await openAccounts(server);
-    const row = page.locator('tr[data-platform="x"]');
-    expect(await row.textContent()).toContain("not connected");
-    let opened = 0;
-    page.context().on("page", () => opened++);
-    await row.getByRole("button", { name: "Connect X" }).click();
-    await expect
-      .poll(() => page.getByRole("alert").textContent(), SEEN_WITHIN)
-      .toMatch(
-        /X cannot be connected on this server yet: it needs SOCIALPUB_PUBLIC_URL and SOCIALPUB_X_CLIENT_ID and SOCIALPUB_X_CLIENT_SECRET/,
+  test(
+    "a server not set up for X says which settings it lacks, and opens nothing",
+    async () => {
+      const server = await startServer({
+        SOCIALPUB_PUBLIC_URL: "",
+        SOCIALPUB_X_CLIENT_ID: "",
+        SOCIALPUB_X_CLIENT_SECRET: "",
+      });
+      const page = await openAccounts(server);
+      const row = page.locator('tr[data-platform="x"]');
+      expect(await row.textContent()).toContain("not connected");
+      let opened = 0;
+      page.context().on("page", () => opened++);
+      await row.getByRole("button", { name: "Connect X" }).click();
+      await expect
+        .poll(() => page.getByRole("alert").textContent(), SEEN_WITHIN)
+        .toMatch(
+          /X cannot be connected on this server yet: it needs SOCIALPUB_PUBLIC_URL and SOCIALPUB_X_CLIENT_ID and SOCIALPUB_X_CLIENT_SECRET/,
+        );
+      expect(await page.getByRole("alert").textContent()).toMatch(/docs\/networks\.md/);
+      expect(opened).toBe(0);
+      // The button stays, for another try once the server is set up.
+      expect(await row.getByRole("button", { name: "Connect X" }).count()).toBe(1);
+      // Pinterest asks for its board at connect (optional); its missing settings are named the same way.
+      await page.getByLabel("Board for Pinterest (optional)").fill("Recipes");
+      await page.getByRole("button", { name: "Connect Pinterest" }).click();
+      await expect
+        .poll(() => page.getByRole("alert").textContent(), SEEN_WITHIN)
+        .toMatch(/Pinterest cannot be connected on this server yet: .*SOCIALPUB_PINTEREST_CLIENT_ID/);
+      expect(opened).toBe(0);
+      await page.close();
+    },
+    CASE_TIMEOUT,
+  );
+
+  test(
+    "Connect X opens X's page; granting access there shows the account here without a reload",
+    async () => {
+      const app = x.addApp();
+      x.signIn(x.addUser({ username: "ana_ships", followers: 321 }));
+      const server = await startServer({
+        SOCIALPUB_PUBLIC_URL: front.url,
+        SOCIALPUB_X_API_URL: x.url,
+        SOCIALPUB_X_AUTH_URL: `${x.url}/i/oauth2/authorize`,
+        SOCIALPUB_X_CLIENT_ID: app.clientId,
+        SOCIALPUB_X_CLIENT_SECRET: app.clientSecret,
+      });
+      front.target = new URL(server.url);
+      const page = await openAccounts(server);
+      // Marks this document: a reload would lose the mark.
+      await page.evaluate(() => {
+        (window as unknown as { unreloaded: boolean }).unreloaded = true;
+      });
+      const row = page.locator('tr[data-platform="x"]');
+
+      const opening = page.context().waitForEvent("page", SEEN_WITHIN);
+      await row.getByRole("button", { name: "Connect X" }).click();
+      const consent = await opening;
+      await consent.waitForLoadState();
+      expect(new URL(consent.url()).origin).toBe(x.url);
+      // Opened without a handle on the dashboard.
+      expect(await consent.evaluate(() => window.opener)).toBeNull();
+      await expect.poll(() => row.getByRole("status").textContent(), SEEN_WITHIN).toMatch(/Waiting for X/);
+      expect(await row.getByRole("link", { name: "open X's page" }).getAttribute("rel")).toBe(
+        "noopener noreferrer",
       );
-    expect(await page.getByRole("alert").textContent()).toMatch(/docs\/networks\.md/);
-    expect(opened).toBe(0);
-    // The button stays, for another try once the server is set up.
-    expect(await row.getByRole("button", { name: "Connect X" }).count()).toBe(1);
-    await page.close();
-  });
 
-  test("Connect X opens X's page; granting access there shows the account here without a reload", async () => {
-    const app = x.addApp();
-    x.signIn(x.addUser({ username: "ana_ships", followers: 321 }));
-    const server = await startServer({
-      SOCIALPUB_PUBLIC_URL: front.url,
-      SOCIALPUB_X_API_URL: x.url,
-      SOCIALPUB_X_AUTH_URL: `${x.url}/i/oauth2/authorize`,
-      SOCIALPUB_X_CLIENT_ID: app.clientId,
-      SOCIALPUB_X_CLIENT_SECRET: app.clientSecret,
-    });
-    front.target = new URL(server.url);
-    const page = await openAccounts(server);
-    // Marks this document: a reload would lose the mark.
-    await page.evaluate(() => {
-      (window as unknown as { unreloaded: boolean }).unreloaded = true;
-    });
-    const row = page.locator('tr[data-platform="x"]');
+      await consent.getByRole("button", { name: "Authorize app" }).click();
+      await consent.getByText("@ana_ships is connected").waitFor(SEEN_WITHIN);
+      expect(consent.url()).toMatch(new RegExp(`^${front.url}/api/v1/accounts/callback/x\\?`));
 
-    const opening = page.context().waitForEvent("page", SEEN_WITHIN);
-    await row.getByRole("button", { name: "Connect X" }).click();
-    const consent = await opening;
-    await consent.waitForLoadState();
-    expect(new URL(consent.url()).origin).toBe(x.url);
-    // Opened without a handle on the dashboard.
-    expect(await consent.evaluate(() => window.opener)).toBeNull();
-    await expect.poll(() => row.getByRole("status").textContent(), SEEN_WITHIN).toMatch(/Waiting for X/);
-    expect(await row.getByRole("link", { name: "open X's page" }).getAttribute("rel")).toBe(
-      "noopener noreferrer",
-    );
-
-    await consent.getByRole("button", { name: "Authorize app" }).click();
-    await consent.getByText("@ana_ships is connected").waitFor(SEEN_WITHIN);
-    expect(consent.url()).toMatch(new RegExp(`^${front.url}/api/v1/accounts/callback/x\\?`));
-
-    await expect.poll(() => row.textContent(), SEEN_WITHIN).toContain("@ana_ships");
-    expect(await row.textContent()).toContain("321 followers");
-    expect(await row.textContent()).toContain("healthy");
-    expect(await row.getByRole("status").count()).toBe(0);
-    expect(await row.getByRole("button", { name: "Reconnect X" }).count()).toBe(1);
-    expect(await row.getByRole("button", { name: "Disconnect X" }).count()).toBe(1);
-    expect(await page.evaluate(() => (window as unknown as { unreloaded?: boolean }).unreloaded)).toBe(true);
-    const accounts = await callApi<{ data: { platform: string; handle: string }[] }>(
-      server,
-      LIVE_KEY,
-      "GET",
-      "/accounts",
-    );
-    expect(accounts.body.data.map((a) => [a.platform, a.handle])).toEqual([["x", "@ana_ships"]]);
-    // Neither the client secret nor a token ever reached the page or the server's output.
-    const html = await page.content();
-    expect(html).not.toContain(app.clientSecret);
-    expect(server.output()).not.toContain(app.clientSecret);
-    await consent.close();
-    await page.close();
-  });
+      await expect.poll(() => row.textContent(), SEEN_WITHIN).toContain("@ana_ships");
+      expect(await row.textContent()).toContain("321 followers");
+      expect(await row.textContent()).toContain("healthy");
+      expect(await row.getByRole("status").count()).toBe(0);
+      expect(await row.getByRole("button", { name: "Reconnect X" }).count()).toBe(1);
+      expect(await row.getByRole("button", { name: "Disconnect X" }).count()).toBe(1);
+      expect(await page.evaluate(() => (window as unknown as { unreloaded?: boolean }).unreloaded)).toBe(
+        true,
+      );
+      const accounts = await callApi<{ data: { platform: string; handle: string }[] }>(
+        server,
+        LIVE_KEY,
+        "GET",
+        "/accounts",
+      );
+      expect(accounts.body.data.map((a) => [a.platform, a.handle])).toEqual([["x", "@ana_ships"]]);
+      // Neither the client secret nor a token ever reached the page or the server's output.
+      const html = await page.content();
+      expect(html).not.toContain(app.clientSecret);
+      expect(server.output()).not.toContain(app.clientSecret);
+      await consent.close();
+      await page.close();
+    },
+    CASE_TIMEOUT,
+  );
 });

@@ -1,4 +1,5 @@
 import type { NetworkId } from "../api/types.ts";
+import type { CredentialField } from "./live-networks.ts";
 
 /**
  * The networks a live key connects through the network's own page (OAuth): POST /accounts/connect
@@ -32,3 +33,48 @@ export const CONNECT_POLL_MS = 3000;
 /** An account as the connect compares it: a change (new handle, health) means the callback landed. */
 export const accountFingerprint = (account: object | undefined): string =>
   account === undefined ? "none" : JSON.stringify(account);
+
+/**
+ * What a network asks for at connect besides the person's grant: where the account publishes (docs/api.md).
+ * Optional, so the network's own default applies when left empty.
+ */
+export const OAUTH_FIELDS: ReadonlyMap<NetworkId, readonly CredentialField[]> = new Map<
+  NetworkId,
+  readonly CredentialField[]
+>([
+  [
+    "pinterest",
+    [
+      {
+        name: "board",
+        label: "Board",
+        secret: false,
+        required: false,
+        help: "The board pins go to, by name or id; the account's first board when left empty.",
+      },
+    ],
+  ],
+  [
+    "reddit",
+    [
+      {
+        name: "subreddit",
+        label: "Subreddit",
+        secret: false,
+        required: false,
+        placeholder: "r/name",
+        help: "Where posts go; the account's own profile when left empty.",
+      },
+    ],
+  ],
+]);
+
+/** The connect body: the network, and the fields it asks for that were filled in. */
+export function oauthConnectBody(platform: NetworkId, form: FormData): Record<string, unknown> {
+  const body: Record<string, unknown> = { platform };
+  for (const field of OAUTH_FIELDS.get(platform) ?? []) {
+    const value = String(form.get(field.name) ?? "").trim();
+    if (value !== "") body[field.name] = value;
+  }
+  return body;
+}

@@ -1,7 +1,13 @@
 import { useEffect, useState } from "preact/hooks";
 import type { Account, NetworkRule } from "../api/types.ts";
 import { useApp } from "../context.ts";
-import { accountFingerprint, CONNECT_POLL_MS, type OAuthStart } from "../lib/oauth-networks.ts";
+import {
+  accountFingerprint,
+  CONNECT_POLL_MS,
+  OAUTH_FIELDS,
+  type OAuthStart,
+  oauthConnectBody,
+} from "../lib/oauth-networks.ts";
 
 interface Pending {
   url: string;
@@ -61,12 +67,15 @@ export function OAuthConnect(props: {
   return (
     <div class="oauth-connect">
       {pending === null ? (
-        <button
-          type="button"
-          onClick={() =>
+        <form
+          class="stacked credentials"
+          autocomplete="off"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const body = oauthConnectBody(rule.id, new FormData(event.currentTarget));
             void props.run(async () => {
               setExpired(false);
-              const started = await api.send<OAuthStart>("POST", "/accounts/connect", { platform: rule.id });
+              const started = await api.send<OAuthStart>("POST", "/accounts/connect", body);
               setPending({
                 url: started.authorize_url,
                 expiresAt: Date.parse(started.expires_at),
@@ -74,11 +83,38 @@ export function OAuthConnect(props: {
               });
               // noopener: the network's page gets no handle on this one; noreferrer: nor its address.
               window.open(started.authorize_url, "_blank", "noopener,noreferrer");
-            })
-          }
+            });
+          }}
         >
-          {verb} {rule.name}
-        </button>
+          {(OAUTH_FIELDS.get(rule.id) ?? []).map((field) => {
+            const id = `connect-${rule.id}-${field.name}`;
+            return (
+              <div key={field.name} class="field">
+                <label for={id}>
+                  {field.label} for {rule.name} (optional)
+                </label>
+                <input
+                  id={id}
+                  name={field.name}
+                  type="text"
+                  spellcheck={false}
+                  placeholder={field.placeholder}
+                  aria-describedby={field.help ? `${id}-help` : undefined}
+                />
+                {field.help && (
+                  <span id={`${id}-help`} class="help">
+                    {field.help}
+                  </span>
+                )}
+              </div>
+            );
+          })}
+          <div class="actions">
+            <button type="submit">
+              {verb} {rule.name}
+            </button>
+          </div>
+        </form>
       ) : (
         <p class="help" role="status">
           Waiting for {rule.name}: grant access on its page, opened in a new tab. If no tab opened,{" "}
