@@ -40,7 +40,7 @@ export type { RateLimitOptions } from "./service/limits.ts";
 export { consoleLogger, type Logger, silentLogger } from "./service/logger.ts";
 export { type MediaStorage, MemoryMediaStorage } from "./service/media-storage.ts";
 export type { OAuthConnectStart } from "./service/oauth/start-connect.ts";
-export type { PublishingOptions } from "./service/publishing/publishing.ts";
+export type { PublishingOptions, PublishKeyFor } from "./service/publishing/publishing.ts";
 export { requestIdFromHeader } from "./service/request-id.ts";
 export { bodyTextOf } from "./service/responses.ts";
 export type { LookupHost } from "./service/webhook-url.ts";

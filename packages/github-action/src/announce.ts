@@ -1,5 +1,7 @@
 import type { NetworkId, Post, Target } from "@socialpub/core";
 import { type Caption, composeCaption } from "./caption.ts";
+import type { NetworkResult } from "./direct/publisher.ts";
+import { announcementKey } from "./direct/release-key.ts";
 import { planFromEvent } from "./event.ts";
 import type { FailureContext } from "./explain.ts";
 import { CONNECTED_NETWORKS, defaultIdempotencyKey } from "./idempotency.ts";
@@ -31,7 +33,9 @@ export interface AnnounceDeps {
 export type Outcome =
   | { kind: "ignored"; reason: string; release?: Release }
   | (Prepared & { kind: "dry-run" })
-  | (Prepared & { kind: "posted"; post: Post; replayed: boolean; targets: Target[] | null });
+  | (Prepared & { kind: "posted"; post: Post; replayed: boolean; targets: Target[] | null })
+  /** Direct mode: each network's result; no service post to name. */
+  | (Prepared & { kind: "direct"; results: NetworkResult[] });
 
 export interface Prepared {
   /** owner/name */
@@ -44,7 +48,13 @@ export interface Prepared {
   platforms: NetworkId[];
   leftOut: LeftOut[];
   hasMedia: boolean;
+  /**
+   * Service mode: the Idempotency-Key the post is sent with. Direct mode: the announcement key that
+   * earlier runs' posts are found by.
+   */
   idempotencyKey: string;
+  /** True when posting directly to the networks, without a service. */
+  direct: boolean;
 }
 
 /** The whole announcement: which release, which networks, what text, and the post itself. */
@@ -67,15 +77,21 @@ export async function announce(deps: AnnounceDeps): Promise<Outcome> {
     );
   }
   if (inputs.platforms.length === 0)
-    log.info(`\`platforms\` is empty: announcing on every connected network (${connected.join(", ")}).`);
+    log.info(
+      `\`platforms\` is empty: announcing on every ${publisher.kind === "direct" ? "network with credentials" : "connected network"} (${connected.join(", ")}).`,
+    );
 
   const choice = choosePlatforms(requested, hasMedia);
   const platforms = choice.platforms.filter((id) => connected.includes(id));
+  const direct = publisher.kind === "direct";
   const leftOut: LeftOut[] = [
     ...choice.leftOut,
     ...choice.platforms
       .filter((id) => !connected.includes(id))
-      .map((platform) => ({ platform, reason: "not-connected" as const })),
+      .map((platform) => ({
+        platform,
+        reason: direct ? ("no-credentials" as const) : ("not-connected" as const),
+      })),
   ];
   for (const item of leftOut) log.warning(describeLeftOut(item));
   if (platforms.length === 0) {
@@ -121,13 +137,15 @@ export async function announce(deps: AnnounceDeps): Promise<Outcome> {
   // Keyed on the networks asked for, never on which accounts are connected today, so a re-run after an
   // account changed finds the first request instead of posting again. With `platforms` empty, what was
   // asked for is "every connected network", whichever those are.
-  const idempotencyKey =
-    inputs.idempotencyKey ??
-    defaultIdempotencyKey(
-      context.repository,
-      release.id,
-      inputs.platforms.length > 0 ? choice.platforms : CONNECTED_NETWORKS,
-    );
+  // Direct mode keys on the release alone: each network's post is found by it whatever else changed.
+  const idempotencyKey = direct
+    ? announcementKey(context.repository, release.id, inputs.idempotencyKey)
+    : (inputs.idempotencyKey ??
+      defaultIdempotencyKey(
+        context.repository,
+        release.id,
+        inputs.platforms.length > 0 ? choice.platforms : CONNECTED_NETWORKS,
+      ));
   const prepared: Prepared = {
     repository: context.repository,
     release,
@@ -137,20 +155,27 @@ export async function announce(deps: AnnounceDeps): Promise<Outcome> {
     leftOut,
     hasMedia,
     idempotencyKey,
+    direct,
   };
   Object.assign(deps.failure, { idempotencyKey, platforms });
   if (inputs.dryRun) return { kind: "dry-run", ...prepared };
 
+  const post = {
+    caption: caption.text,
+    ...(own.length === 0 ? {} : { captions: Object.fromEntries(own.map((id) => [id, captions[id]!.text])) }),
+    platforms,
+    ...(inputs.media === undefined ? {} : { media: inputs.media }),
+  };
+  if (publisher.kind === "direct") {
+    const results = await publisher.announce(post, {
+      key: idempotencyKey,
+      releaseTimeMs: release.publishedAt ?? 0,
+    });
+    return { kind: "direct", ...prepared, results };
+  }
+
   const created = await publisher.createPost(
-    {
-      caption: caption.text,
-      ...(own.length === 0
-        ? {}
-        : { captions: Object.fromEntries(own.map((id) => [id, captions[id]!.text])) }),
-      platforms,
-      ...(inputs.media === undefined ? {} : { media: inputs.media }),
-      ...(inputs.scheduleAt === undefined ? {} : { schedule_at: inputs.scheduleAt }),
-    },
+    { ...post, ...(inputs.scheduleAt === undefined ? {} : { schedule_at: inputs.scheduleAt }) },
     idempotencyKey,
   );
   let targets: Target[] | null = null;

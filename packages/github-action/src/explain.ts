@@ -14,6 +14,8 @@ import {
 
 export interface FailureContext {
   baseUrl?: string;
+  /** Direct mode: the service ran inside the job, so its answers are the networks', not a server's. */
+  direct?: boolean;
   idempotencyKey?: string;
   /** The networks the post was sent to. */
   platforms?: readonly string[];
@@ -25,6 +27,7 @@ export interface FailureContext {
  */
 export function explainFailure(error: unknown, context: FailureContext = {}): string {
   if (!(error instanceof SocialPublishError)) return error instanceof Error ? error.message : String(error);
+  if (context.direct) return `Could not post (${error.status}): ${error.message} Nothing was posted.`;
   const requestId = error.requestId ? ` (request id ${error.requestId})` : "";
   const at = context.baseUrl ?? "the service";
 

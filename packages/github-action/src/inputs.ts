@@ -1,13 +1,20 @@
 import { isNetworkId, NETWORK_IDS, type NetworkId } from "@socialpub/core";
+import { type DirectCredentials, directInputsGiven, readDirectCredentials } from "./direct/credentials.ts";
 import { withoutTrailingSlashes } from "./linear-text.ts";
 import { type NetworkTemplates, parseNetworkTemplates } from "./network-templates.ts";
 import { DEFAULT_TEMPLATE, parseTemplate, type TemplatePart } from "./template.ts";
 
 /** The action's inputs, checked. */
 export interface ActionInputs {
+  /** The service's API key; "" in direct mode. */
   apiKey: string;
-  /** The service's base URL without a trailing slash, e.g. https://host/api/v1. */
+  /** The service's base URL without a trailing slash, e.g. https://host/api/v1; "" in direct mode. */
   baseUrl: string;
+  /**
+   * Direct mode (`base-url` empty): the networks' own credentials, and no service. Undefined in service
+   * mode.
+   */
+  direct: DirectCredentials | undefined;
   /** Networks to post to, in the order given; empty means every network connected to the account. */
   platforms: NetworkId[];
   template: TemplatePart[];
@@ -32,9 +39,11 @@ export class InputError extends Error {
 
 export function readInputs(read: InputReader): ActionInputs {
   const optional = (name: string) => read(name).trim() || undefined;
-  return {
-    apiKey: readApiKey(read),
-    baseUrl: parseBaseUrl(read("base-url")),
+  const direct = readMode(read);
+  const inputs: ActionInputs = {
+    apiKey: direct ? "" : readApiKey(read),
+    baseUrl: direct ? "" : parseBaseUrl(read("base-url")),
+    direct,
     platforms: parsePlatforms(read("platforms")),
     template: parseTemplate(read("template").trim() || DEFAULT_TEMPLATE),
     templates: parseNetworkTemplates(read("templates")),
@@ -46,6 +55,46 @@ export function readInputs(read: InputReader): ActionInputs {
     tag: optional("tag"),
     githubToken: optional("github-token"),
   };
+  if (direct) checkDirectOnly(inputs);
+  return inputs;
+}
+
+/** What only a service can do: keep a post for later, or hold media uploaded to it. */
+function checkDirectOnly(inputs: ActionInputs): void {
+  if (inputs.scheduleAt !== undefined) {
+    throw new InputError(
+      "`schedule-at` needs a service to publish later: without `base-url` the Action posts directly and the job ends when it has. Drop `schedule-at`, or schedule the workflow itself.",
+    );
+  }
+  if (inputs.media?.startsWith("med_")) {
+    throw new InputError(
+      `The \`media\` input "${inputs.media}" is a service's media id, and no service is used without \`base-url\`: give an http(s) URL of the image instead.`,
+    );
+  }
+}
+
+/**
+ * Service mode when `base-url` is set, direct mode when it is empty and a network's credentials are
+ * given. Both at once is refused, naming what to drop, so a workflow never posts somewhere it did not
+ * mean to.
+ */
+function readMode(read: InputReader): DirectCredentials | undefined {
+  const directGiven = directInputsGiven(read);
+  const baseUrl = read("base-url").trim();
+  if (baseUrl !== "" && directGiven.length > 0) {
+    const names = directGiven.map((name) => `\`${name}\``).join(", ");
+    throw new InputError(
+      `\`base-url\` (post through a service) and ${names} (post directly to the networks) are both set. ` +
+        `Drop ${names} to post through the service at \`base-url\`, or drop \`base-url\` and \`api-key\` to post directly.`,
+    );
+  }
+  if (baseUrl !== "" || directGiven.length === 0) return undefined;
+  if (read("api-key").trim() !== "") {
+    throw new InputError(
+      "`api-key` is set but `base-url` is empty: the key belongs to a service. Set `base-url` to the service's API address, or drop `api-key` to post directly with the networks' credentials.",
+    );
+  }
+  return readDirectCredentials(read);
 }
 
 function readApiKey(read: InputReader): string {
@@ -64,7 +113,9 @@ export function parseBaseUrl(value: string): string {
   const text = value.trim();
   if (text === "")
     throw new InputError(
-      "The `base-url` input is empty. Set it to the service's API address, e.g. https://api.example.com/api/v1.",
+      "The `base-url` input is empty. Set it to the service's API address, e.g. https://api.example.com/api/v1, " +
+        "or leave it and `api-key` out and give a network's credentials (`bluesky-handle` and `bluesky-app-password`, " +
+        "`telegram-bot-token` and `telegram-chat`, or `discord-webhook-url`) to post directly.",
     );
   let url: URL;
   try {

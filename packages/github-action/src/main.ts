@@ -1,5 +1,9 @@
 import * as core from "@actions/core";
+import { NETWORK_RULES } from "@socialpub/core";
 import { announce, type Log, type Outcome } from "./announce.ts";
+import { DIRECT_SECRET_INPUTS } from "./direct/credentials.ts";
+import { noLedger } from "./direct/ledger.ts";
+import { createDirectPublisher } from "./direct/publisher.ts";
 import { explainFailure, type FailureContext } from "./explain.ts";
 import { fetchReleaseByTag } from "./github-release.ts";
 import { readInputs } from "./inputs.ts";
@@ -22,16 +26,22 @@ const log: Log = {
 /** The action's entry point: announce, then report through outputs and the job summary. */
 export async function run(): Promise<void> {
   // Masked before anything else runs, so no later log line, error or output can show them.
-  for (const secret of [core.getInput("api-key"), core.getInput("github-token")]) {
+  for (const name of ["api-key", "github-token", ...DIRECT_SECRET_INPUTS]) {
+    const secret = core.getInput(name);
     if (secret) core.setSecret(secret);
   }
   const failure: FailureContext = {};
   let publisher: Publisher | undefined;
   try {
     const inputs = readInputs((name) => core.getInput(name, { trimWhitespace: false }));
-    failure.baseUrl = inputs.baseUrl;
     const context = readRunContext(process.env);
-    publisher = createPublisher(inputs.apiKey, inputs.baseUrl);
+    if (inputs.direct) {
+      failure.direct = true;
+      publisher = createDirectPublisher(inputs.direct, { env: process.env, ledger: noLedger, log });
+    } else {
+      failure.baseUrl = inputs.baseUrl;
+      publisher = createPublisher(inputs.apiKey, inputs.baseUrl);
+    }
     const outcome = await announce({
       inputs,
       context,
@@ -69,15 +79,30 @@ function report(outcome: Outcome): void {
     core.info(`Dry run: nothing was posted. The caption would be:\n${outcome.caption.text}`);
     return;
   }
-  const { post } = outcome;
-  core.info(
-    outcome.replayed
-      ? `An earlier run already announced this release as ${post.id}; it was not posted again.`
-      : `Posted ${post.id} (${post.status}) to ${post.platforms.join(", ")}.`,
-  );
+  if (outcome.kind === "direct") {
+    for (const result of outcome.results) {
+      const name = NETWORK_RULES[result.platform].name;
+      if (result.status === "published") core.info(`${name}: posted, ${result.permalink}`);
+      if (result.status === "already-posted")
+        core.info(`${name}: already posted by an earlier run (${result.permalink}); not posted again.`);
+    }
+  } else {
+    const { post } = outcome;
+    core.info(
+      outcome.replayed
+        ? `An earlier run already announced this release as ${post.id}; it was not posted again.`
+        : `Posted ${post.id} (${post.status}) to ${post.platforms.join(", ")}.`,
+    );
+  }
   const failure = everyNetworkFailed(outcome);
   if (failure) core.setFailed(failure);
-  else for (const line of failedTargets(outcome)) core.warning(`The post ${post.id} failed on ${line}`);
+  else for (const line of failedTargets(outcome)) core.warning(failedLine(outcome, line));
+}
+
+function failedLine(outcome: Outcome, line: string): string {
+  return outcome.kind === "posted"
+    ? `The post ${outcome.post.id} failed on ${line}`
+    : `Failed on ${line}. A re-run posts there, and only there.`;
 }
 
 /** Appends to the job summary; outside a runner (no GITHUB_STEP_SUMMARY) there is none to write. */

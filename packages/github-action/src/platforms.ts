@@ -1,6 +1,6 @@
 import { NETWORK_RULES, type NetworkId } from "@socialpub/core";
 
-export type LeftOutReason = "needs-media" | "not-connected";
+export type LeftOutReason = "needs-media" | "not-connected" | "no-credentials";
 
 export interface LeftOut {
   platform: NetworkId;
@@ -27,10 +27,18 @@ export function choosePlatforms(requested: readonly NetworkId[], hasMedia: boole
   return { platforms, leftOut };
 }
 
+const DIRECT_HINT: Partial<Record<NetworkId, string>> = {
+  bluesky: "Set `bluesky-handle` and `bluesky-app-password` to include it.",
+  telegram: "Set `telegram-bot-token` and `telegram-chat` to include it.",
+  discord: "Set `discord-webhook-url` to include it.",
+};
+
 /** What a left-out network needs, in words. */
 export function describeLeftOut({ platform, reason }: LeftOut): string {
   const name = NETWORK_RULES[platform].name;
-  return reason === "needs-media"
-    ? `${name} cannot post text alone: it was left out. Set the \`media\` input to an image or video URL to include it.`
-    : `${name} is not connected to the account: it was left out. Connect it in the service to include it.`;
+  if (reason === "needs-media")
+    return `${name} cannot post text alone: it was left out. Set the \`media\` input to an image or video URL to include it.`;
+  if (reason === "no-credentials")
+    return `${name} has no credentials among the inputs: it was left out. ${DIRECT_HINT[platform] ?? `Posting to ${name} needs a service (\`base-url\`).`}`;
+  return `${name} is not connected to the account: it was left out. Connect it in the service to include it.`;
 }

@@ -1,4 +1,5 @@
 import { type NetworkId, Post, SocialPublishClient, type Target } from "@socialpub/core";
+import type { DirectPublisher } from "./direct/publisher.ts";
 
 export interface NewPost {
   caption: string;
@@ -17,16 +18,21 @@ export interface CreatedPost {
 }
 
 /** The calls the action makes to the social publishing service. */
-export interface Publisher {
+export interface ServicePublisher {
+  readonly kind: "service";
   connectedPlatforms(): Promise<NetworkId[]>;
   createPost(post: NewPost, idempotencyKey: string): Promise<CreatedPost>;
   targets(postId: string): Promise<Target[]>;
   close(): Promise<void>;
 }
 
-export function createPublisher(apiKey: string, baseUrl: string): Publisher {
+/** Where the announcement goes: a service (base-url), or the networks directly. */
+export type Publisher = ServicePublisher | DirectPublisher;
+
+export function createPublisher(apiKey: string, baseUrl: string): ServicePublisher {
   const client = new SocialPublishClient({ apiKey, baseUrl });
   return {
+    kind: "service",
     async connectedPlatforms() {
       const { data } = await client.accounts.list();
       return data.map((account) => account.platform);

@@ -10,6 +10,8 @@ export interface Release {
   url: string;
   draft: boolean;
   prerelease: boolean;
+  /** When it was published (else created), Unix ms; null when GitHub gave neither. */
+  publishedAt: number | null;
 }
 
 /**
@@ -32,7 +34,14 @@ export function releaseFromGitHub(value: unknown): Release {
     url: r.html_url,
     draft: r.draft === true,
     prerelease: r.prerelease === true,
+    publishedAt: timeOf(r.published_at) ?? timeOf(r.created_at),
   };
+}
+
+function timeOf(value: unknown): number | null {
+  if (typeof value !== "string") return null;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? null : ms;
 }
 
 /** Why a release is not announced, or undefined when it is. */

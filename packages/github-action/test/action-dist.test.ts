@@ -91,7 +91,13 @@ describe("node dist/index.js on a published release", () => {
       platforms: "x,linkedin,bluesky",
       caption: post.caption,
       skipped: "instagram,reddit",
+      permalinks: expect.any(String),
     });
+    // The sandbox's permalinks, one per network, as the targets give them.
+    const { data: sent } = await client.posts.targets(post.id);
+    expect(JSON.parse(run.outputs.permalinks!)).toEqual(
+      Object.fromEntries(sent.map((t) => [t.platform, t.permalink])),
+    );
     expect(
       post.caption.startsWith(
         "octo/app v1.0.0\nhttps://github.com/octo/app/releases/tag/v1.0.0\n\nWhat's Changed",
@@ -202,6 +208,7 @@ describe("node dist/index.js on releases it must not announce", () => {
       platforms: "",
       caption: "",
       skipped: "",
+      permalinks: "{}",
     });
     expect(run.stdout).toMatch(/::notice::Release v2\.0\.0-rc\.1 is a prerelease/);
     expect(await allPosts()).toHaveLength(before);
@@ -307,6 +314,7 @@ describe("node dist/index.js failures explain the fix", () => {
       platforms: "",
       caption: "",
       skipped: "",
+      permalinks: "{}",
     });
   });
 

@@ -38,11 +38,11 @@ describe("action.yml", () => {
     }
   });
 
-  it("api-key and base-url are required; the defaults are the ones the code falls back to", () => {
+  it("no input is required (service or direct mode decides); the defaults are the ones the code falls back to", () => {
     const required = Object.entries(metadata.inputs)
       .filter(([, input]) => input.required)
       .map(([name]) => name);
-    expect(required.sort()).toEqual(["api-key", "base-url"]);
+    expect(required).toEqual([]);
     expect(metadata.inputs.template!.default).toBe(DEFAULT_TEMPLATE);
     expect(metadata.inputs["skip-prerelease"]!.default).toBe("true");
     expect(metadata.inputs["dry-run"]!.default).toBe("false");

@@ -15,6 +15,8 @@ const release = {
   html_url: "https://github.com/octo/app/releases/tag/v2.1.0",
   draft: false,
   prerelease: false,
+  created_at: "2026-11-20T09:58:12Z",
+  published_at: "2026-11-20T10:00:00Z",
 };
 
 const context = (eventName: string, payload: Record<string, unknown> = {}, ref = ""): RunContext => ({
@@ -37,6 +39,7 @@ describe("events", () => {
         url: "https://github.com/octo/app/releases/tag/v2.1.0",
         draft: false,
         prerelease: false,
+        publishedAt: Date.parse("2026-11-20T10:00:00Z"),
       },
     });
   });

@@ -26,6 +26,7 @@ const posted = (caption: string): Outcome => ({
     url: "https://github.com/octo/app/releases/tag/v1",
     draft: false,
     prerelease: false,
+    publishedAt: null,
   },
   caption: { text: caption, notesShortened: false, warnings: [] },
   captions: {},
@@ -33,6 +34,7 @@ const posted = (caption: string): Outcome => ({
   leftOut: [{ platform: "tiktok", reason: "needs-media" }],
   hasMedia: false,
   idempotencyKey: "k",
+  direct: false,
   post: { ...post, caption },
   replayed: false,
   targets: [
@@ -84,6 +86,8 @@ describe("summary and outputs", () => {
       platforms: "x,bluesky",
       caption: "hello",
       skipped: "tiktok",
+      // Only networks with a permalink: Bluesky failed.
+      permalinks: '{"x":"https://x.test/1"}',
     });
     expect(failedTargets(outcome)).toEqual(["Bluesky: Rejected | by <network>"]);
   });

@@ -31,8 +31,10 @@ import { createMediaFetch, type MediaFetch } from "./publishing/media-fetch.ts";
 import {
   adapterResolver,
   DEFAULT_PUBLISHING,
+  defaultPublishKey,
   type Publishing,
   type PublishingOptions,
+  type PublishKeyFor,
 } from "./publishing/publishing.ts";
 import { metricsWork, retryWork } from "./publishing/workers.ts";
 import { requestIdFor } from "./request-id.ts";
@@ -60,6 +62,12 @@ export interface ServiceOptions {
   credentialKeyring?: CredentialKeyring;
   /** Publishing timings: the publish-now wait, attempt timeout, retry delays, metrics schedule. */
   publishing?: PublishingOptions;
+  /**
+   * The key a post is published under on each network (PublishInput.key); by default derived from the
+   * post's id and creation time. The GitHub Action's direct mode derives it from the release instead,
+   * so a re-run of the workflow cannot make a second Bluesky record.
+   */
+  publishKey?: PublishKeyFor;
   /**
    * The server's address as networks and browsers reach it (SOCIALPUB_PUBLIC_URL), without a trailing
    * slash: OAuth networks send the user back to `${publicUrl}/api/v1/accounts/callback/<network>`.
@@ -170,6 +178,7 @@ export function createService(options: ServiceOptions): Service {
   const publishing: Publishing = {
     options: { ...DEFAULT_PUBLISHING, ...options.publishing },
     adapterFor: adapterResolver(options.liveAdapters ?? {}),
+    publishKey: options.publishKey ?? defaultPublishKey,
     keyring: options.credentialKeyring ?? null,
     retries,
     metrics,

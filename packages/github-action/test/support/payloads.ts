@@ -15,6 +15,9 @@ export interface ReleaseFields {
   prerelease?: boolean;
 }
 
+export const RELEASE_CREATED_AT = "2026-11-20T09:58:12Z";
+export const RELEASE_PUBLISHED_AT = "2026-11-20T10:00:00Z";
+
 /** A release object as GitHub's webhook payload and REST API give it (the fields that matter here). */
 export function releaseObject(fields: ReleaseFields, repository = "octo/app") {
   return {
@@ -26,6 +29,8 @@ export function releaseObject(fields: ReleaseFields, repository = "octo/app") {
     draft: fields.draft ?? false,
     prerelease: fields.prerelease ?? false,
     target_commitish: "main",
+    created_at: RELEASE_CREATED_AT,
+    published_at: RELEASE_PUBLISHED_AT,
   };
 }
 

@@ -54,6 +54,8 @@ export interface StepOptions {
   repository?: string;
   /** GITHUB_API_URL, for a stand-in GitHub API. */
   apiUrl?: string;
+  /** More environment, as a workflow's `env:` sets it (never inputs). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -84,6 +86,7 @@ function runStepNow(options: StepOptions): Promise<StepRun> {
     GITHUB_REF: options.ref ?? "",
     GITHUB_API_URL: options.apiUrl ?? "http://127.0.0.1:9",
     RUNNER_TEMP: dir,
+    ...options.env,
     ...inputEnvironment(options.inputs),
   };
   return new Promise((resolve) => {

@@ -7,7 +7,6 @@ import {
   NetworkError,
   type PublishedPost,
 } from "../../networks/adapter.ts";
-import { publishKey } from "../../networks/record-key.ts";
 import { accountBinding, CredentialKeyError } from "../../secrets/credential-keyring.ts";
 import type { AccountRecord, NewEvent, PostRecord, TargetRecord } from "../../store/types.ts";
 import { accountEvent } from "../account-event.ts";
@@ -87,7 +86,7 @@ async function attemptWith(
     const why = err instanceof Error ? err.message : String(err);
     return fail(`The ${name} account's credentials cannot be read (${why}); reconnect the account.`);
   }
-  const key = publishKey(post.id, post.created_at, target.platform);
+  const key = publishing.publishKey(post, target.platform);
   const signal = AbortSignal.any([
     publishing.shutdown,
     AbortSignal.timeout(publishing.options.attemptTimeoutMs),

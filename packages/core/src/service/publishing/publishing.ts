@@ -1,8 +1,9 @@
 import type { NetworkId } from "../../contract/networks.ts";
 import type { Credentials, NetworkAdapter, NetworkAdapters } from "../../networks/adapter.ts";
+import { publishKey } from "../../networks/record-key.ts";
 import { sandboxAdapter } from "../../networks/sandbox.ts";
 import type { CredentialKeyring } from "../../secrets/credential-keyring.ts";
-import type { KeyMode } from "../../store/types.ts";
+import type { KeyMode, PostRecord } from "../../store/types.ts";
 import type { DueTimer } from "./due-timer.ts";
 import type { FollowerReads } from "./follower-refresh.ts";
 import type { InFlightSweep } from "./in-flight-sweep.ts";
@@ -47,11 +48,25 @@ export const DEFAULT_PUBLISHING: Required<PublishingOptions> = {
   followersMaxAgeMs: 21_600_000,
 };
 
+/**
+ * The stable key one post is published under on one network (PublishInput.key): a TID, the same for
+ * every attempt. By default it comes from the post (core's publishKey); a caller that knows what the
+ * post stands for across separate runs (a GitHub release announced by the Action without a server)
+ * derives it from that instead, so a network that takes the caller's key (Bluesky's record key)
+ * refuses a second post from a later run too.
+ */
+export type PublishKeyFor = (post: Pick<PostRecord, "id" | "created_at">, platform: NetworkId) => string;
+
+export const defaultPublishKey: PublishKeyFor = (post, platform) =>
+  publishKey(post.id, post.created_at, platform);
+
 /** What the publishing steps share, beside the store and clock every handler has. */
 export interface Publishing {
   options: Required<PublishingOptions>;
   /** The adapter a post of `mode` publishes through on `platform`; undefined when there is none. */
   adapterFor(mode: KeyMode, platform: NetworkId): NetworkAdapter | undefined;
+  /** The key each attempt of a post on a network is made under (default: from the post). */
+  publishKey: PublishKeyFor;
   /** Seals and opens live credentials; null when the server was given no secret key. */
   keyring: CredentialKeyring | null;
   /** Wakes the worker that makes retries when one is due sooner than it knows. */

@@ -30,7 +30,7 @@ export async function liveService(
     publishing?: PublishingOptions;
     store?: Store;
     /** Service options for the media tests: the address rule, how names resolve, how media is fetched. */
-    service?: Pick<ServiceOptions, "allowPrivateWebhookUrls" | "lookupHost" | "mediaFetch">;
+    service?: Pick<ServiceOptions, "allowPrivateWebhookUrls" | "lookupHost" | "mediaFetch" | "publishKey">;
   } = {},
 ): Promise<LiveService & { adapters: ScriptedAdapter[] }> {
   const clock = new FakeClock();

@@ -1,0 +1,171 @@
+// The reference service run inside the job for direct mode: an in-memory store, a live key made for
+// this run, a secret key that lives only in this process, and the networks' adapters. Posts go through
+// it exactly as they would through a deployed service (the same adaptation per network, the same
+// publishing rules), over its fetch handler: nothing listens on a port.
+import { randomBytes } from "node:crypto";
+import {
+  type AccountSession,
+  accountBinding,
+  CredentialKeyring,
+  type Credentials,
+  createService,
+  generateApiKey,
+  HttpError,
+  MemoryStore,
+  NETWORK_RULES,
+  type NetworkAdapter,
+  type PublishKeyFor,
+  provisionUser,
+  type Service,
+  SocialPublishClient,
+  silentLogger,
+  type UserRecord,
+} from "@socialpub/core";
+import { blueskyAdapter, discordAdapter, telegramAdapter } from "@socialpub/networks";
+import type { DirectCredentials, DirectNetwork } from "./credentials.ts";
+import { networksWithCredentials } from "./credentials.ts";
+
+/** How long one network may take to publish: the job waits for every network's one attempt. */
+const ATTEMPT_TIMEOUT_MS = 60_000;
+
+export interface InJobService {
+  /** A client of the in-job service, as a deployed service's client would be. */
+  client: SocialPublishClient;
+  /** The account session of a connected network, for reading back what an earlier run posted. */
+  sessionFor(network: DirectNetwork): Promise<AccountSession | undefined>;
+  adapter(network: DirectNetwork): NetworkAdapter;
+  close(): Promise<void>;
+}
+
+export interface InJobOptions {
+  env: NodeJS.ProcessEnv;
+  publishKey: PublishKeyFor;
+}
+
+/**
+ * Starts the service and connects every network that has credentials; the networks check them at once.
+ * Throws when one refuses them (its reason, naming the inputs), before anything is posted.
+ */
+export async function startInJobService(
+  credentials: DirectCredentials,
+  options: InJobOptions,
+): Promise<InJobService> {
+  const { env } = options;
+  const adapters = {
+    bluesky: blueskyAdapter(),
+    // The Bot API and Discord addresses can be pointed at local stand-ins (the Action's own tests do),
+    // as on the server; they are environment variables, never inputs a workflow could set by mistake.
+    telegram: telegramAdapter(
+      env.SOCIALPUB_TELEGRAM_API_URL ? { apiUrl: env.SOCIALPUB_TELEGRAM_API_URL } : {},
+    ),
+    discord: discordAdapter(env.SOCIALPUB_DISCORD_API_URL ? { apiUrl: env.SOCIALPUB_DISCORD_API_URL } : {}),
+  } satisfies Record<DirectNetwork, NetworkAdapter>;
+  const store = new MemoryStore();
+  const apiKey = generateApiKey("live");
+  const { user } = await provisionUser(store, { key: apiKey, plan: "studio" });
+  const keyring = new CredentialKeyring(new Uint8Array(randomBytes(32)));
+  const service = createService({
+    store,
+    logger: silentLogger,
+    rateLimit: false,
+    liveAdapters: adapters,
+    credentialKeyring: keyring,
+    // A Bluesky service address is the user's: it must be public, as on the server, unless the
+    // environment says this is a test against local peers.
+    allowPrivateWebhookUrls: env.SOCIALPUB_ALLOW_PRIVATE_URLS === "1",
+    publishKey: options.publishKey,
+    // One attempt per network, and the post's answer waits for all of them: the job ends after this
+    // step, so a retry an hour later would never run. A re-run of the job posts where this one failed.
+    publishing: {
+      waitMs: ATTEMPT_TIMEOUT_MS + 5_000,
+      attemptTimeoutMs: ATTEMPT_TIMEOUT_MS,
+      retryDelaysMs: [],
+    },
+  });
+  await service.start();
+  const client = new SocialPublishClient({
+    apiKey,
+    baseUrl: "http://in-job.socialpub.invalid/api/v1",
+    fetch: (request) => service.fetch(request),
+    maxRetries: 0,
+    timeoutMs: ATTEMPT_TIMEOUT_MS + 30_000,
+  });
+  const close = async () => {
+    await client.close();
+    await service.close();
+  };
+  try {
+    for (const network of networksWithCredentials(credentials)) {
+      await connect(service, user, network, credentials);
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return {
+    client,
+    adapter: (network) => adapters[network],
+    async sessionFor(network) {
+      const account = await store.getAccount(user.id, "live", network);
+      if (!account?.credentials) return undefined;
+      const binding = accountBinding(user.id, "live", network);
+      const opened = JSON.parse(keyring.open(account.credentials, binding)) as Credentials;
+      return {
+        handle: account.handle,
+        credentials: opened,
+        async saveCredentials(next) {
+          await store.setAccountCredentials(
+            user.id,
+            "live",
+            network,
+            keyring.seal(JSON.stringify(next), binding),
+          );
+        },
+      };
+    },
+    close,
+  };
+}
+
+const INPUTS: Record<DirectNetwork, string> = {
+  bluesky: "`bluesky-handle` and `bluesky-app-password`",
+  telegram: "`telegram-bot-token` and `telegram-chat`",
+  discord: "`discord-webhook-url`",
+};
+
+async function connect(
+  service: Service,
+  user: UserRecord,
+  network: DirectNetwork,
+  credentials: DirectCredentials,
+): Promise<void> {
+  const body =
+    network === "bluesky"
+      ? {
+          platform: network,
+          handle: credentials.bluesky!.handle,
+          app_password: credentials.bluesky!.appPassword,
+          ...(credentials.bluesky!.service ? { service: credentials.bluesky!.service } : {}),
+        }
+      : network === "telegram"
+        ? { platform: network, bot_token: credentials.telegram!.botToken, chat: credentials.telegram!.chat }
+        : { platform: network, webhook_url: credentials.discord!.webhookUrl };
+  const name = NETWORK_RULES[network].name;
+  try {
+    await service.connectLiveAccount(user, body);
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    // The service's message is the network's reason, with the credentials already taken out of it.
+    const reason = error.message.replace(/\s+$/, "");
+    throw new DirectConnectError(
+      error.status >= 500
+        ? `${name} could not be reached to check ${INPUTS[network]} (${reason}). Nothing was posted; re-run the job later.`
+        : `${name} refused ${INPUTS[network]}: ${reason} Nothing was posted; fix the secret and re-run the job.`,
+    );
+  }
+}
+
+/** A network refused the credentials given, or could not be reached to check them. */
+export class DirectConnectError extends Error {
+  override name = "DirectConnectError";
+}
