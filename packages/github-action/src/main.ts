@@ -1,6 +1,7 @@
 import * as core from "@actions/core";
 import { NETWORK_RULES } from "@socialpub/core";
 import { announce, type Log, type Outcome } from "./announce.ts";
+import { actionsCacheLedger } from "./direct/cache-ledger.ts";
 import { DIRECT_SECRET_INPUTS } from "./direct/credentials.ts";
 import { noLedger } from "./direct/ledger.ts";
 import { createDirectPublisher } from "./direct/publisher.ts";
@@ -37,7 +38,13 @@ export async function run(): Promise<void> {
     const context = readRunContext(process.env);
     if (inputs.direct) {
       failure.direct = true;
-      publisher = createDirectPublisher(inputs.direct, { env: process.env, ledger: noLedger, log });
+      const cached = actionsCacheLedger(process.env, log);
+      if (!cached && (inputs.direct.telegram || inputs.direct.discord)) {
+        log.warning(
+          "This runner offers no Actions cache, so nothing remembers what is posted to Telegram or Discord: a re-run of this job would post there again (Bluesky is protected by its record key).",
+        );
+      }
+      publisher = createDirectPublisher(inputs.direct, { env: process.env, ledger: cached ?? noLedger, log });
     } else {
       failure.baseUrl = inputs.baseUrl;
       publisher = createPublisher(inputs.apiKey, inputs.baseUrl);

@@ -76,15 +76,23 @@ describe("workflows that use the action", () => {
 
   const cases = [
     { path: "../../../examples/github/announce-release.yml", uses: /packages\/github-action@/ },
+    { path: "../../../examples/github/announce-release-direct.yml", uses: /packages\/github-action@/ },
     { path: "../../../.github/workflows/github-action.yml", uses: /^\.\/packages\/github-action$/ },
   ];
   for (const { path, uses } of cases) {
-    it(`${path.replace(/^(\.\.\/)+/, "")} gives the required inputs and only inputs the action has`, () => {
+    it(`${path.replace(/^(\.\.\/)+/, "")} gives one mode's inputs and only inputs the action has`, () => {
       const steps = stepsUsing(path, uses);
       expect(steps.length).toBeGreaterThan(0);
       for (const step of steps) {
         const given = Object.keys(step.with ?? {});
-        expect(given).toEqual(expect.arrayContaining(["api-key", "base-url"]));
+        // Service mode (api-key and base-url) or direct mode (a network's credentials, no base-url).
+        if (given.includes("base-url"))
+          expect(given).toEqual(expect.arrayContaining(["api-key", "base-url"]));
+        else
+          expect(
+            given.some((name) => /^(bluesky|telegram|discord)-/.test(name)),
+            path,
+          ).toBe(true);
         for (const name of given) expect(Object.keys(metadata.inputs), name).toContain(name);
       }
     });

@@ -19,6 +19,7 @@ export interface Ledger {
   /** Where the entries are kept, in words, for the log and the summary. */
   readonly description: string;
   read(announcement: string): Promise<LedgerEntries>;
+  /** Adds the networks this run posted to (never one read back from an earlier run). */
   write(announcement: string, entries: LedgerEntries): Promise<void>;
 }
 

@@ -109,7 +109,7 @@ export function createDirectPublisher(
         for (const target of targets)
           if (target.status === "published" && target.permalink)
             posted[target.platform] = { permalink: target.permalink, at: now };
-        if (Object.keys(posted).length > 0) await ledger.write(announcement.key, { ...earlier, ...posted });
+        if (Object.keys(posted).length > 0) await ledger.write(announcement.key, posted);
       }
 
       return post.platforms.map((platform): NetworkResult => {
