@@ -72,7 +72,15 @@ describe("network fakes", () => {
       saveCredentials: async () => {},
     };
     await expect(
-      adapter.publish(session, { postId: "post_1", text: "hi", media: [], key: "k", signal }),
+      adapter.publish(session, {
+        postId: "post_1",
+        text: "hi",
+        media: [],
+        key: "k",
+        step: null,
+        saveStep: async () => {},
+        signal,
+      }),
     ).rejects.toMatchObject({
       kind: "refused",
       message: expect.stringMatching(/no longer serves API version 202001/),
