@@ -9,6 +9,7 @@ export const BENCHMARKS = [
   "memory",
   "client-overhead",
   "node-adapter",
+  "postgres",
 ] as const;
 
 export type BenchmarkName = (typeof BENCHMARKS)[number];

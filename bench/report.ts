@@ -28,7 +28,7 @@ export function markdownTable(results: readonly BenchResult[]): string {
         ? `${row.baseline.what}: ${formatFigure(row.baseline.figure, row.baseline.unit)}`
         : "—";
       lines.push(
-        `| ${result.benchmark} | ${row.what} | ${formatFigure(row.figure, row.unit)} | ${baseline} | ${formatRatio(row)} | ${row.goal} | ${row.met ? "yes" : "**no**"} |`,
+        `| ${result.benchmark} | ${row.what} | ${formatFigure(row.figure, row.unit)} | ${baseline} | ${formatRatio(row)} | ${row.goal} | ${row.met === null ? "—" : row.met ? "yes" : "**no**"} |`,
       );
     }
   }

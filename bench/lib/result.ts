@@ -15,7 +15,8 @@ export interface ResultRow {
   /** How the ratio reads: "percent" (47 %) or "times" (1.12×). */
   ratio_as: "percent" | "times";
   goal: string;
-  met: boolean;
+  /** Whether the goal was met; null for a figure measured to be reported, with no goal of its own. */
+  met: boolean | null;
 }
 
 export interface BenchResult {
@@ -69,7 +70,7 @@ export function report(
       ? ` vs ${row.baseline.what} ${formatFigure(row.baseline.figure, row.baseline.unit)} = ${formatRatio(row)}`
       : "";
     console.log(
-      `  ${row.what}: ${formatFigure(row.figure, row.unit)}${against} (goal ${row.goal}: ${row.met ? "met" : "MISSED"})`,
+      `  ${row.what}: ${formatFigure(row.figure, row.unit)}${against}${row.met === null ? "" : ` (goal ${row.goal}: ${row.met ? "met" : "MISSED"})`}`,
     );
   }
   const file = resultFile(name, options.quick);

@@ -1,5 +1,5 @@
 import { DatabaseSync } from "node:sqlite";
-import { type NetworkId, newId, provisionUser } from "../../packages/core/src/index.ts";
+import { type NetworkId, newId, provisionUser, type Store } from "../../packages/core/src/index.ts";
 import { openSqliteStore } from "../../packages/server/src/index.ts";
 
 /** The three networks every benchmark post goes to; none of them needs media. */
@@ -18,24 +18,29 @@ export interface BenchUser {
 export async function createDatabase(path: string, count: number): Promise<BenchUser[]> {
   const store = openSqliteStore(path);
   try {
-    const users: BenchUser[] = [];
-    for (let i = 0; i < count; i++) {
-      const { user, apiKey } = await provisionUser(store, {
-        plan: "studio",
-        email: `bench-${i}@example.com`,
-        name: `Bench User ${i}`,
-        studio: `Bench Studio ${i}`,
-        accounts: BENCH_NETWORKS,
-      });
-      users.push({ userId: user.id, apiKey });
-    }
-    return users;
+    return await provisionBenchUsers(store, count);
   } finally {
     await store.close();
   }
 }
 
-const CAPTIONS = [
+/** The users of `createDatabase`, in any store (the PostgreSQL benchmark provisions them in both). */
+export async function provisionBenchUsers(store: Store, count: number): Promise<BenchUser[]> {
+  const users: BenchUser[] = [];
+  for (let i = 0; i < count; i++) {
+    const { user, apiKey } = await provisionUser(store, {
+      plan: "studio",
+      email: `bench-${i}@example.com`,
+      name: `Bench User ${i}`,
+      studio: `Bench Studio ${i}`,
+      accounts: BENCH_NETWORKS,
+    });
+    users.push({ userId: user.id, apiKey });
+  }
+  return users;
+}
+
+export const CAPTIONS = [
   "Release 2.4 is out: faster uploads, a new scheduler view and fixes for the calendar export.",
   "Five things we learned shipping our API to 10 000 teams, and the one we would do differently.",
   "Live now: the spring collection, photographed in Lisbon. Tell us which piece you would pick first.",

@@ -3,18 +3,27 @@
 // to standard output (here /dev/null). Two differences, both needed to measure at all: the per-key rate
 // limit is off (600 requests a minute would end a run in a few milliseconds), and webhook URLs on
 // loopback are accepted (the receiver of the webhook benchmark listens on 127.0.0.1).
-// Run as a child process by bench/lib/child.ts; argv[2] is the database file, argv[3] (optional) the Node
-// adapter to serve it with ("hono" or "socialpub"; the server's default without it).
+// Run as a child process by bench/lib/child.ts; argv[2] is the database file, or a PostgreSQL URL (then
+// the PostgreSQL store with the pool `--pool-size` gives by default, as `socialpub-server start --db
+// postgres://…` opens it: several of these processes on one URL are instances of one service); argv[3]
+// (optional) the Node adapter to serve it with ("hono" or "socialpub"; the server's default without it).
 import type { NodeAdapterName } from "../../packages/server/src/http/http-server.ts";
-import { createLogger, openSqliteStore, startServer } from "../../packages/server/src/index.ts";
+import {
+  createLogger,
+  openPostgresStore,
+  openSqliteStore,
+  startServer,
+} from "../../packages/server/src/index.ts";
 import { serveParent } from "./child.ts";
 
 const path = process.argv[2];
-if (!path) throw new Error("usage: service-server.ts <database file> [hono|socialpub]");
+if (!path) throw new Error("usage: service-server.ts <database file | postgres://…> [hono|socialpub]");
 const adapter = process.argv[3] as NodeAdapterName | undefined;
 
-// As `socialpub-server start` opens it: the WAL checkpointed from a thread of its own.
-const store = openSqliteStore(path, { checkpointInBackground: true });
+// As `socialpub-server start` opens it: for SQLite, the WAL checkpointed from a thread of its own.
+const store = /^postgres(ql)?:\/\//.test(path)
+  ? await openPostgresStore(path)
+  : openSqliteStore(path, { checkpointInBackground: true });
 const server = await startServer({
   port: 0,
   store,
