@@ -15,6 +15,13 @@ export {
 } from "./facebook/adapter.ts";
 export { FACEBOOK_DEFAULT_SCOPES } from "./facebook/oauth.ts";
 export {
+  INSTAGRAM_API_URL,
+  INSTAGRAM_AUTHORIZE_URL,
+  INSTAGRAM_DEFAULT_SCOPES,
+  type InstagramAdapterOptions,
+  instagramAdapter,
+} from "./instagram/adapter.ts";
+export {
   LINKEDIN_API_URL,
   LINKEDIN_AUTH_URL,
   type LinkedInAdapterOptions,

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { provisionUser } from "@socialpub/core/testing";
+import { provisionUser, SAMPLE_PNG } from "@socialpub/core/testing";
+import { InstagramFake } from "@socialpub/networks/instagram/fake";
 import type { MetaFake } from "@socialpub/networks/meta/fake";
 import { ThreadsFake } from "@socialpub/networks/threads/fake";
 import { afterEach, describe, expect, it } from "vitest";
@@ -19,12 +20,17 @@ const LIVE_KEY = `sp_live_${"CrashBetweenContainerAndPublish01".repeat(2)}`;
 const SECRET_KEY = randomBytes(32).toString("base64");
 
 interface Case {
-  platform: "threads";
+  platform: "threads" | "instagram";
   prefix: string;
+  /** Instagram needs an image for every post. */
+  withImage: boolean;
   start(): Promise<MetaFake>;
 }
 
-const CASES: Case[] = [{ platform: "threads", prefix: "THREADS", start: () => ThreadsFake.start() }];
+const CASES: Case[] = [
+  { platform: "threads", prefix: "THREADS", withImage: false, start: () => ThreadsFake.start() },
+  { platform: "instagram", prefix: "INSTAGRAM", withImage: true, start: () => InstagramFake.start() },
+];
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -71,9 +77,20 @@ describe.each(CASES)("$platform: a crash between container and publish", (c) => 
 
     // The network takes its time with the container: the server has made and saved it, and polls.
     fake.holdContainers = true;
+    let media: string | undefined;
+    if (c.withImage) {
+      const upload = await fetch(`${front.url}/api/v1/media`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${LIVE_KEY}`, "content-type": "image/png" },
+        body: SAMPLE_PNG,
+      });
+      expect(upload.status).toBe(201);
+      media = ((await upload.json()) as { id: string }).id;
+    }
     const request = api(front, LIVE_KEY, "POST", "/posts", {
       caption: "Survives a crash",
       platforms: [c.platform],
+      ...(media && { media }),
     }).catch(() => null);
     const polled = await until(
       async () => [...fake.statusReads.values()][0] ?? 0,

@@ -3,6 +3,7 @@ import {
   blueskyAdapter,
   discordAdapter,
   facebookAdapter,
+  instagramAdapter,
   linkedinAdapter,
   pinterestAdapter,
   redditAdapter,
@@ -61,11 +62,17 @@ export interface NetworkAddresses {
   threadsAuth?: string | undefined;
   /** SOCIALPUB_THREADS_CLIENT_ID, SOCIALPUB_THREADS_CLIENT_SECRET, SOCIALPUB_THREADS_SCOPES. */
   threadsApp?: OAuthAppSettings;
+  /** SOCIALPUB_INSTAGRAM_API_URL (https://graph.instagram.com; set, it serves the code exchange too). */
+  instagramApi?: string | undefined;
+  /** SOCIALPUB_INSTAGRAM_AUTH_URL (https://www.instagram.com/oauth/authorize). */
+  instagramAuth?: string | undefined;
+  /** SOCIALPUB_INSTAGRAM_CLIENT_ID, SOCIALPUB_INSTAGRAM_CLIENT_SECRET, SOCIALPUB_INSTAGRAM_SCOPES. */
+  instagramApp?: OAuthAppSettings;
 }
 
 /**
  * The adapters live keys publish through: Bluesky, Telegram and Discord, which connect with credentials
- * a user pastes, and X, Pinterest, Reddit, LinkedIn, Facebook and Threads, which connect through OAuth once the
+ * a user pastes, and X, Pinterest, Reddit, LinkedIn, Facebook, Threads and Instagram, which connect through OAuth once the
  * server has their apps' settings.
  */
 export function networkAdapters(addresses: NetworkAddresses = {}): NetworkAdapters {
@@ -109,6 +116,13 @@ export function networkAdapters(addresses: NetworkAddresses = {}): NetworkAdapte
         missingSettings: ["SOCIALPUB_FACEBOOK_CLIENT_ID", "SOCIALPUB_FACEBOOK_CLIENT_SECRET"],
       }),
     }),
+    instagram: instagramAdapter({
+      ...(addresses.instagramApi && { apiUrl: addresses.instagramApi }),
+      ...(addresses.instagramAuth && { authorizeUrl: addresses.instagramAuth }),
+      ...(addresses.instagramApp ?? {
+        missingSettings: ["SOCIALPUB_INSTAGRAM_CLIENT_ID", "SOCIALPUB_INSTAGRAM_CLIENT_SECRET"],
+      }),
+    }),
     threads: threadsAdapter({
       ...(addresses.threadsApi && { apiUrl: addresses.threadsApi }),
       ...(addresses.threadsAuth && { authorizeUrl: addresses.threadsAuth }),
@@ -144,5 +158,8 @@ export function networkAddressesFromEnv(env: NodeJS.ProcessEnv = process.env): N
     threadsApi: env.SOCIALPUB_THREADS_API_URL || undefined,
     threadsAuth: env.SOCIALPUB_THREADS_AUTH_URL || undefined,
     threadsApp: oauthAppSettings("threads", env),
+    instagramApi: env.SOCIALPUB_INSTAGRAM_API_URL || undefined,
+    instagramAuth: env.SOCIALPUB_INSTAGRAM_AUTH_URL || undefined,
+    instagramApp: oauthAppSettings("instagram", env),
   };
 }

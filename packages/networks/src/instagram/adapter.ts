@@ -1,0 +1,82 @@
+import { NETWORK_RULES, type NetworkAdapter, NetworkError } from "@socialpub/core";
+import type { MetaGraphConfig } from "../common/meta-graph.ts";
+import { metaMe, metaOAuth } from "../common/meta-oauth.ts";
+import { INSTAGRAM_MAX_MEDIA_BYTES, publishInstagram } from "./publish.ts";
+
+export const INSTAGRAM_API_URL = "https://graph.instagram.com";
+/** Where the code is traded: Instagram's login host, not the Graph API's. */
+export const INSTAGRAM_TOKEN_URL = "https://api.instagram.com/oauth/access_token";
+export const INSTAGRAM_AUTHORIZE_URL = "https://www.instagram.com/oauth/authorize";
+export const INSTAGRAM_API_VERSION = "v23.0";
+/** Reading the professional account, and publishing to it. */
+export const INSTAGRAM_DEFAULT_SCOPES = ["instagram_business_basic", "instagram_business_content_publish"];
+
+export interface InstagramAdapterOptions {
+  /**
+   * The Graph API's host (https://graph.instagram.com; SOCIALPUB_INSTAGRAM_API_URL). When it is set,
+   * the code is traded at `${apiUrl}/oauth/access_token` too (a test fake serves both).
+   */
+  apiUrl?: string;
+  /** The authorize page (https://www.instagram.com/oauth/authorize; SOCIALPUB_INSTAGRAM_AUTH_URL). */
+  authorizeUrl?: string;
+  /** The Instagram app id and secret (Meta's console, "Instagram API with Instagram Login"). */
+  clientId?: string;
+  clientSecret?: string;
+  scopes?: readonly string[];
+  missingSettings?: readonly string[];
+  fetch?: typeof fetch;
+  now?: () => number;
+  /** How long one attempt waits for a media container Instagram is still processing (default 40 s). */
+  containerWaitMs?: number;
+}
+
+/**
+ * Instagram professional accounts through the Instagram API with Instagram Login: an image or a reel
+ * (video) that Instagram fetches from the post's public media URL, with the text as caption, published
+ * in two steps (container, polled until FINISHED, then media_publish) whose progress is kept on the
+ * target so a restart never posts twice.
+ */
+export function instagramAdapter(options: InstagramAdapterOptions = {}): NetworkAdapter {
+  const host = (options.apiUrl ?? INSTAGRAM_API_URL).replace(/\/+$/, "");
+  const graph: MetaGraphConfig = {
+    network: "instagram",
+    name: "Instagram",
+    baseUrl: `${host}/${INSTAGRAM_API_VERSION}`,
+    fetch: options.fetch ?? globalThis.fetch,
+    now: options.now ?? Date.now,
+  };
+  return {
+    id: "instagram",
+    rule: NETWORK_RULES.instagram,
+    // Instagram's content publishing limit: 50 posts per 24 hours per account.
+    pacing: [{ count: 50, windowMs: 24 * 60 * 60_000 }],
+    maxMediaBytes: INSTAGRAM_MAX_MEDIA_BYTES,
+    async connect() {
+      throw new NetworkError(
+        "instagram",
+        "refused",
+        "Instagram connects through Instagram's own page (OAuth).",
+      );
+    },
+    oauth: metaOAuth({
+      graph,
+      authorizeUrl: options.authorizeUrl ?? INSTAGRAM_AUTHORIZE_URL,
+      tokenUrl: options.apiUrl ? `${host}/oauth/access_token` : INSTAGRAM_TOKEN_URL,
+      longLivedUrl: `${host}/access_token`,
+      longLivedGrant: "ig_exchange_token",
+      clientId: options.clientId ?? "",
+      clientSecret: options.clientSecret ?? "",
+      scopes: options.scopes ?? INSTAGRAM_DEFAULT_SCOPES,
+      missingSettings: options.missingSettings ?? [],
+      async me(token, signal) {
+        const me = await metaMe(graph, token, "user_id,username,followers_count", signal);
+        return {
+          id: String(me.user_id ?? me.id),
+          username: String(me.username),
+          followers: typeof me.followers_count === "number" ? me.followers_count : 0,
+        };
+      },
+    }),
+    publish: (account, post) => publishInstagram(graph, account, post, options.containerWaitMs),
+  };
+}

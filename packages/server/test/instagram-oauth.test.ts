@@ -1,0 +1,17 @@
+import { InstagramFake } from "@socialpub/networks/instagram/fake";
+import { describeMetaNetwork } from "./support/meta-network-cases.ts";
+
+describeMetaNetwork(
+  {
+    platform: "instagram",
+    name: "Instagram",
+    start: () => InstagramFake.start(),
+    addresses: (fake, app) => ({
+      instagramApi: fake.url,
+      instagramAuth: `${fake.url}/oauth/authorize`,
+      instagramApp: { ...app, missingSettings: [] },
+    }),
+    textOnly: false,
+  },
+  `sp_live_${"InstagramOAuthEndToEndKey01234567".repeat(2)}`,
+);
