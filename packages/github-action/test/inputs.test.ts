@@ -107,3 +107,52 @@ describe("inputs", () => {
     }
   });
 });
+
+describe("direct mode inputs", () => {
+  const bluesky = { "bluesky-handle": "alice.test", "bluesky-app-password": "abcd-efgh-ijkl-mnop" };
+
+  it("base-url empty and a network's credentials: direct mode, no key needed", () => {
+    const inputs = readInputs(
+      reader({ ...bluesky, "discord-webhook-url": "https://discord.com/api/webhooks/1/t" }),
+    );
+    expect(inputs.direct).toEqual({
+      bluesky: { handle: "alice.test", appPassword: "abcd-efgh-ijkl-mnop", service: undefined },
+      discord: { webhookUrl: "https://discord.com/api/webhooks/1/t" },
+    });
+    expect(inputs).toMatchObject({ apiKey: "", baseUrl: "" });
+  });
+
+  it("a network with part of its inputs fails, naming what is missing", () => {
+    expect(() => readInputs(reader({ "bluesky-handle": "alice.test" }))).toThrow(
+      /`bluesky-handle` is set but `bluesky-app-password` is empty/,
+    );
+    expect(() => readInputs(reader({ "telegram-chat": "@releases" }))).toThrow(
+      /`telegram-bot-token` is empty/,
+    );
+  });
+
+  it("base-url with direct credentials, or api-key without base-url, names what to drop", () => {
+    expect(() => readInputs(reader({ ...minimal, ...bluesky }))).toThrow(
+      /Drop `bluesky-handle`, `bluesky-app-password` to post through the service/,
+    );
+    expect(() => readInputs(reader({ "api-key": KEY, ...bluesky }))).toThrow(
+      /drop `api-key` to post directly/,
+    );
+  });
+
+  it("schedule-at and a service's media id need a service", () => {
+    expect(() => readInputs(reader({ ...bluesky, "schedule-at": "2030-01-01T00:00:00Z" }))).toThrow(
+      /`schedule-at` needs a service/,
+    );
+    expect(() => readInputs(reader({ ...bluesky, media: "med_01J" }))).toThrow(/no service is used/);
+  });
+
+  it("errors never repeat the app password", () => {
+    try {
+      readInputs(reader({ ...minimal, ...bluesky }));
+      expect.unreachable();
+    } catch (error) {
+      expect((error as Error).message).not.toContain(bluesky["bluesky-app-password"]);
+    }
+  });
+});
