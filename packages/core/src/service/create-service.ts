@@ -283,6 +283,7 @@ export function createService(options: ServiceOptions): Service {
           deliveriesOwed: () => {
             deliveries.notify().catch((err) => logger.error({ err }, "waking the delivery worker failed"));
           },
+          attemptStarted: (at) => inFlight.watch(at),
         })) ?? null;
       // Requests cut off by a crash changed nothing (a change is stored with its answer): free their keys.
       const freed = await store.releaseInterruptedIdempotentRequests();

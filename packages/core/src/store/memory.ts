@@ -462,6 +462,17 @@ export class MemoryStore implements Store {
     return true;
   }
 
+  async oldestAttemptInFlight(): Promise<number | null> {
+    let oldest: number | null = null;
+    for (const targets of this.targets.values()) {
+      for (const t of targets) {
+        if (t.in_flight && t.attempted_at !== null && (oldest === null || t.attempted_at < oldest))
+          oldest = t.attempted_at;
+      }
+    }
+    return oldest;
+  }
+
   async releaseInterruptedTargets(startedBefore: number, now: number): Promise<number> {
     this.postsChanged();
     let released = 0;

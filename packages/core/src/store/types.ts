@@ -338,6 +338,11 @@ export interface StoreWakeups {
   postDue(at: number): void;
   /** Deliveries became owed (events written, an endpoint enabled): the delivery worker looks again. */
   deliveriesOwed(): void;
+  /**
+   * An instance started a retry of a network at `at`: should it die making it, the in-flight sweep of
+   * every other instance recovers it once the attempt's lease runs out.
+   */
+  attemptStarted?(at: number): void;
 }
 
 export interface Store {
@@ -543,6 +548,11 @@ export interface Store {
    * publishes on this store with attempts that old.
    */
   releaseInterruptedTargets(startedBefore: number, now: number): Promise<number>;
+  /**
+   * When the attempt that has been marked in flight longest started (attempted_at), or null when none
+   * is in flight: on a shared store, when another instance's cut-off attempt can first be recovered.
+   */
+  oldestAttemptInFlight(): Promise<number | null>;
   /**
    * When each of the user's targets on the network in that mode last started an attempt, for those
    * at or after `since`, oldest first (per-account pacing).

@@ -786,9 +786,12 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
         const u = await user();
         const p = post(u.id, { status: "publishing", platforms: ["x", "bluesky"] });
         await store.insertPost(p, [target(p.id, "x"), target(p.id, "bluesky")]);
+        expect(await store.oldestAttemptInFlight()).toBeNull();
         await store.beginTargetAttempts(p.id, ["x"], T0);
         await store.beginTargetAttempts(p.id, ["bluesky"], T0 + 10_000);
+        expect(await store.oldestAttemptInFlight()).toBe(T0);
         expect(await store.releaseInterruptedTargets(T0 + 5_000, T0 + 20_000)).toBe(1);
+        expect(await store.oldestAttemptInFlight()).toBe(T0 + 10_000);
         const [x, bluesky] = await store.getTargets(p.id);
         expect(x).toMatchObject({
           in_flight: false,

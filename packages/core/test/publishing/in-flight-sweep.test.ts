@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryStore } from "../../src/store/memory.ts";
+import type { StoreWakeups } from "../../src/store/types.ts";
 import { failingStore } from "./helpers/failing-store.ts";
 import { type LiveService, liveService, targetsOf } from "./helpers/live-service.ts";
 import { ScriptedAdapter } from "./helpers/scripted-adapter.ts";
@@ -83,5 +84,46 @@ describe("attempts left in flight by failed writes, while the server runs", () =
     expect((await targetsOf(user, post.id)).telegram.status).toBe("published");
     expect(telegram.publishes).toHaveLength(2);
     expect(telegram.finds).toHaveLength(1);
+  });
+});
+
+describe("attempts another instance left in flight, on a shared store", () => {
+  it("are recovered by a running instance once their lease ends, without a restart", async () => {
+    const memory = new MemoryStore();
+    let wakeups: StoreWakeups | null = null;
+    // The memory store standing for a database several instances share: nothing is released at start,
+    // and the service hears the other instances' wake-ups.
+    const shared = new Proxy(memory, {
+      get(target, property) {
+        if (property === "shared") return true;
+        if (property === "listen")
+          return async (w: StoreWakeups) => {
+            wakeups = w;
+            return async () => {};
+          };
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    live = await liveService((clock) => [new ScriptedAdapter("telegram", clock, { withFind: true })], {
+      store: shared,
+    });
+    const { user, clock } = live;
+    const [telegram] = live.adapters as [ScriptedAdapter];
+    telegram.script.push(telegram.failure("retry", "too many requests", 30_000));
+    const post = await user.createPost({ caption: "later", platforms: ["telegram"] });
+    const due = (await memory.getTargets(post.id))[0]!.next_attempt_at!;
+    expect(due).toBeGreaterThan(clock.now());
+    // Another instance claims the retry, says so, and dies making it.
+    expect(await memory.claimDueTargets(due, 10)).toHaveLength(1);
+    wakeups!.attemptStarted?.(due);
+    await clock.advance(due - clock.now() + LEASE - 1_000);
+    expect((await memory.getTargets(post.id))[0]!.in_flight).toBe(true);
+    await clock.advance(2_000);
+    expect((await targetsOf(user, post.id)).telegram.status).toBe("published");
+    expect((await memory.getTargets(post.id))[0]!.in_flight).toBe(false);
+    // Asked first (nothing was there), then sent once.
+    expect(telegram.finds).toHaveLength(1);
+    expect(telegram.publishes).toHaveLength(2);
   });
 });

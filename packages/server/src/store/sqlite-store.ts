@@ -862,6 +862,11 @@ export class SqliteStore implements Store {
     );
   }
 
+  async oldestAttemptInFlight(): Promise<number | null> {
+    const row = this.get("SELECT min(attempted_at) AS at FROM targets WHERE in_flight = 1");
+    return (row?.at as number | null | undefined) ?? null;
+  }
+
   async releaseInterruptedTargets(startedBefore: number, now: number): Promise<number> {
     return this.tx(() =>
       this.run(

@@ -8,6 +8,8 @@ import { closeProxy, forward, listenOnLoopback } from "./forward.ts";
  */
 export class HoldingProxy {
   hold = false;
+  /** While holding, hold only the requests whose path matches this (null: every request). */
+  holdOnly: RegExp | null = null;
   /** Requests passed on while holding, by path. */
   readonly held: string[] = [];
   private waiters: (() => void)[] = [];
@@ -25,7 +27,7 @@ export class HoldingProxy {
     let proxy: HoldingProxy | undefined;
     const { server, url } = await listenOnLoopback((req, res) =>
       forward(req, res, upstream, (answer) => {
-        if (!proxy!.hold) return false;
+        if (!proxy!.hold || (proxy!.holdOnly !== null && !proxy!.holdOnly.test(req.url ?? ""))) return false;
         proxy!.held.push(req.url ?? "");
         for (const wake of proxy!.waiters.splice(0)) wake();
         answer.resume();

@@ -12,7 +12,11 @@ import type { DueTimer, DueWork } from "./due-timer.ts";
  *
  * The lease is far longer than an attempt may last (its time limit aborts it, so nothing is sent after
  * that), so an attempt that old is over everywhere, also on another instance sharing the store.
- * The timer is armed only while a sweep is owed, so an idle service holds no timer for it.
+ * The timer is armed only while a sweep is owed, so an idle service holds no timer for it. On a shared
+ * store another instance may die in the middle of a retry (a retry has no post lease to hand it over),
+ * which only a sweep recovers while this instance runs: there a sweep is also owed when the oldest
+ * attempt in flight outlives its lease (read at start and after every sweep), and when another instance
+ * says it started a retry (the store's wake-up, `watch`).
  */
 export class InFlightSweep implements DueWork {
   private readonly owed: number[] = [];
@@ -35,8 +39,21 @@ export class InFlightSweep implements DueWork {
     this.timer?.notify(at);
   }
 
+  /** Another instance sharing the store started an attempt at `startedAt`: sweep once its lease is over. */
+  watch(startedAt: number): void {
+    const at = startedAt + this.deps().publishing.options.attemptLeaseMs;
+    this.owed.push(at);
+    this.timer?.notify(at);
+  }
+
   async next(): Promise<number | null> {
-    return this.owed.length === 0 ? null : Math.min(...this.owed);
+    const owed = this.owed.length === 0 ? null : Math.min(...this.owed);
+    const d = this.deps();
+    if (!d.store.shared) return owed;
+    const oldest = await d.store.oldestAttemptInFlight();
+    if (oldest === null) return owed;
+    const others = oldest + d.publishing.options.attemptLeaseMs;
+    return owed === null ? others : Math.min(owed, others);
   }
 
   async run(now: number): Promise<void> {

@@ -31,6 +31,7 @@ const CONNECTION_CODES = new Set([
   "CONNECTION_ENDED",
   "CONNECTION_DESTROYED",
   "CONNECT_TIMEOUT",
+  "QUERY_DEADLINE", // no answer within the store's deadline (deadline.ts)
 ]);
 
 function codeOf(error: unknown): string | undefined {

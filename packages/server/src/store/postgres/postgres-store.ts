@@ -52,6 +52,7 @@ import {
   toUser,
   toWebhook,
 } from "../rows.ts";
+import { DeadlineExceeded, withDeadline } from "./deadline.ts";
 import { isRetryable, unavailableIfConnectionLost } from "./failures.ts";
 import { migratePostgres } from "./migrate.ts";
 
@@ -64,6 +65,12 @@ export interface PostgresStoreOptions {
   statementTimeoutMs?: number;
   /** How long opening a connection may take; default 5 s. */
   connectTimeoutMs?: number;
+  /**
+   * Longest one call to the database may take from this side, waiting for a connection included;
+   * default the statement timeout plus the connect timeout plus 2 s. A call past it answers 503 and
+   * the instance's connections are replaced (deadline.ts).
+   */
+  queryDeadlineMs?: number;
   /** Shown in pg_stat_activity. */
   applicationName?: string;
   /**
@@ -73,7 +80,7 @@ export interface PostgresStoreOptions {
   publishLeaseMs?: number;
 }
 
-/** The channel instances wake each other on; payloads are "due:<ms>" and "owed". */
+/** The channel instances wake each other on; payloads are "due:<ms>", "attempt:<ms>" and "owed". */
 const WAKE_CHANNEL = "socialpub_wake";
 /** The first half of the two-number advisory lock key of per-user locks ("sp" in ASCII). */
 const USER_LOCK_SPACE = 0x7370;
@@ -81,6 +88,11 @@ const USER_LOCK_SPACE = 0x7370;
 const RATE_WINDOW_KEEP_MS = 10 * 60_000;
 
 type Row = Record<string, unknown>;
+/** The connections an instance works with; replaced together when a call finds them wedged. */
+interface Pools {
+  sql: Sql;
+  locks: Sql;
+}
 type Tx = TransactionSql;
 
 /** A transaction that lost a deadlock or serialization race is run again this many times. */
@@ -101,20 +113,40 @@ export class PostgresStore implements Store {
   readonly url: string;
   /** Where the store points, without a password: for logs and the start line. */
   readonly description: string;
-  private readonly sql: Sql;
+  private pools: Pools;
+  /** Opens new pools, to replace ones a call found wedged. */
+  private readonly openPools: () => Pools;
+  /** LISTEN's own connection (the driver keeps it apart and listens again after a reconnect). */
+  private readonly listener: Sql;
+  private readonly publishLeaseMs: number;
+  private readonly deadlineMs: number;
+
+  private constructor(
+    openPools: () => Pools,
+    listener: Sql,
+    url: string,
+    publishLeaseMs: number,
+    deadlineMs: number,
+  ) {
+    this.openPools = openPools;
+    this.pools = openPools();
+    this.listener = listener;
+    this.url = url;
+    this.description = describeUrl(url);
+    this.publishLeaseMs = publishLeaseMs;
+    this.deadlineMs = deadlineMs;
+  }
+
+  private get sql(): Sql {
+    return this.pools.sql;
+  }
+
   /**
    * Connections whose transactions hold per-user locks (exclusivelyForUser), apart from the pool the locked work
    * itself uses: were they one pool, holders of every connection would wait for one forever.
    */
-  private readonly locks: Sql;
-  private readonly publishLeaseMs: number;
-
-  private constructor(sql: Sql, locks: Sql, url: string, publishLeaseMs: number) {
-    this.sql = sql;
-    this.locks = locks;
-    this.url = url;
-    this.description = describeUrl(url);
-    this.publishLeaseMs = publishLeaseMs;
+  private get locks(): Sql {
+    return this.pools.locks;
   }
 
   /** Connects, and brings the schema up to date (or refuses a schema newer than this server). */
@@ -145,19 +177,33 @@ export class PostgresStore implements Store {
       },
     } satisfies postgres.Options<Record<string, postgres.PostgresType>>;
     const poolSize = options.poolSize ?? 10;
-    const sql = postgres(options.url, { ...settings, max: poolSize });
-    // The lock transactions stay open, idle, for as long as the locked work takes; one the driver lost
-    // track of (its connection cut mid-transaction) is ended by the database after two minutes.
-    const locks = postgres(options.url, {
-      ...settings,
-      connection: { ...settings.connection, idle_in_transaction_session_timeout: 120_000 },
-      max: Math.max(2, Math.ceil(poolSize / 2)),
+    const openPools = (): Pools => ({
+      sql: postgres(options.url, { ...settings, max: poolSize }),
+      // The lock transactions stay open, idle, for as long as the locked work takes; one the driver lost
+      // track of (its connection cut mid-transaction) is ended by the database after two minutes.
+      locks: postgres(options.url, {
+        ...settings,
+        connection: { ...settings.connection, idle_in_transaction_session_timeout: 120_000 },
+        max: Math.max(2, Math.ceil(poolSize / 2)),
+      }),
     });
-    const store = new PostgresStore(sql, locks, options.url, options.publishLeaseMs ?? 60_000);
+    const listener = postgres(options.url, { ...settings, max: 1 });
+    const deadlineMs =
+      options.queryDeadlineMs ??
+      (options.statementTimeoutMs ?? 5000) + (options.connectTimeoutMs ?? 5000) + 2000;
+    const store = new PostgresStore(
+      openPools,
+      listener,
+      options.url,
+      options.publishLeaseMs ?? 60_000,
+      deadlineMs,
+    );
     try {
-      await store.guard(() => migratePostgres(sql));
+      // Unbounded: a migration of a large database may rightly take minutes, and the instances that
+      // start meanwhile wait for its advisory lock.
+      await store.guard(() => migratePostgres(store.sql), Number.POSITIVE_INFINITY);
     } catch (error) {
-      await Promise.all([sql.end({ timeout: 1 }), locks.end({ timeout: 1 })]);
+      await store.close();
       throw error;
     }
     return store;
@@ -165,13 +211,26 @@ export class PostgresStore implements Store {
 
   // ── plumbing ────────────────────────────────────────────────────────────────────────────────────
 
-  /** Runs one call to the database, turning a lost connection into StoreUnavailableError. */
-  private async guard<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs one call to the database, bounded by the query deadline, turning a lost connection into
+   * StoreUnavailableError. A call past the deadline means the driver lost track of a connection: the
+   * pools are replaced, so the calls after it reach the database on fresh connections.
+   */
+  private async guard<T>(work: () => Promise<T>, deadlineMs = this.deadlineMs): Promise<T> {
     try {
-      return await work();
+      return await withDeadline(work(), deadlineMs);
     } catch (error) {
+      if (error instanceof DeadlineExceeded) this.replacePools();
       throw unavailableIfConnectionLost(error, this.description);
     }
+  }
+
+  /** Swaps in new pools and destroys the old ones, failing whatever still waits on them. */
+  private replacePools(): void {
+    if (this.closing) return;
+    const old = this.pools;
+    this.pools = this.openPools();
+    void Promise.all([old.sql.end({ timeout: 0 }), old.locks.end({ timeout: 0 })]).catch(() => {});
   }
 
   private async rows(query: () => Promise<readonly Row[]>): Promise<Row[]> {
@@ -322,6 +381,9 @@ export class PostgresStore implements Store {
       if (payload.startsWith("due:")) {
         const at = Number(payload.slice(4));
         if (Number.isFinite(at)) wakeups.postDue(at);
+      } else if (payload.startsWith("attempt:")) {
+        const at = Number(payload.slice(8));
+        if (Number.isFinite(at)) wakeups.attemptStarted?.(at);
       } else if (payload === "owed" && owed === null) {
         owed = setTimeout(() => {
           owed = null;
@@ -332,7 +394,7 @@ export class PostgresStore implements Store {
     // The driver keeps a connection of its own for this and listens again after it reconnects; what
     // was written while it was away is found by the timers' next look at the store.
     const { unlisten } = await this.guard(() =>
-      this.sql.listen(WAKE_CHANNEL, onNotify, () => wakeups.deliveriesOwed()),
+      this.listener.listen(WAKE_CHANNEL, onNotify, () => wakeups.deliveriesOwed()),
     );
     return async () => {
       if (owed !== null) clearTimeout(owed);
@@ -347,28 +409,43 @@ export class PostgresStore implements Store {
     // connection that closed while reserved back to the pool as if it were open, so a database restart
     // left the lock pool dead. A lock wait is bounded by the statement timeout (503).
     let started: Promise<T> | null = null;
+    let abandoned = false;
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => {
+      held = resolve;
+    });
+    const run = this.locks.begin(async (tx) => {
+      await tx`SELECT pg_advisory_xact_lock(${USER_LOCK_SPACE}, hashtext(${userId}))`;
+      // Answered 503 already: the work must not start behind the caller's back.
+      if (abandoned) throw new Error("the lock came after its deadline");
+      held();
+      started = work();
+      return await started;
+    });
+    run.catch(() => {});
     try {
-      return (await this.guard(() =>
-        this.locks.begin(async (tx) => {
-          await tx`SELECT pg_advisory_xact_lock(${USER_LOCK_SPACE}, hashtext(${userId}))`;
-          started = work();
-          return await started;
-        }),
-      )) as T;
+      // Only taking the lock is bounded by the deadline: the locked work bounds its own calls.
+      await this.guard(() => Promise.race([holding, run.then(() => {})])).catch((error: unknown) => {
+        abandoned = true;
+        throw error;
+      });
+      return (await run) as T;
     } catch (error) {
       // The lock's connection was lost while `work` ran: the work is store transactions of its own, so
       // it finishes, and its own outcome is the answer.
       if (started) return await started;
-      throw error;
+      throw unavailableIfConnectionLost(error, this.description);
     }
   }
 
   private closing: Promise<void> | null = null;
 
   async close(): Promise<void> {
-    this.closing ??= Promise.all([this.sql.end({ timeout: 5 }), this.locks.end({ timeout: 5 })]).then(
-      () => {},
-    );
+    this.closing ??= Promise.all([
+      this.sql.end({ timeout: 5 }),
+      this.locks.end({ timeout: 5 }),
+      this.listener.end({ timeout: 5 }),
+    ]).then(() => {});
     await this.closing;
   }
 
@@ -617,6 +694,9 @@ export class PostgresStore implements Store {
       if (post.status === "scheduled" && post.scheduled_at !== null) {
         await this.wake(tx, `due:${post.scheduled_at}`);
       }
+      // Published now: every instance learns when its lease runs out, so one takes it over should
+      // this one die (or lose the database) before it is done.
+      if (post.status === "publishing") await this.wake(tx, `due:${post.created_at + this.publishLeaseMs}`);
       await tx`INSERT INTO post_creations (user_id, post_id, created_at)
                VALUES (${post.user_id}, ${post.id}, ${post.created_at})`;
       await this.writeTargets(tx, post.id, targets);
@@ -728,6 +808,7 @@ export class PostgresStore implements Store {
       if (next.status === "scheduled" && next.scheduled_at !== null) {
         await this.wake(tx, `due:${next.scheduled_at}`);
       }
+      if (lease !== null) await this.wake(tx, `due:${lease}`);
       if (targets) {
         await tx`DELETE FROM targets WHERE post_id = ${id}`;
         await this.writeTargets(tx, id, targets);
@@ -762,6 +843,9 @@ export class PostgresStore implements Store {
       const takenOver = rows
         .filter((row) => row.previous_status === "publishing")
         .map((row) => row.id as string);
+      // The other instances' schedulers wake when these leases run out: were this instance to die
+      // while publishing, nothing else would make them look before their next scheduled post.
+      if (rows.length > 0) await this.wake(tx, `due:${now + this.publishLeaseMs}`);
       if (takenOver.length > 0) {
         await tx`UPDATE targets SET in_flight = 0, outcome_unknown = 1, next_attempt_at = ${now}
                  WHERE post_id = ANY(${tx.array(takenOver)}::text[]) AND in_flight = 1`;
@@ -795,12 +879,26 @@ export class PostgresStore implements Store {
   ): Promise<TargetRecord[]> {
     if (platforms.length === 0) return [];
     // One statement: each target row is locked while it is changed, so of two callers one starts it.
+    // The post's lease runs from the start of its attempts, not from its claim: a post waiting its turn
+    // in a claimed batch must not be taken over as cut off while its attempts are still to come or under
+    // way (the taker would mark them of unknown outcome and make them again). Renewed only once half
+    // of it is spent, so a post published right after its claim costs no extra write. No wake-up:
+    // instances woken for the claim's lease find this later one in nextDueAt.
+    const lease = Date.now() + this.publishLeaseMs;
+    const halfSpent = lease - Math.ceil(this.publishLeaseMs / 2);
+    const sql = this.sql;
     const rows = await this.rows(
-      () => this.sql`
-        UPDATE targets SET in_flight = 1, attempts = attempts + 1, attempted_at = ${now}, next_attempt_at = NULL
-        WHERE post_id = ${postId} AND platform = ANY(${this.sql.array([...platforms])}::text[])
-          AND status = 'pending' AND in_flight = 0 AND (next_attempt_at IS NULL OR next_attempt_at <= ${now})
-        RETURNING *`,
+      () => sql`
+        WITH started AS (
+          UPDATE targets SET in_flight = 1, attempts = attempts + 1, attempted_at = ${now}, next_attempt_at = NULL
+          WHERE post_id = ${postId} AND platform = ANY(${sql.array([...platforms])}::text[])
+            AND status = 'pending' AND in_flight = 0 AND (next_attempt_at IS NULL OR next_attempt_at <= ${now})
+          RETURNING *),
+        renewed AS (
+          UPDATE posts SET lease_until = ${lease}
+          WHERE id = ${postId} AND status = 'publishing' AND EXISTS (SELECT 1 FROM started)
+            AND (lease_until IS NULL OR lease_until < ${halfSpent}))
+        SELECT * FROM started`,
     );
     return rows.map(toTarget).sort((a, b) => platforms.indexOf(a.platform) - platforms.indexOf(b.platform));
   }
@@ -822,6 +920,8 @@ export class PostgresStore implements Store {
         const [post] = await tx`SELECT * FROM posts WHERE id = ${row.post_id as string}`;
         if (target && post) claimed.push({ post: toPost(post), target: toTarget(target) });
       }
+      // A retry has no post lease: the other instances' in-flight sweeps watch it instead.
+      if (claimed.length > 0) await this.wake(tx, `attempt:${now}`);
       return claimed;
     });
   }
@@ -859,8 +959,13 @@ export class PostgresStore implements Store {
         toTarget,
       );
       const settled: PostRecord = { ...post, ...settledPost(post, stored, now) };
+      // The lease guards attempts in flight: once none is, a post still publishing only waits for
+      // retries, which the retry worker claims target by target (and the in-flight sweep recovers), so
+      // it is no longer taken over as a whole, which would mark a retry under way as cut off.
+      const lease =
+        settled.status === "publishing" && stored.some((t) => t.in_flight) ? row.lease_until : null;
       await tx`UPDATE posts SET status = ${settled.status}, scheduled_at = ${settled.scheduled_at},
-                                published_at = ${settled.published_at}
+                                published_at = ${settled.published_at}, lease_until = ${lease as number | null}
                WHERE id = ${postId}`;
       await this.writeEffects(tx, typeof effects === "function" ? effects(settled) : effects);
       return settled;
@@ -880,6 +985,13 @@ export class PostgresStore implements Store {
                      RETURNING post_id`,
     );
     return rows.length > 0;
+  }
+
+  async oldestAttemptInFlight(): Promise<number | null> {
+    const row = await this.one(
+      () => this.sql`SELECT min(attempted_at) AS at FROM targets WHERE in_flight = 1`,
+    );
+    return (row?.at as number | null) ?? null;
   }
 
   async releaseInterruptedTargets(startedBefore: number, now: number): Promise<number> {
