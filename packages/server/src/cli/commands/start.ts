@@ -74,6 +74,7 @@ Environment variables (a flag given on the command line wins):
   SOCIALPUB_DISCORD_API_URL       Discord (https://discord.com); webhook URLs must be on its host
   SOCIALPUB_PUBLIC_URL            the server's address as browsers and networks reach it (OAuth)
   SOCIALPUB_<NETWORK>_CLIENT_ID, _CLIENT_SECRET, _SCOPES, _API_URL, _AUTH_URL   an OAuth network's app
+  SOCIALPUB_REDDIT_USER_AGENT     the descriptive User-Agent Reddit asks for (by /u/<name>)
   SOCIALPUB_CONFIG                --config: the same network settings from a JSON file
                                   (docs/deploy.md, "Network settings in a file")
 
