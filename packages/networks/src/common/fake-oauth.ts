@@ -32,8 +32,15 @@ export interface FakeOAuthOptions {
   scopes: Iterable<string>;
   /** How the authorize URL separates scopes (X, Reddit, LinkedIn: space; Pinterest, Facebook: comma). */
   scopeSeparator: " " | ",";
+  /** The authorize page (GET). */
+  authorizePath: string;
   /** Where the consent page's form posts. */
   consentPath: string;
+  /**
+   * The token endpoint, when the fake answers it as is; left out where the network wraps its answers
+   * (its own error shape, a spec check) and calls `token` itself.
+   */
+  tokenPath?: string;
   /** Whether the authorize request must carry an S256 code_challenge, checked at the token endpoint. */
   pkce: boolean;
   /** How the app proves itself at the token endpoint: Basic auth, or client_id/client_secret in the form. */
@@ -82,6 +89,26 @@ export class FakeOAuth {
     this.#options = options;
     this.#scopes = new Set(options.scopes);
     this.accessTokenSeconds = options.accessTokenSeconds;
+  }
+
+  /** Registers an app on the network's developer console; `fresh` makes the id and secret the network's way. */
+  addApp(app: Partial<FakeApp>, fresh: { clientId: () => string; clientSecret: () => string }): FakeApp {
+    const made = {
+      clientId: app.clientId ?? fresh.clientId(),
+      clientSecret: app.clientSecret ?? fresh.clientSecret(),
+    };
+    this.apps.set(made.clientId, made);
+    return made;
+  }
+
+  /** The answer to a request for the authorize page, the consent form or the token endpoint; null for others. */
+  route(request: FakeRequest): FakeAnswer | null {
+    const { authorizePath, consentPath, tokenPath } = this.#options;
+    const { pathname } = request.url;
+    if (request.method === "GET" && pathname === authorizePath) return this.authorize(request);
+    if (request.method !== "POST" || (pathname !== consentPath && pathname !== tokenPath)) return null;
+    const form = new URLSearchParams(new TextDecoder().decode(request.body));
+    return pathname === consentPath ? this.consent(form) : this.token(request, form);
   }
 
   /** The grant an access token belongs to, while it works. */
@@ -256,4 +283,39 @@ export function page(status: number, title: string, message: string, extra = "")
     headers: { "content-type": "text/html; charset=utf-8" },
     text: `<!doctype html><title>${escapeHtml(title)}</title><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>${extra}`,
   };
+}
+
+/**
+ * What every OAuth network fake offers its tests besides its API: who is signed in to consent, and the
+ * user's access ending (revoked in the network's settings, or expired as time passing would do).
+ */
+export abstract class OAuthNetworkFake<User extends { id: string }> {
+  /** http://127.0.0.1:PORT, the fake's address. */
+  readonly url: string;
+  abstract readonly oauth: FakeOAuth;
+  readonly #close: () => Promise<void>;
+
+  constructor(url: string, close: () => Promise<void>) {
+    this.url = url;
+    this.#close = close;
+  }
+
+  close(): Promise<void> {
+    return this.#close();
+  }
+
+  /** Who consents on the authorize page from now on. */
+  signIn(user: User): void {
+    this.oauth.signedIn = user.id;
+  }
+
+  /** The user removed the app's access on the network: every token of theirs stops working. */
+  revokeAccess(user: User): void {
+    this.oauth.revoke(user.id);
+  }
+
+  /** Every access token issued so far ends now. */
+  expireAccessTokens(): void {
+    this.oauth.expireAccessTokens();
+  }
 }

@@ -40,6 +40,31 @@ export function grantOf(answer: TokenAnswer, now: number): Credentials {
 }
 
 /**
+ * Trades the stored refresh token for a new grant (RFC 6749 §6). Networks that rotate answer a new
+ * refresh token, which replaces the old one; those that do not (or do not always) answer none, and the
+ * one in hand stays good, so it is kept. `extra` carries what a network wants besides (X: client_id).
+ */
+export async function refreshGrant(
+  client: OAuthClient,
+  credentials: Credentials,
+  now: () => number,
+  signal: AbortSignal,
+  extra: Record<string, string> = {},
+): Promise<Credentials> {
+  const answer = await requestToken(
+    client,
+    { grant_type: "refresh_token", refresh_token: String(credentials.refresh_token ?? ""), ...extra },
+    signal,
+  );
+  const grant = grantOf(answer, now());
+  return {
+    ...credentials,
+    ...grant,
+    refresh_token: grant.refresh_token ?? credentials.refresh_token ?? null,
+  };
+}
+
+/**
  * Posts `params` to the token endpoint. The network's refusal of a code or refresh token (400
  * invalid_grant / invalid_request, 401) is `reauth`: the user must grant access again; a refused client
  * is `refused` (the server's app settings are wrong); 429 and 5xx are `retry`.

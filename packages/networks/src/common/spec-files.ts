@@ -46,3 +46,15 @@ export function readNetworkSpec(file: string): unknown {
   }
   return JSON.parse(readFileSync(found, "utf8"));
 }
+
+/** The scopes an OpenAPI description's authorization-code OAuth scheme names (the ones its fake knows). */
+export function oauthScopesOf(file: string, scheme: string): string[] {
+  const spec = readNetworkSpec(file) as {
+    components?: {
+      securitySchemes?: Record<string, { flows?: { authorizationCode?: { scopes?: object } } }>;
+    };
+  };
+  const scopes = spec.components?.securitySchemes?.[scheme]?.flows?.authorizationCode?.scopes;
+  if (!scopes) throw new Error(`${file} names no authorization-code scopes for ${scheme}`);
+  return Object.keys(scopes);
+}

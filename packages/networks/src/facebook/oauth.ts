@@ -1,5 +1,6 @@
 import { type ConnectedAccount, NetworkError, type OAuthSteps } from "@socialpub/core";
-import { type OAuthClient, requestToken } from "../common/oauth-token.ts";
+import type { OAuthStepsConfig } from "../common/oauth-adapter.ts";
+import { requestToken } from "../common/oauth-token.ts";
 import { type FacebookApiConfig, graphCall } from "./api.ts";
 
 /** Listing the user's Pages, and posting to them. */
@@ -8,14 +9,7 @@ export const FACEBOOK_DEFAULT_SCOPES = ["pages_show_list", "pages_manage_posts",
 const LONG_LIVED_SECONDS = 60 * 24 * 60 * 60;
 const MAX_PAGES = 100;
 
-export interface FacebookOAuthConfig {
-  /** The login dialog (https://www.facebook.com/v23.0/dialog/oauth). */
-  authorizeUrl: string;
-  client: OAuthClient;
-  scopes: readonly string[];
-  missingSettings: readonly string[];
-  api: FacebookApiConfig;
-}
+export type FacebookOAuthConfig = OAuthStepsConfig<FacebookApiConfig>;
 
 interface PageEntry {
   id?: string;

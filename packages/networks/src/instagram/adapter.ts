@@ -1,6 +1,7 @@
-import { NETWORK_RULES, type NetworkAdapter, NetworkError } from "@socialpub/core";
+import { NETWORK_RULES, type NetworkAdapter } from "@socialpub/core";
 import type { MetaGraphConfig } from "../common/meta-graph.ts";
 import { metaMe, metaOAuth } from "../common/meta-oauth.ts";
+import { baseUrl, connectThroughOAuth, type OAuthAdapterOptions } from "../common/oauth-adapter.ts";
 import { INSTAGRAM_MAX_MEDIA_BYTES, publishInstagram } from "./publish.ts";
 
 export const INSTAGRAM_API_URL = "https://graph.instagram.com";
@@ -11,21 +12,14 @@ export const INSTAGRAM_API_VERSION = "v23.0";
 /** Reading the professional account, and publishing to it. */
 export const INSTAGRAM_DEFAULT_SCOPES = ["instagram_business_basic", "instagram_business_content_publish"];
 
-export interface InstagramAdapterOptions {
-  /**
-   * The Graph API's host (https://graph.instagram.com; SOCIALPUB_INSTAGRAM_API_URL). When it is set,
-   * the code is traded at `${apiUrl}/oauth/access_token` too (a test fake serves both).
-   */
-  apiUrl?: string;
+/**
+ * `apiUrl` is the Graph API's host (https://graph.instagram.com); when it is set, the code is traded at
+ * `${apiUrl}/oauth/access_token` too (a test fake serves both). The client is the Instagram app (Meta's
+ * console, "Instagram API with Instagram Login").
+ */
+export interface InstagramAdapterOptions extends OAuthAdapterOptions {
   /** The authorize page (https://www.instagram.com/oauth/authorize; SOCIALPUB_INSTAGRAM_AUTH_URL). */
   authorizeUrl?: string;
-  /** The Instagram app id and secret (Meta's console, "Instagram API with Instagram Login"). */
-  clientId?: string;
-  clientSecret?: string;
-  scopes?: readonly string[];
-  missingSettings?: readonly string[];
-  fetch?: typeof fetch;
-  now?: () => number;
   /** How long one attempt waits for a media container Instagram is still processing (default 40 s). */
   containerWaitMs?: number;
 }
@@ -37,7 +31,7 @@ export interface InstagramAdapterOptions {
  * target so a restart never posts twice.
  */
 export function instagramAdapter(options: InstagramAdapterOptions = {}): NetworkAdapter {
-  const host = (options.apiUrl ?? INSTAGRAM_API_URL).replace(/\/+$/, "");
+  const host = baseUrl(options.apiUrl, INSTAGRAM_API_URL);
   const graph: MetaGraphConfig = {
     network: "instagram",
     name: "Instagram",
@@ -51,13 +45,7 @@ export function instagramAdapter(options: InstagramAdapterOptions = {}): Network
     // Instagram's content publishing limit: 50 posts per 24 hours per account.
     pacing: [{ count: 50, windowMs: 24 * 60 * 60_000 }],
     maxMediaBytes: INSTAGRAM_MAX_MEDIA_BYTES,
-    async connect() {
-      throw new NetworkError(
-        "instagram",
-        "refused",
-        "Instagram connects through Instagram's own page (OAuth).",
-      );
-    },
+    connect: connectThroughOAuth("instagram", "Instagram", "Instagram's own page"),
     oauth: metaOAuth({
       graph,
       authorizeUrl: options.authorizeUrl ?? INSTAGRAM_AUTHORIZE_URL,

@@ -1,17 +1,12 @@
-import type { ConnectedAccount, Credentials, OAuthSteps } from "@socialpub/core";
-import { grantOf, type OAuthClient, requestToken } from "../common/oauth-token.ts";
+import type { ConnectedAccount, OAuthSteps } from "@socialpub/core";
+import type { OAuthStepsConfig } from "../common/oauth-adapter.ts";
+import { grantOf, refreshGrant, requestToken } from "../common/oauth-token.ts";
 import { type LinkedInApiConfig, linkedinCall } from "./api.ts";
 
 /** Sign In with LinkedIn (OpenID Connect: who the member is) and Share on LinkedIn (posting). */
 export const LINKEDIN_DEFAULT_SCOPES = ["openid", "profile", "w_member_social"];
 
-export interface LinkedInOAuthConfig {
-  authorizeUrl: string;
-  client: OAuthClient;
-  scopes: readonly string[];
-  missingSettings: readonly string[];
-  api: LinkedInApiConfig;
-}
+export type LinkedInOAuthConfig = OAuthStepsConfig<LinkedInApiConfig>;
 
 interface UserInfo {
   sub?: string;
@@ -63,18 +58,6 @@ export function linkedinOAuth(config: LinkedInOAuthConfig): OAuthSteps {
         credentials: { ...grantOf(answer, api.now()), author: `urn:li:person:${me.sub ?? ""}` },
       };
     },
-    async refresh(credentials, signal): Promise<Credentials> {
-      const answer = await requestToken(
-        client,
-        { grant_type: "refresh_token", refresh_token: String(credentials.refresh_token ?? "") },
-        signal,
-      );
-      const grant = grantOf(answer, api.now());
-      return {
-        ...credentials,
-        ...grant,
-        refresh_token: grant.refresh_token ?? credentials.refresh_token ?? null,
-      };
-    },
+    refresh: (credentials, signal) => refreshGrant(client, credentials, api.now, signal),
   };
 }

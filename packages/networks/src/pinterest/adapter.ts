@@ -1,4 +1,10 @@
-import { NETWORK_RULES, type NetworkAdapter, NetworkError } from "@socialpub/core";
+import { NETWORK_RULES, type NetworkAdapter } from "@socialpub/core";
+import {
+  baseUrl,
+  connectThroughOAuth,
+  type OAuthAdapterOptions,
+  oauthStepsConfig,
+} from "../common/oauth-adapter.ts";
 import type { PinterestApiConfig } from "./api.ts";
 import { PINTEREST_DEFAULT_SCOPES, pinterestOAuth } from "./oauth.ts";
 import { PINTEREST_MAX_IMAGE_BYTES, publishPinterest } from "./publish.ts";
@@ -6,22 +12,13 @@ import { PINTEREST_MAX_IMAGE_BYTES, publishPinterest } from "./publish.ts";
 export const PINTEREST_API_URL = "https://api.pinterest.com";
 export const PINTEREST_AUTHORIZE_URL = "https://www.pinterest.com/oauth/";
 
-export interface PinterestAdapterOptions {
-  /**
-   * The API's base URL without /v5 (https://api.pinterest.com; apps with trial access write to
-   * https://api-sandbox.pinterest.com). The server reads SOCIALPUB_PINTEREST_API_URL.
-   */
-  apiUrl?: string;
+/**
+ * `apiUrl` is the API's base URL without /v5 (https://api.pinterest.com; apps with trial access write
+ * to https://api-sandbox.pinterest.com); the client id and secret are the app's id and secret key.
+ */
+export interface PinterestAdapterOptions extends OAuthAdapterOptions {
   /** The authorize page (https://www.pinterest.com/oauth/; SOCIALPUB_PINTEREST_AUTH_URL). */
   authorizeUrl?: string;
-  /** The app's id and secret key, from Pinterest's developer console. */
-  clientId?: string;
-  clientSecret?: string;
-  scopes?: readonly string[];
-  /** The settings the server lacks (named in the 400 a connect answers); empty when configured. */
-  missingSettings?: readonly string[];
-  fetch?: typeof fetch;
-  now?: () => number;
 }
 
 /**
@@ -30,10 +27,9 @@ export interface PinterestAdapterOptions {
  * findPublished: an attempt without an answer fails as "outcome unknown" rather than pinning twice.
  */
 export function pinterestAdapter(options: PinterestAdapterOptions = {}): NetworkAdapter {
-  const fetchImpl = options.fetch ?? globalThis.fetch;
   const api: PinterestApiConfig = {
-    apiUrl: (options.apiUrl ?? PINTEREST_API_URL).replace(/\/+$/, "").replace(/\/v5$/, ""),
-    fetch: fetchImpl,
+    apiUrl: baseUrl(options.apiUrl, PINTEREST_API_URL).replace(/\/v5$/, ""),
+    fetch: options.fetch ?? globalThis.fetch,
     now: options.now ?? Date.now,
   };
   return {
@@ -42,27 +38,15 @@ export function pinterestAdapter(options: PinterestAdapterOptions = {}): Network
     // Pinterest's write limit per user and app (org_write): 100 calls a minute.
     pacing: [{ count: 100, windowMs: 60_000 }],
     maxMediaBytes: PINTEREST_MAX_IMAGE_BYTES,
-    async connect() {
-      throw new NetworkError(
-        "pinterest",
-        "refused",
-        "Pinterest connects through Pinterest's own page (OAuth).",
-      );
-    },
-    oauth: pinterestOAuth({
-      authorizeUrl: options.authorizeUrl ?? PINTEREST_AUTHORIZE_URL,
-      client: {
-        network: "pinterest",
-        name: "Pinterest",
-        tokenUrl: `${api.apiUrl}/v5/oauth/token`,
-        clientId: options.clientId ?? "",
-        clientSecret: options.clientSecret ?? "",
-        fetch: fetchImpl,
-      },
-      scopes: options.scopes ?? PINTEREST_DEFAULT_SCOPES,
-      missingSettings: options.missingSettings ?? [],
-      api,
-    }),
+    connect: connectThroughOAuth("pinterest", "Pinterest", "Pinterest's own page"),
+    oauth: pinterestOAuth(
+      oauthStepsConfig(options, {
+        authorizeUrl: options.authorizeUrl ?? PINTEREST_AUTHORIZE_URL,
+        client: { network: "pinterest", name: "Pinterest", tokenUrl: `${api.apiUrl}/v5/oauth/token` },
+        defaultScopes: PINTEREST_DEFAULT_SCOPES,
+        api,
+      }),
+    ),
     publish: (account, post) => publishPinterest(api, account, post),
   };
 }

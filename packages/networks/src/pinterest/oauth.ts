@@ -1,19 +1,13 @@
-import { type ConnectedAccount, type Credentials, NetworkError, type OAuthSteps } from "@socialpub/core";
-import { grantOf, type OAuthClient, requestToken } from "../common/oauth-token.ts";
+import { type ConnectedAccount, NetworkError, type OAuthSteps } from "@socialpub/core";
+import type { OAuthStepsConfig } from "../common/oauth-adapter.ts";
+import { grantOf, refreshGrant, requestToken } from "../common/oauth-token.ts";
 import { type PinterestApiConfig, pinterestCall } from "./api.ts";
 import { chooseBoard } from "./boards.ts";
 
 /** What the server asks Pinterest for: reading the account and its boards, and creating pins. */
 export const PINTEREST_DEFAULT_SCOPES = ["boards:read", "pins:read", "pins:write", "user_accounts:read"];
 
-export interface PinterestOAuthConfig {
-  /** Pinterest's authorize page (https://www.pinterest.com/oauth/). */
-  authorizeUrl: string;
-  client: OAuthClient;
-  scopes: readonly string[];
-  missingSettings: readonly string[];
-  api: PinterestApiConfig;
-}
+export type PinterestOAuthConfig = OAuthStepsConfig<PinterestApiConfig>;
 
 interface AccountAnswer {
   username?: string;
@@ -80,18 +74,6 @@ export function pinterestOAuth(config: PinterestOAuthConfig): OAuthSteps {
         credentials: { ...grantOf(answer, api.now()), username, board_id: board.id, board_name: board.name },
       };
     },
-    async refresh(credentials, signal): Promise<Credentials> {
-      const answer = await requestToken(
-        client,
-        { grant_type: "refresh_token", refresh_token: String(credentials.refresh_token ?? "") },
-        signal,
-      );
-      const grant = grantOf(answer, api.now());
-      return {
-        ...credentials,
-        ...grant,
-        refresh_token: grant.refresh_token ?? credentials.refresh_token ?? null,
-      };
-    },
+    refresh: (credentials, signal) => refreshGrant(client, credentials, api.now, signal),
   };
 }

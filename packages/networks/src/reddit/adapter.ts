@@ -1,4 +1,10 @@
-import { NETWORK_RULES, type NetworkAdapter, NetworkError } from "@socialpub/core";
+import { NETWORK_RULES, type NetworkAdapter } from "@socialpub/core";
+import {
+  baseUrl,
+  connectThroughOAuth,
+  type OAuthAdapterOptions,
+  oauthStepsConfig,
+} from "../common/oauth-adapter.ts";
 import type { RedditApiConfig } from "./api.ts";
 import { REDDIT_DEFAULT_SCOPES, redditOAuth } from "./oauth.ts";
 import { publishReddit, REDDIT_MAX_IMAGE_BYTES } from "./publish.ts";
@@ -7,25 +13,18 @@ export const REDDIT_API_URL = "https://oauth.reddit.com";
 /** Reddit's site: its authorize page and token endpoint live here, not on the API host. */
 export const REDDIT_AUTH_URL = "https://www.reddit.com";
 
-export interface RedditAdapterOptions {
-  /** The API (https://oauth.reddit.com; the server reads SOCIALPUB_REDDIT_API_URL). */
-  apiUrl?: string;
+/** `apiUrl` defaults to https://oauth.reddit.com. */
+export interface RedditAdapterOptions extends OAuthAdapterOptions {
   /**
    * Reddit's site, which serves the authorize page (/api/v1/authorize) and the token endpoint
    * (/api/v1/access_token): https://www.reddit.com; the server reads SOCIALPUB_REDDIT_AUTH_URL.
    */
   authUrl?: string;
-  clientId?: string;
-  clientSecret?: string;
-  scopes?: readonly string[];
   /**
    * The descriptive User-Agent Reddit asks every app for, `<platform>:<app id>:<version> (by /u/<name>)`
    * (SOCIALPUB_REDDIT_USER_AGENT); by default one naming socialpub and the app's client id.
    */
   userAgent?: string;
-  missingSettings?: readonly string[];
-  fetch?: typeof fetch;
-  now?: () => number;
 }
 
 export const defaultRedditUserAgent = (clientId: string) =>
@@ -37,16 +36,14 @@ export const defaultRedditUserAgent = (clientId: string) =>
  * an answer fails as "outcome unknown" rather than posting twice.
  */
 export function redditAdapter(options: RedditAdapterOptions = {}): NetworkAdapter {
-  const fetchImpl = options.fetch ?? globalThis.fetch;
-  const clientId = options.clientId ?? "";
-  const userAgent = options.userAgent ?? defaultRedditUserAgent(clientId);
+  const userAgent = options.userAgent ?? defaultRedditUserAgent(options.clientId ?? "");
   const api: RedditApiConfig = {
-    apiUrl: (options.apiUrl ?? REDDIT_API_URL).replace(/\/+$/, ""),
+    apiUrl: baseUrl(options.apiUrl, REDDIT_API_URL),
     userAgent,
-    fetch: fetchImpl,
+    fetch: options.fetch ?? globalThis.fetch,
     now: options.now ?? Date.now,
   };
-  const authUrl = (options.authUrl ?? REDDIT_AUTH_URL).replace(/\/+$/, "");
+  const authUrl = baseUrl(options.authUrl, REDDIT_AUTH_URL);
   return {
     id: "reddit",
     rule: NETWORK_RULES.reddit,
@@ -54,24 +51,20 @@ export function redditAdapter(options: RedditAdapterOptions = {}): NetworkAdapte
     // Reddit also throttles posting per account and subreddit (RATELIMIT answers), honoured as it comes.
     pacing: [{ count: 25, windowMs: 60_000 }],
     maxMediaBytes: REDDIT_MAX_IMAGE_BYTES,
-    async connect() {
-      throw new NetworkError("reddit", "refused", "Reddit connects through Reddit's own page (OAuth).");
-    },
-    oauth: redditOAuth({
-      authorizeUrl: `${authUrl}/api/v1/authorize`,
-      client: {
-        network: "reddit",
-        name: "Reddit",
-        tokenUrl: `${authUrl}/api/v1/access_token`,
-        clientId,
-        clientSecret: options.clientSecret ?? "",
-        headers: { "user-agent": userAgent },
-        fetch: fetchImpl,
-      },
-      scopes: options.scopes ?? REDDIT_DEFAULT_SCOPES,
-      missingSettings: options.missingSettings ?? [],
-      api,
-    }),
+    connect: connectThroughOAuth("reddit", "Reddit", "Reddit's own page"),
+    oauth: redditOAuth(
+      oauthStepsConfig(options, {
+        authorizeUrl: `${authUrl}/api/v1/authorize`,
+        client: {
+          network: "reddit",
+          name: "Reddit",
+          tokenUrl: `${authUrl}/api/v1/access_token`,
+          headers: { "user-agent": userAgent },
+        },
+        defaultScopes: REDDIT_DEFAULT_SCOPES,
+        api,
+      }),
+    ),
     publish: (account, post) => publishReddit(api, account, post),
   };
 }

@@ -1,5 +1,6 @@
-import { type ConnectedAccount, type Credentials, NetworkError, type OAuthSteps } from "@socialpub/core";
-import { grantOf, type OAuthClient, requestToken } from "../common/oauth-token.ts";
+import { type ConnectedAccount, NetworkError, type OAuthSteps } from "@socialpub/core";
+import type { OAuthStepsConfig } from "../common/oauth-adapter.ts";
+import { grantOf, refreshGrant, requestToken } from "../common/oauth-token.ts";
 import { type RedditApiConfig, redditCall } from "./api.ts";
 
 /** What the server asks Reddit for: who the account is, reading a subreddit's rules, and submitting. */
@@ -7,14 +8,7 @@ export const REDDIT_DEFAULT_SCOPES = ["identity", "read", "submit"];
 /** A subreddit's name as Reddit allows it (3–21 letters, digits, underscores), or a profile u_name. */
 const SUBREDDIT = /^(?:r\/)?([A-Za-z0-9][A-Za-z0-9_]{1,20}|u_[A-Za-z0-9_-]{3,20})$/;
 
-export interface RedditOAuthConfig {
-  /** Reddit's authorize page (https://www.reddit.com/api/v1/authorize). */
-  authorizeUrl: string;
-  client: OAuthClient;
-  scopes: readonly string[];
-  missingSettings: readonly string[];
-  api: RedditApiConfig;
-}
+export type RedditOAuthConfig = OAuthStepsConfig<RedditApiConfig>;
 
 interface MeAnswer {
   name?: string;
@@ -86,20 +80,7 @@ export function redditOAuth(config: RedditOAuthConfig): OAuthSteps {
         },
       };
     },
-    async refresh(credentials, signal): Promise<Credentials> {
-      const answer = await requestToken(
-        client,
-        { grant_type: "refresh_token", refresh_token: String(credentials.refresh_token ?? "") },
-        signal,
-      );
-      const grant = grantOf(answer, api.now());
-      // Reddit keeps the refresh token; should it answer a new one, that one is kept.
-      return {
-        ...credentials,
-        ...grant,
-        refresh_token: grant.refresh_token ?? credentials.refresh_token ?? null,
-      };
-    },
+    refresh: (credentials, signal) => refreshGrant(client, credentials, api.now, signal),
   };
 }
 

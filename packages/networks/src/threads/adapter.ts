@@ -1,6 +1,7 @@
-import { NETWORK_RULES, type NetworkAdapter, NetworkError } from "@socialpub/core";
+import { NETWORK_RULES, type NetworkAdapter } from "@socialpub/core";
 import type { MetaGraphConfig } from "../common/meta-graph.ts";
 import { metaMe, metaOAuth } from "../common/meta-oauth.ts";
+import { baseUrl, connectThroughOAuth, type OAuthAdapterOptions } from "../common/oauth-adapter.ts";
 import { publishThreads, THREADS_MAX_MEDIA_BYTES } from "./publish.ts";
 
 export const THREADS_API_URL = "https://graph.threads.net";
@@ -10,18 +11,10 @@ export const THREADS_API_VERSION = "v1.0";
 /** Reading the profile, and publishing. */
 export const THREADS_DEFAULT_SCOPES = ["threads_basic", "threads_content_publish"];
 
-export interface ThreadsAdapterOptions {
-  /** The API's host (https://graph.threads.net; the server reads SOCIALPUB_THREADS_API_URL). */
-  apiUrl?: string;
+/** `apiUrl` is the API's host (https://graph.threads.net); the client is the Threads app from Meta's console. */
+export interface ThreadsAdapterOptions extends OAuthAdapterOptions {
   /** The authorize page (https://threads.net/oauth/authorize; SOCIALPUB_THREADS_AUTH_URL). */
   authorizeUrl?: string;
-  /** The Threads app id and secret from Meta's developer console. */
-  clientId?: string;
-  clientSecret?: string;
-  scopes?: readonly string[];
-  missingSettings?: readonly string[];
-  fetch?: typeof fetch;
-  now?: () => number;
   /** How long one attempt waits for a media container Threads is still processing (default 40 s). */
   containerWaitMs?: number;
 }
@@ -32,7 +25,7 @@ export interface ThreadsAdapterOptions {
  * then threads_publish) whose progress is kept on the target so a restart never posts twice.
  */
 export function threadsAdapter(options: ThreadsAdapterOptions = {}): NetworkAdapter {
-  const host = (options.apiUrl ?? THREADS_API_URL).replace(/\/+$/, "");
+  const host = baseUrl(options.apiUrl, THREADS_API_URL);
   const graph: MetaGraphConfig = {
     network: "threads",
     name: "Threads",
@@ -46,9 +39,7 @@ export function threadsAdapter(options: ThreadsAdapterOptions = {}): NetworkAdap
     // Threads' documented publishing limit: 250 posts per 24 hours per profile.
     pacing: [{ count: 250, windowMs: 24 * 60 * 60_000 }],
     maxMediaBytes: THREADS_MAX_MEDIA_BYTES,
-    async connect() {
-      throw new NetworkError("threads", "refused", "Threads connects through Threads' own page (OAuth).");
-    },
+    connect: connectThroughOAuth("threads", "Threads", "Threads' own page"),
     oauth: metaOAuth({
       graph,
       authorizeUrl: options.authorizeUrl ?? THREADS_AUTHORIZE_URL,

@@ -1,18 +1,12 @@
-import type { ConnectedAccount, Credentials, OAuthSteps } from "@socialpub/core";
-import { grantOf, type OAuthClient, requestToken } from "../common/oauth-token.ts";
+import type { ConnectedAccount, OAuthSteps } from "@socialpub/core";
+import type { OAuthStepsConfig } from "../common/oauth-adapter.ts";
+import { grantOf, refreshGrant, requestToken } from "../common/oauth-token.ts";
 import { type XApiConfig, xCall } from "./api.ts";
 
 /** What the server asks X for: posting with media, reading the account, and a refresh token. */
 export const X_DEFAULT_SCOPES = ["tweet.read", "tweet.write", "users.read", "media.write", "offline.access"];
 
-export interface XOAuthConfig {
-  /** X's authorize page (https://x.com/i/oauth2/authorize). */
-  authorizeUrl: string;
-  client: OAuthClient;
-  scopes: readonly string[];
-  missingSettings: readonly string[];
-  api: XApiConfig;
-}
+export type XOAuthConfig = OAuthStepsConfig<XApiConfig>;
 
 interface MeAnswer {
   data: { id: string; username: string; public_metrics?: { followers_count?: number } };
@@ -69,23 +63,8 @@ export function xOAuth(config: XOAuthConfig): OAuthSteps {
         credentials: { ...grantOf(answer, api.now()), user_id: me.data.id, username: me.data.username },
       };
     },
-    async refresh(credentials, signal): Promise<Credentials> {
-      const answer = await requestToken(
-        client,
-        {
-          grant_type: "refresh_token",
-          refresh_token: String(credentials.refresh_token ?? ""),
-          client_id: client.clientId,
-        },
-        signal,
-      );
-      const grant = grantOf(answer, api.now());
-      // X always rotates; should it not, the refresh token in hand stays good.
-      return {
-        ...credentials,
-        ...grant,
-        refresh_token: grant.refresh_token ?? credentials.refresh_token ?? null,
-      };
-    },
+    // X rotates the refresh token on every refresh and wants the client id in the form besides.
+    refresh: (credentials, signal) =>
+      refreshGrant(client, credentials, api.now, signal, { client_id: client.clientId }),
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type FakeApp, FakeOAuth } from "../../common/fake-oauth.ts";
+import { type FakeApp, FakeOAuth, OAuthNetworkFake } from "../../common/fake-oauth.ts";
 import { type FakeAnswer, type FakeRequest, formDataOf, startFakeServer } from "../../common/fake-server.ts";
 
 /*
@@ -27,8 +27,7 @@ export interface FacebookFakePost {
   photo: { type: string; bytes: number } | null;
 }
 
-export class FacebookFake {
-  readonly url: string;
+export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
   readonly version: string;
   readonly oauth: FakeOAuth;
   readonly users = new Map<string, FacebookFakeUser>();
@@ -41,18 +40,17 @@ export class FacebookFake {
   postsPerHour = 200;
   readonly #postTimes = new Map<string, number[]>();
   readonly #now: () => number;
-  readonly #close: () => Promise<void>;
   #nextId = 100_000_000_000_000n;
 
   private constructor(url: string, version: string, close: () => Promise<void>, now: () => number) {
-    this.url = url;
+    super(url, close);
     this.version = version;
-    this.#close = close;
     this.#now = now;
     this.oauth = new FakeOAuth({
       name: "Facebook",
       scopes: ["pages_show_list", "pages_manage_posts", "pages_read_engagement", "public_profile", "email"],
       scopeSeparator: ",",
+      authorizePath: `/${version}/dialog/oauth`,
       consentPath: `/${version}/dialog/consent`,
       pkce: false,
       clientAuth: "form",
@@ -78,17 +76,11 @@ export class FacebookFake {
     return fake;
   }
 
-  close(): Promise<void> {
-    return this.#close();
-  }
-
   addApp(app: Partial<FakeApp> = {}): FakeApp {
-    const made = {
-      clientId: app.clientId ?? String(this.#nextId++),
-      clientSecret: app.clientSecret ?? randomBytes(16).toString("hex"),
-    };
-    this.oauth.apps.set(made.clientId, made);
-    return made;
+    return this.oauth.addApp(app, {
+      clientId: () => String(this.#nextId++),
+      clientSecret: () => randomBytes(16).toString("hex"),
+    });
   }
 
   addUser(user: { name: string; pages: { name: string; followers?: number }[] }): FacebookFakeUser {
@@ -105,25 +97,17 @@ export class FacebookFake {
     return made;
   }
 
-  signIn(user: FacebookFakeUser): void {
-    this.oauth.signedIn = user.id;
-  }
-
-  /** The user removed the app in their settings: every token of theirs, Page tokens too, stops working. */
-  revokeAccess(user: FacebookFakeUser): void {
-    this.oauth.revoke(user.id);
-  }
-
   async #handle(request: FakeRequest): Promise<FakeAnswer> {
     const prefix = `/${this.version}`;
     const { pathname } = request.url;
     if (!pathname.startsWith(`${prefix}/`))
       return graphError(400, 2500, "OAuthException", "Unknown path components");
     const path = pathname.slice(prefix.length);
-    const body = () => new URLSearchParams(new TextDecoder().decode(request.body));
-    if (request.method === "GET" && path === "/dialog/oauth") return this.oauth.authorize(request);
-    if (request.method === "POST" && path === "/dialog/consent") return this.oauth.consent(body());
-    if (request.method === "POST" && path === "/oauth/access_token") return this.#token(request, body());
+    const oauth = this.oauth.route(request);
+    if (oauth) return oauth;
+    if (request.method === "POST" && path === "/oauth/access_token") {
+      return this.#token(request, new URLSearchParams(new TextDecoder().decode(request.body)));
+    }
     const token = (request.headers.get("authorization") ?? "").replace(/^Bearer /i, "");
     if (request.method === "GET" && path === "/me/accounts") {
       const grant = this.oauth.grantFor(token);

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type FakeApp, type FakeGrant, FakeOAuth } from "../../common/fake-oauth.ts";
+import { type FakeApp, type FakeGrant, FakeOAuth, OAuthNetworkFake } from "../../common/fake-oauth.ts";
 import { type FakeAnswer, type FakeRequest, startFakeServer } from "../../common/fake-server.ts";
 
 /*
@@ -31,8 +31,7 @@ export interface LinkedInFakePost {
   version: string;
 }
 
-export class LinkedInFake {
-  readonly url: string;
+export class LinkedInFake extends OAuthNetworkFake<LinkedInFakeMember> {
   readonly oauth: FakeOAuth;
   readonly members = new Map<string, LinkedInFakeMember>();
   readonly posts: LinkedInFakePost[] = [];
@@ -47,18 +46,18 @@ export class LinkedInFake {
   programmaticRefresh = true;
   readonly #postTimes = new Map<string, number[]>();
   readonly #now: () => number;
-  readonly #close: () => Promise<void>;
   #nextId = 7_100_000_000_000_000_000n;
 
   private constructor(url: string, close: () => Promise<void>, now: () => number) {
-    this.url = url;
-    this.#close = close;
+    super(url, close);
     this.#now = now;
     this.oauth = new FakeOAuth({
       name: "LinkedIn",
       scopes: ["openid", "profile", "email", "w_member_social", "r_liteprofile"],
       scopeSeparator: " ",
+      authorizePath: "/oauth/v2/authorization",
       consentPath: "/oauth/v2/consent",
+      tokenPath: "/oauth/v2/accessToken",
       pkce: false,
       clientAuth: "form",
       refreshTokenFor: () => this.programmaticRefresh,
@@ -77,17 +76,11 @@ export class LinkedInFake {
     return fake;
   }
 
-  close(): Promise<void> {
-    return this.#close();
-  }
-
   addApp(app: Partial<FakeApp> = {}): FakeApp {
-    const made = {
-      clientId: app.clientId ?? randomBytes(7).toString("hex"),
-      clientSecret: app.clientSecret ?? randomBytes(12).toString("base64url"),
-    };
-    this.oauth.apps.set(made.clientId, made);
-    return made;
+    return this.oauth.addApp(app, {
+      clientId: () => randomBytes(7).toString("hex"),
+      clientSecret: () => randomBytes(12).toString("base64url"),
+    });
   }
 
   addMember(member: { name: string }): LinkedInFakeMember {
@@ -96,26 +89,10 @@ export class LinkedInFake {
     return made;
   }
 
-  signIn(member: LinkedInFakeMember): void {
-    this.oauth.signedIn = member.id;
-  }
-
-  revokeAccess(member: LinkedInFakeMember): void {
-    this.oauth.revoke(member.id);
-  }
-
-  expireAccessTokens(): void {
-    this.oauth.expireAccessTokens();
-  }
-
   async #handle(request: FakeRequest): Promise<FakeAnswer> {
     const { pathname } = request.url;
-    const form = () => new URLSearchParams(new TextDecoder().decode(request.body));
-    if (request.method === "GET" && pathname === "/oauth/v2/authorization")
-      return this.oauth.authorize(request);
-    if (request.method === "POST" && pathname === "/oauth/v2/consent") return this.oauth.consent(form());
-    if (request.method === "POST" && pathname === "/oauth/v2/accessToken")
-      return this.oauth.token(request, form());
+    const oauth = this.oauth.route(request);
+    if (oauth) return oauth;
     const grant = this.oauth.grantOf(request);
     if (!grant)
       return error(

@@ -14,6 +14,7 @@ export class PinterestFakeOAuth extends FakeOAuth {
       name: "Pinterest",
       scopes,
       scopeSeparator: ",",
+      authorizePath: "/oauth/",
       consentPath: "/oauth/consent",
       pkce: false,
       clientAuth: "basic",

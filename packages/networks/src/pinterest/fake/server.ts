@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import type { FakeApp, FakeGrant } from "../../common/fake-oauth.ts";
+import { type FakeApp, type FakeGrant, OAuthNetworkFake } from "../../common/fake-oauth.ts";
 import { type FakeAnswer, type FakeRequest, startFakeServer } from "../../common/fake-server.ts";
 import { OpenApiCheck } from "../../common/openapi-check.ts";
-import { readNetworkSpec } from "../../common/spec-files.ts";
+import { oauthScopesOf } from "../../common/spec-files.ts";
 import { PinterestFakeOAuth } from "./oauth.ts";
 
 /*
@@ -44,8 +44,7 @@ export interface PinterestFakeOptions {
   now?: () => number;
 }
 
-export class PinterestFake {
-  readonly url: string;
+export class PinterestFake extends OAuthNetworkFake<PinterestFakeUser> {
   readonly specViolations: string[] = [];
   readonly oauth: PinterestFakeOAuth;
   readonly users = new Map<string, PinterestFakeUser>();
@@ -55,7 +54,6 @@ export class PinterestFake {
   readonly #pinTimes = new Map<string, number[]>();
   readonly #check: OpenApiCheck | null;
   readonly #now: () => number;
-  readonly #close: () => Promise<void>;
   #nextId = 1_125_899_906_842_624n;
 
   private constructor(
@@ -65,8 +63,7 @@ export class PinterestFake {
     now: () => number,
     scopes: string[],
   ) {
-    this.url = url;
-    this.#close = close;
+    super(url, close);
     this.#check = check;
     this.#now = now;
     this.oauth = new PinterestFakeOAuth(scopes, now);
@@ -75,32 +72,19 @@ export class PinterestFake {
   static async start(options: PinterestFakeOptions = {}): Promise<PinterestFake> {
     const check =
       options.checkSpec === false ? null : await OpenApiCheck.shared(SPEC_FILE, "Pinterest API description");
-    const spec = readNetworkSpec(SPEC_FILE) as {
-      components: {
-        securitySchemes: { pinterest_oauth2: { flows: { authorizationCode: { scopes: object } } } };
-      };
-    };
-    const scopes = Object.keys(
-      spec.components.securitySchemes.pinterest_oauth2.flows.authorizationCode.scopes,
-    );
+    const scopes = oauthScopesOf(SPEC_FILE, "pinterest_oauth2");
     let fake: PinterestFake | undefined;
     const server = await startFakeServer((request) => fake!.#handle(request), options.port);
     fake = new PinterestFake(server.url, () => server.close(), check, options.now ?? Date.now, scopes);
     return fake;
   }
 
-  close(): Promise<void> {
-    return this.#close();
-  }
-
   /** Registers an app on Pinterest's developer console. */
   addApp(app: Partial<FakeApp> = {}): FakeApp {
-    const made = {
-      clientId: app.clientId ?? String(this.#nextId++),
-      clientSecret: app.clientSecret ?? randomBytes(20).toString("hex"),
-    };
-    this.oauth.apps.set(made.clientId, made);
-    return made;
+    return this.oauth.addApp(app, {
+      clientId: () => String(this.#nextId++),
+      clientSecret: () => randomBytes(20).toString("hex"),
+    });
   }
 
   addUser(user: { username: string; followers?: number; boards?: string[] }): PinterestFakeUser {
@@ -114,27 +98,10 @@ export class PinterestFake {
     return made;
   }
 
-  /** Who consents on the authorize page from now on. */
-  signIn(user: PinterestFakeUser): void {
-    this.oauth.signedIn = user.id;
-  }
-
-  /** The user removed the app's access on Pinterest: every token of theirs stops working. */
-  revokeAccess(user: PinterestFakeUser): void {
-    this.oauth.revoke(user.id);
-  }
-
-  /** Every access token issued so far ends now (as 30 days passing would do). */
-  expireAccessTokens(): void {
-    this.oauth.expireAccessTokens();
-  }
-
   async #handle(request: FakeRequest): Promise<FakeAnswer> {
     const { pathname } = request.url;
-    if (request.method === "GET" && pathname === "/oauth/") return this.oauth.authorize(request);
-    if (request.method === "POST" && pathname === "/oauth/consent") {
-      return this.oauth.consent(new URLSearchParams(new TextDecoder().decode(request.body)));
-    }
+    const oauth = this.oauth.route(request);
+    if (oauth) return oauth;
     if (!pathname.startsWith("/v5/")) return error(404, 404, `No route ${request.method} ${pathname}`);
     const path = pathname.slice(3);
     const form = path === "/oauth/token" ? new URLSearchParams(new TextDecoder().decode(request.body)) : null;

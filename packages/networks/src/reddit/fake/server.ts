@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type FakeApp, type FakeGrant, FakeOAuth } from "../../common/fake-oauth.ts";
+import { type FakeApp, type FakeGrant, FakeOAuth, OAuthNetworkFake } from "../../common/fake-oauth.ts";
 import { type FakeAnswer, type FakeRequest, formDataOf, startFakeServer } from "../../common/fake-server.ts";
 
 /*
@@ -42,8 +42,7 @@ export interface RedditFakePost {
   permalink: string;
 }
 
-export class RedditFake {
-  readonly url: string;
+export class RedditFake extends OAuthNetworkFake<RedditFakeUser> {
   readonly oauth: FakeOAuth;
   readonly users = new Map<string, RedditFakeUser>();
   readonly subreddits = new Map<string, RedditFakeSubreddit>();
@@ -59,17 +58,16 @@ export class RedditFake {
   readonly #requestTimes: number[] = [];
   readonly #leases = new Map<string, string>();
   readonly #now: () => number;
-  readonly #close: () => Promise<void>;
   #nextId = 1_000_000;
 
   private constructor(url: string, close: () => Promise<void>, now: () => number) {
-    this.url = url;
-    this.#close = close;
+    super(url, close);
     this.#now = now;
     this.oauth = new FakeOAuth({
       name: "Reddit",
       scopes: ["identity", "read", "submit", "edit", "history", "mysubreddits", "privatemessages", "vote"],
       scopeSeparator: " ",
+      authorizePath: "/api/v1/authorize",
       consentPath: "/api/v1/authorize/consent",
       pkce: false,
       clientAuth: "basic",
@@ -87,18 +85,12 @@ export class RedditFake {
     return fake;
   }
 
-  close(): Promise<void> {
-    return this.#close();
-  }
-
   /** Registers a web app at reddit.com/prefs/apps. */
   addApp(app: Partial<FakeApp> = {}): FakeApp {
-    const made = {
-      clientId: app.clientId ?? randomBytes(11).toString("base64url"),
-      clientSecret: app.clientSecret ?? randomBytes(22).toString("base64url"),
-    };
-    this.oauth.apps.set(made.clientId, made);
-    return made;
+    return this.oauth.addApp(app, {
+      clientId: () => randomBytes(11).toString("base64url"),
+      clientSecret: () => randomBytes(22).toString("base64url"),
+    });
   }
 
   addUser(user: { name: string; karma?: number }): RedditFakeUser {
@@ -113,24 +105,12 @@ export class RedditFake {
     return subreddit;
   }
 
-  signIn(user: RedditFakeUser): void {
-    this.oauth.signedIn = user.id;
-  }
-
-  revokeAccess(user: RedditFakeUser): void {
-    this.oauth.revoke(user.id);
-  }
-
-  expireAccessTokens(): void {
-    this.oauth.expireAccessTokens();
-  }
-
   async #handle(request: FakeRequest): Promise<FakeAnswer> {
     const { pathname } = request.url;
     const text = () => new URLSearchParams(new TextDecoder().decode(request.body));
-    if (request.method === "GET" && pathname === "/api/v1/authorize") return this.oauth.authorize(request);
-    if (request.method === "POST" && pathname === "/api/v1/authorize/consent")
-      return this.oauth.consent(text());
+    // The token endpoint is not routed here: Reddit checks the User-Agent of token requests too.
+    const oauth = this.oauth.route(request);
+    if (oauth) return oauth;
     if (request.method === "POST" && pathname === "/media-upload") return this.#upload(request);
     const agent = request.headers.get("user-agent") ?? "";
     this.userAgents.add(agent);

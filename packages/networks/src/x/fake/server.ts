@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { OAuthNetworkFake } from "../../common/fake-oauth.ts";
 import { type FakeAnswer, type FakeRequest, formDataOf, startFakeServer } from "../../common/fake-server.ts";
 import { OpenApiCheck } from "../../common/openapi-check.ts";
-import { readNetworkSpec } from "../../common/spec-files.ts";
+import { oauthScopesOf } from "../../common/spec-files.ts";
 import { type FakeApp, type FakeGrant, XFakeOAuth } from "./oauth.ts";
 
 /*
@@ -38,8 +39,7 @@ export interface XFakeOptions {
   now?: () => number;
 }
 
-export class XFake {
-  readonly url: string;
+export class XFake extends OAuthNetworkFake<XFakeUser> {
   readonly specViolations: string[] = [];
   readonly oauth: XFakeOAuth;
   readonly users = new Map<string, XFakeUser>();
@@ -50,7 +50,6 @@ export class XFake {
   readonly #postTimes = new Map<string, number[]>();
   readonly #check: OpenApiCheck | null;
   readonly #now: () => number;
-  readonly #close: () => Promise<void>;
   #nextId = 1_790_000_000_000_000_000n;
 
   private constructor(
@@ -60,8 +59,7 @@ export class XFake {
     now: () => number,
     scopes: string[],
   ) {
-    this.url = url;
-    this.#close = close;
+    super(url, close);
     this.#check = check;
     this.#now = now;
     this.oauth = new XFakeOAuth(scopes, now);
@@ -70,32 +68,19 @@ export class XFake {
   static async start(options: XFakeOptions = {}): Promise<XFake> {
     const check =
       options.checkSpec === false ? null : await OpenApiCheck.shared(SPEC_FILE, "X API description");
-    const spec = readNetworkSpec(SPEC_FILE) as {
-      components: {
-        securitySchemes: { OAuth2UserToken: { flows: { authorizationCode: { scopes: object } } } };
-      };
-    };
-    const scopes = Object.keys(
-      spec.components.securitySchemes.OAuth2UserToken.flows.authorizationCode.scopes,
-    );
+    const scopes = oauthScopesOf(SPEC_FILE, "OAuth2UserToken");
     let fake: XFake | undefined;
     const server = await startFakeServer((request) => fake!.#handle(request), options.port);
     fake = new XFake(server.url, () => server.close(), check, options.now ?? Date.now, scopes);
     return fake;
   }
 
-  close(): Promise<void> {
-    return this.#close();
-  }
-
   /** Registers an app on X's developer console. */
   addApp(app: Partial<FakeApp> = {}): FakeApp {
-    const made = {
-      clientId: app.clientId ?? randomBytes(12).toString("base64url"),
-      clientSecret: app.clientSecret ?? randomBytes(24).toString("base64url"),
-    };
-    this.oauth.apps.set(made.clientId, made);
-    return made;
+    return this.oauth.addApp(app, {
+      clientId: () => randomBytes(12).toString("base64url"),
+      clientSecret: () => randomBytes(24).toString("base64url"),
+    });
   }
 
   addUser(user: { username: string; followers?: number }): XFakeUser {
@@ -104,31 +89,10 @@ export class XFake {
     return made;
   }
 
-  /** Who consents on the authorize page from now on. */
-  signIn(user: XFakeUser): void {
-    this.oauth.signedIn = user.id;
-  }
-
-  /** The user removed the app's access on X: every token of theirs stops working. */
-  revokeAccess(user: XFakeUser): void {
-    for (const grant of this.oauth.grants) if (grant.userId === user.id) grant.revoked = true;
-  }
-
-  /** Every access token issued so far ends now (as two hours passing would do). */
-  expireAccessTokens(): void {
-    for (const grant of this.oauth.grants)
-      grant.accessExpiresAt = Math.min(grant.accessExpiresAt, this.#now());
-  }
-
   async #handle(request: FakeRequest): Promise<FakeAnswer> {
     const { pathname } = request.url;
-    if (request.method === "GET" && pathname === "/i/oauth2/authorize") return this.oauth.authorize(request);
-    if (request.method === "POST" && pathname === "/i/oauth2/consent") {
-      return this.oauth.consent(new URLSearchParams(new TextDecoder().decode(request.body)));
-    }
-    if (request.method === "POST" && pathname === "/2/oauth2/token") {
-      return this.oauth.token(request, new URLSearchParams(new TextDecoder().decode(request.body)));
-    }
+    const oauth = this.oauth.route(request);
+    if (oauth) return oauth;
     const multipart = (request.headers.get("content-type") ?? "").startsWith("multipart/form-data");
     const form = multipart ? await formDataOf(request) : null;
     const json = !multipart && request.body.length > 0 ? safeJson(request.body) : undefined;
