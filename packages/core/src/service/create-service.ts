@@ -20,6 +20,8 @@ import { ListPageCache } from "./list-page-cache.ts";
 import { consoleLogger, type Logger } from "./logger.ts";
 import { type MediaStorage, MemoryMediaStorage } from "./media-storage.ts";
 import { notifyOnEvents } from "./notifying-store.ts";
+import { EXPIRING_AHEAD_MS } from "./oauth/grant.ts";
+import { endingGrantsWork } from "./oauth/grant-sweep.ts";
 import type { OAuthConnectStart } from "./oauth/start-connect.ts";
 import { PerUserQueue } from "./per-user-queue.ts";
 import { runRoute } from "./pipeline.ts";
@@ -117,6 +119,8 @@ export interface Service {
   readonly retries: DueTimer;
   /** The worker that reads live posts' figures on their schedule. */
   readonly metricsReader: DueTimer;
+  /** The sweep that turns live accounts whose grant we cannot refresh `expiring`, then `reauth_required`. */
+  readonly grantSweep: DueTimer;
   /**
    * Connects a live account for `user` as POST /accounts/connect with a live key does (the network
    * checks the credentials at once, they are sealed, the plan's profiles apply, account.connected is
@@ -169,6 +173,12 @@ export function createService(options: ServiceOptions): Service {
     clock,
     logger,
   );
+  const grants = new DueTimer(
+    "turning ending grants expiring",
+    endingGrantsWork(() => deps),
+    clock,
+    logger,
+  );
   const inFlight = new InFlightSweep(() => deps);
   const inFlightTimer = new DueTimer("recovering attempts left in flight", inFlight, clock, logger);
   inFlight.attach(inFlightTimer);
@@ -182,6 +192,7 @@ export function createService(options: ServiceOptions): Service {
     keyring: options.credentialKeyring ?? null,
     retries,
     metrics,
+    grants,
     inFlight,
     mediaFetch: options.mediaFetch ?? ownMediaFetch!.fetch,
     background: new Set(),
@@ -284,6 +295,12 @@ export function createService(options: ServiceOptions): Service {
             deliveries.notify().catch((err) => logger.error({ err }, "waking the delivery worker failed"));
           },
           attemptStarted: (at) => inFlight.watch(at),
+          grantsChanged: () => {
+            store
+              .nextGrantChangeAt(EXPIRING_AHEAD_MS)
+              .then((at) => at !== null && grants.notify(at))
+              .catch((err) => logger.error({ err }, "reading when a grant next ends failed"));
+          },
         })) ?? null;
       // Requests cut off by a crash changed nothing (a change is stored with its answer): free their keys.
       const freed = await store.releaseInterruptedIdempotentRequests();
@@ -305,6 +322,7 @@ export function createService(options: ServiceOptions): Service {
       await scheduler.start();
       await retries.start();
       await metrics.start();
+      await grants.start();
       await inFlightTimer.start();
       // Writes the analytics.daily of days that ended while the service was stopped, then arms.
       await daily.start();
@@ -316,6 +334,7 @@ export function createService(options: ServiceOptions): Service {
       await scheduler.stop();
       await retries.stop();
       await metrics.stop();
+      await grants.stop();
       await inFlightTimer.stop();
       // Attempts still running after their request answered get their time limit, then are let go:
       // what they leave in flight is checked at the next start.
@@ -345,6 +364,7 @@ export function createService(options: ServiceOptions): Service {
     deliveries,
     retries,
     metricsReader: metrics,
+    grantSweep: grants,
   };
 }
 

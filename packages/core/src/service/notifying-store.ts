@@ -14,6 +14,7 @@ const WRITES_EVENTS: ReadonlySet<PropertyKey> = new Set<keyof Store>([
   "insertMedia",
   "resendEvent",
   "settleAnalyticsDay",
+  "settleEndingGrants",
 ]);
 
 /**

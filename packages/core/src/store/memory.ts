@@ -1,5 +1,5 @@
 import type { NetworkId } from "../contract/networks.ts";
-import type { PostStatus } from "../contract/resources.ts";
+import type { AccountHealth, PostStatus } from "../contract/resources.ts";
 import { newId } from "../ids.ts";
 import { DeliveryClaim } from "./delivery-claim.ts";
 import { settledPost } from "./settle.ts";
@@ -59,6 +59,14 @@ function startAttempt(target: TargetRecord, now: number): void {
 function setCaptions(post: PostRecord, captions: PostRecord["captions"]): void {
   if (captions && Object.keys(captions).length > 0) post.captions = copy(captions);
   else delete post.captions;
+}
+
+/** The health a live account's ending grant calls for at `now` when it differs (settleEndingGrants). */
+function endingGrantHealth(a: AccountRecord, now: number, aheadMs: number): AccountHealth | null {
+  if (a.mode !== "live" || a.grant_ends_at === undefined) return null;
+  if (a.health !== "reauth_required" && a.grant_ends_at <= now) return "reauth_required";
+  if (a.health === "healthy" && a.grant_ends_at <= now + aheadMs) return "expiring";
+  return null;
 }
 
 /**
@@ -194,7 +202,9 @@ export class MemoryStore implements Store {
   async putAccount(account: AccountRecord, effects?: Effects): Promise<void> {
     const key = accountKey(account.user_id, account.mode, account.platform);
     // Replacing keeps the account's place in the order it was first connected (as SQLite's upsert does).
-    this.accounts.set(key, copy(account));
+    const kept = copy(account);
+    if (kept.grant_ends_at == null) delete kept.grant_ends_at;
+    this.accounts.set(key, kept);
     this.writeEffects(effects);
   }
 
@@ -242,6 +252,33 @@ export class MemoryStore implements Store {
 
   async countAccountsWithCredentials(): Promise<number> {
     return [...this.accounts.values()].filter((a) => a.credentials !== null).length;
+  }
+
+  async settleEndingGrants(
+    now: number,
+    aheadMs: number,
+    limit: number,
+    effectsFor?: (account: AccountRecord) => Effects,
+  ): Promise<AccountRecord[]> {
+    const due = [...this.accounts.values()]
+      .filter((a) => endingGrantHealth(a, now, aheadMs) !== null)
+      .sort((a, b) => a.grant_ends_at! - b.grant_ends_at!)
+      .slice(0, limit);
+    return due.map((account) => {
+      account.health = endingGrantHealth(account, now, aheadMs)!;
+      this.writeEffects(effectsFor?.(copy(account)));
+      return copy(account);
+    });
+  }
+
+  async nextGrantChangeAt(aheadMs: number): Promise<number | null> {
+    let next: number | null = null;
+    for (const a of this.accounts.values()) {
+      if (a.mode !== "live" || a.grant_ends_at === undefined || a.health === "reauth_required") continue;
+      const at = a.health === "healthy" ? a.grant_ends_at - aheadMs : a.grant_ends_at;
+      if (next === null || at < next) next = at;
+    }
+    return next;
   }
 
   // OAuth connects under way

@@ -57,6 +57,13 @@ export interface AccountRecord {
    * never holds them in the clear and cannot open them. Null for sandbox accounts.
    */
   credentials: string | null;
+  /**
+   * When the account's grant ends (Unix ms), for a live grant we cannot refresh (Meta's 60-day tokens, a
+   * LinkedIn member token): the account turns `expiring` 7 days before and `reauth_required` then,
+   * without opening its credentials (see settleEndingGrants). Not secret. Absent when the grant is
+   * refreshed or does not end (a store hands back no null).
+   */
+  grant_ends_at?: number;
 }
 
 /**
@@ -343,6 +350,11 @@ export interface StoreWakeups {
    * every other instance recovers it once the attempt's lease runs out.
    */
   attemptStarted?(at: number): void;
+  /**
+   * An account was connected with a grant we cannot refresh (grant_ends_at): the sweep of ending
+   * grants reads again when it next has something to do (nextGrantChangeAt).
+   */
+  grantsChanged?(): void;
 }
 
 export interface Store {
@@ -434,6 +446,27 @@ export interface Store {
   deleteAccount(userId: string, mode: KeyMode, platform: NetworkId, effects?: Effects): Promise<boolean>;
   /** How many accounts hold sealed credentials (a server with any refuses to start without its key). */
   countAccountsWithCredentials(): Promise<number>;
+  /**
+   * The sweep of grants we cannot refresh, across users: live accounts with a `grant_ends_at` whose
+   * health that end calls for at `now` — `healthy` ones whose grant ends within `aheadMs` become
+   * `expiring`, and ones not yet `reauth_required` whose grant has ended (at or before `now`) become
+   * `reauth_required` — at most `limit`, earliest end first. Each account changes once: the change is
+   * conditional on the health it replaces, so of instances sweeping at once one makes it (and writes
+   * its effects) and the others skip it. `effectsFor` gets each account as changed, and what it answers
+   * is written in the same step. Answers the accounts changed.
+   */
+  settleEndingGrants(
+    now: number,
+    aheadMs: number,
+    limit: number,
+    effectsFor?: (account: AccountRecord) => Effects,
+  ): Promise<AccountRecord[]>;
+  /**
+   * When settleEndingGrants next has something to do: the earliest `grant_ends_at - aheadMs` of live
+   * `healthy` accounts and `grant_ends_at` of live `expiring` ones (a time already past when one is due
+   * now), or null when no account's grant will change its health.
+   */
+  nextGrantChangeAt(aheadMs: number): Promise<number | null>;
 
   // OAuth connects under way (single-use states, bound to the user)
   /** Stores a pending connect; connects that expired at or before its created_at are removed with it. */

@@ -343,6 +343,156 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
       });
     });
 
+    describe("ending grants (grants we cannot refresh)", () => {
+      const DAY = 86_400_000;
+      const AHEAD = 7 * DAY;
+      const live = (
+        userId: string,
+        platform: NetworkId,
+        fields: Partial<AccountRecord> = {},
+      ): AccountRecord => ({
+        user_id: userId,
+        mode: "live",
+        platform,
+        handle: `@${platform}`,
+        followers: 0,
+        health: "healthy",
+        connected_at: T0,
+        credentials: "v1.k.iv.ct.tag",
+        ...fields,
+      });
+      const disconnected = (account: AccountRecord) => ({
+        events: [
+          {
+            ...event(account.user_id, "account.disconnected"),
+            data: { platform: account.platform, handle: account.handle, health: account.health },
+          } as NewEvent,
+        ],
+      });
+
+      it("grant_ends_at is kept with the account and replaced by a reconnect; absent when the grant has none", async () => {
+        const a = await user();
+        await store.putAccount(live(a.id, "facebook", { grant_ends_at: T0 + 60 * DAY }));
+        await store.putAccount(live(a.id, "bluesky"));
+        expect(await store.getAccount(a.id, "live", "facebook")).toEqual(
+          live(a.id, "facebook", { grant_ends_at: T0 + 60 * DAY }),
+        );
+        const bluesky = await store.getAccount(a.id, "live", "bluesky");
+        expect(bluesky).toEqual(live(a.id, "bluesky"));
+        expect("grant_ends_at" in bluesky!).toBe(false);
+        await store.putAccount(live(a.id, "facebook"));
+        expect("grant_ends_at" in (await store.getAccount(a.id, "live", "facebook"))!).toBe(false);
+      });
+
+      it("settleEndingGrants turns live accounts of every user expiring within the window and reauth_required once ended, once each", async () => {
+        const a = await user();
+        const b = await user();
+        const now = T0 + 10 * DAY;
+        await store.putAccount(live(a.id, "facebook", { grant_ends_at: now + 3 * DAY })); // → expiring
+        await store.putAccount(live(b.id, "instagram", { grant_ends_at: now + 2 * DAY })); // → expiring
+        await store.putAccount(live(b.id, "threads", { grant_ends_at: now - 1, health: "expiring" })); // → ended
+        await store.putAccount(live(a.id, "linkedin", { grant_ends_at: now + 8 * DAY })); // not yet
+        await store.putAccount(live(a.id, "x")); // refreshed: no end kept
+        await store.putAccount(
+          live(b.id, "facebook", { grant_ends_at: now - DAY, health: "reauth_required" }),
+        );
+        // A sandbox account never changes on its own.
+        await store.putAccount({
+          ...live(a.id, "pinterest", { grant_ends_at: now - DAY }),
+          mode: "test",
+          credentials: null,
+        });
+        const changed = await store.settleEndingGrants(now, AHEAD, 10, (account) =>
+          account.health === "reauth_required" ? disconnected(account) : {},
+        );
+        expect(changed.map((c) => [c.user_id, c.platform, c.health])).toEqual([
+          [b.id, "threads", "reauth_required"],
+          [b.id, "instagram", "expiring"],
+          [a.id, "facebook", "expiring"],
+        ]);
+        expect(changed[2]).toEqual(
+          live(a.id, "facebook", { grant_ends_at: now + 3 * DAY, health: "expiring" }),
+        );
+        expect((await store.getAccount(b.id, "live", "threads"))!.health).toBe("reauth_required");
+        expect((await store.getAccount(a.id, "live", "linkedin"))!.health).toBe("healthy");
+        expect((await store.getAccount(a.id, "live", "x"))!.health).toBe("healthy");
+        expect((await store.getAccount(a.id, "test", "pinterest"))!.health).toBe("healthy");
+        expect((await store.listEvents(b.id)).map((e) => [e.type, e.data])).toEqual([
+          ["account.disconnected", { platform: "threads", handle: "@threads", health: "reauth_required" }],
+        ]);
+        expect(await store.listEvents(a.id)).toEqual([]);
+        // Nothing is changed, or sent, twice.
+        expect(
+          await store.settleEndingGrants(now, AHEAD, 10, () => {
+            throw new Error("nothing to change");
+          }),
+        ).toEqual([]);
+        // Later, the expiring grants end, and the next one comes into the window.
+        const later = await store.settleEndingGrants(now + 3 * DAY, AHEAD, 10, disconnected);
+        expect(later.map((c) => [c.platform, c.health])).toEqual([
+          ["instagram", "reauth_required"],
+          ["facebook", "reauth_required"],
+          ["linkedin", "expiring"],
+        ]);
+      });
+
+      it("settleEndingGrants changes at most `limit` accounts a call, earliest end first", async () => {
+        const a = await user();
+        const now = T0 + 10 * DAY;
+        const platforms: NetworkId[] = ["facebook", "instagram", "threads"];
+        for (const [i, platform] of platforms.entries())
+          await store.putAccount(live(a.id, platform, { grant_ends_at: now + (3 - i) * DAY }));
+        expect((await store.settleEndingGrants(now, AHEAD, 2)).map((c) => c.platform)).toEqual([
+          "threads",
+          "instagram",
+        ]);
+        expect((await store.settleEndingGrants(now, AHEAD, 2)).map((c) => c.platform)).toEqual(["facebook"]);
+      });
+
+      it("of concurrent sweeps each account is changed, and announced, by one", async () => {
+        const users = await Promise.all([user(), user(), user()]);
+        const now = T0 + 10 * DAY;
+        for (const u of users) {
+          await store.putAccount(live(u.id, "facebook", { grant_ends_at: now - 1 }));
+          await store.putAccount(live(u.id, "instagram", { grant_ends_at: now + DAY }));
+        }
+        const runs = await Promise.all(
+          Array.from({ length: 5 }, () =>
+            store.settleEndingGrants(now, AHEAD, 100, (account) =>
+              account.health === "reauth_required" ? disconnected(account) : {},
+            ),
+          ),
+        );
+        expect(runs.flat().length).toBe(6);
+        for (const u of users) {
+          expect((await store.listEvents(u.id)).map((e) => e.type)).toEqual(["account.disconnected"]);
+          expect((await store.getAccount(u.id, "live", "instagram"))!.health).toBe("expiring");
+        }
+      });
+
+      it("nextGrantChangeAt is when the next live account crosses a threshold: 7 days before its end while healthy, its end while expiring", async () => {
+        const a = await user();
+        expect(await store.nextGrantChangeAt(AHEAD)).toBeNull();
+        await store.putAccount(live(a.id, "x"));
+        await store.putAccount(
+          live(a.id, "facebook", { grant_ends_at: T0 + 60 * DAY, health: "reauth_required" }),
+        );
+        await store.putAccount({
+          ...live(a.id, "threads", { grant_ends_at: T0 }),
+          mode: "test",
+          credentials: null,
+        });
+        expect(await store.nextGrantChangeAt(AHEAD)).toBeNull();
+        await store.putAccount(live(a.id, "linkedin", { grant_ends_at: T0 + 30 * DAY }));
+        expect(await store.nextGrantChangeAt(AHEAD)).toBe(T0 + 23 * DAY);
+        await store.putAccount(live(a.id, "instagram", { grant_ends_at: T0 + 20 * DAY, health: "expiring" }));
+        expect(await store.nextGrantChangeAt(AHEAD)).toBe(T0 + 20 * DAY);
+        // One already due answers a time already past.
+        await store.putAccount(live(a.id, "threads", { grant_ends_at: T0 + DAY }));
+        expect(await store.nextGrantChangeAt(AHEAD)).toBe(T0 - 6 * DAY);
+      });
+    });
+
     describe("OAuth connects under way", () => {
       const pending = (userId: string, hash: string, createdAt: number): OAuthStateRecord => ({
         state_hash: hash,

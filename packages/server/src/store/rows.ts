@@ -59,6 +59,7 @@ export function toAccount(row: Row): AccountRecord {
     health: text(row, "health") as AccountRecord["health"],
     connected_at: int(row, "connected_at"),
     credentials: nullableText(row, "credentials"),
+    ...(row.grant_ends_at == null ? {} : { grant_ends_at: Number(row.grant_ends_at) }),
   };
 }
 

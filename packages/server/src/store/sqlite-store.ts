@@ -430,11 +430,13 @@ export class SqliteStore implements Store {
   async putAccount(account: AccountRecord, effects?: Effects): Promise<void> {
     this.tx(() => {
       this.run(
-        `INSERT INTO accounts (user_id, mode, platform, handle, followers, health, connected_at, credentials)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO accounts (user_id, mode, platform, handle, followers, health, connected_at, credentials,
+                               grant_ends_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (user_id, mode, platform) DO UPDATE SET
            handle = excluded.handle, followers = excluded.followers, health = excluded.health,
-           connected_at = excluded.connected_at, credentials = excluded.credentials`,
+           connected_at = excluded.connected_at, credentials = excluded.credentials,
+           grant_ends_at = excluded.grant_ends_at`,
         account.user_id,
         account.mode,
         account.platform,
@@ -443,6 +445,7 @@ export class SqliteStore implements Store {
         account.health,
         account.connected_at,
         account.credentials,
+        account.grant_ends_at ?? null,
       );
       this.writeEffects(effects);
     });
@@ -528,6 +531,45 @@ export class SqliteStore implements Store {
 
   async countAccountsWithCredentials(): Promise<number> {
     return this.get("SELECT count(*) AS n FROM accounts WHERE credentials IS NOT NULL")!.n as number;
+  }
+
+  async settleEndingGrants(
+    now: number,
+    aheadMs: number,
+    limit: number,
+    effectsFor?: (account: AccountRecord) => Effects,
+  ): Promise<AccountRecord[]> {
+    return this.tx(() => {
+      // The health to replace is in the WHERE clause, so the change is made once however often it runs.
+      const changed = this.all(
+        `UPDATE accounts SET health = CASE WHEN grant_ends_at <= ? THEN 'reauth_required' ELSE 'expiring' END
+         WHERE rowid IN (
+           SELECT rowid FROM accounts
+           WHERE mode = 'live' AND grant_ends_at IS NOT NULL
+             AND ((health <> 'reauth_required' AND grant_ends_at <= ?)
+               OR (health = 'healthy' AND grant_ends_at <= ?))
+           ORDER BY grant_ends_at LIMIT ?)
+         RETURNING *`,
+        now,
+        now,
+        now + aheadMs,
+        limit,
+      )
+        .map(toAccount)
+        .sort((a, b) => a.grant_ends_at! - b.grant_ends_at!);
+      for (const account of changed) this.writeEffects(effectsFor?.(account));
+      return changed;
+    });
+  }
+
+  async nextGrantChangeAt(aheadMs: number): Promise<number | null> {
+    const row = this.get(
+      `SELECT min(CASE WHEN health = 'healthy' THEN grant_ends_at - ? ELSE grant_ends_at END) AS at
+       FROM accounts
+       WHERE mode = 'live' AND grant_ends_at IS NOT NULL AND health <> 'reauth_required'`,
+      aheadMs,
+    );
+    return (row?.at as number | null) ?? null;
   }
 
   // ── OAuth connects under way ────────────────────────────────────────────────────────────────────

@@ -33,3 +33,25 @@ export function grantHealth(credentials: Credentials, now: number): AccountHealt
   if (at <= now) return "reauth_required";
   return at - now <= EXPIRING_AHEAD_MS ? "expiring" : null;
 }
+
+/**
+ * When a grant we cannot refresh ends (kept on the account as grant_ends_at, for the sweep of ending
+ * grants); null for a grant that is refreshed or does not end.
+ */
+export function grantEndsAt(credentials: Credentials): number | null {
+  return refreshable(credentials) ? null : expiresAt(credentials);
+}
+
+/**
+ * When the account's ending grant next changes its health: 7 days before its end while `healthy`, at
+ * its end while `expiring`; null when nothing will change (no end kept, or already `reauth_required`).
+ */
+export function grantChangeAt(account: {
+  mode: string;
+  health: AccountHealth;
+  grant_ends_at?: number;
+}): number | null {
+  if (account.mode !== "live" || account.grant_ends_at === undefined) return null;
+  if (account.health === "reauth_required") return null;
+  return account.health === "healthy" ? account.grant_ends_at - EXPIRING_AHEAD_MS : account.grant_ends_at;
+}

@@ -73,6 +73,8 @@ export interface Publishing {
   retries: Pick<DueTimer, "notify">;
   /** Wakes the worker that reads figures. */
   metrics: Pick<DueTimer, "notify">;
+  /** Wakes the sweep of ending grants when an account's grant changes its health sooner than it knows. */
+  grants: Pick<DueTimer, "notify">;
   /** Fetches one hop of a media URL (media-fetch.ts). */
   mediaFetch: MediaFetch;
   /** Told when an attempt's outcome could not be written, so the attempt does not stay in flight. */

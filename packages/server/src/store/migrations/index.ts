@@ -8,6 +8,7 @@ import { postCaptions } from "./0007-post-captions.ts";
 import { oauthStates } from "./0008-oauth-states.ts";
 import { postsVersion } from "./0009-posts-version.ts";
 import { publishSteps } from "./0010-publish-steps.ts";
+import { grantEnds } from "./0011-grant-ends.ts";
 import type { Migration } from "./types.ts";
 
 export type { Migration } from "./types.ts";
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   oauthStates,
   postsVersion,
   publishSteps,
+  grantEnds,
 ];

@@ -381,6 +381,8 @@ export class PostgresStore implements Store {
       if (payload.startsWith("due:")) {
         const at = Number(payload.slice(4));
         if (Number.isFinite(at)) wakeups.postDue(at);
+      } else if (payload === "grants") {
+        wakeups.grantsChanged?.();
       } else if (payload.startsWith("attempt:")) {
         const at = Number(payload.slice(8));
         if (Number.isFinite(at)) wakeups.attemptStarted?.(at);
@@ -583,13 +585,18 @@ export class PostgresStore implements Store {
   async putAccount(account: AccountRecord, effects?: Effects): Promise<void> {
     await this.tx(async (tx) => {
       await tx`
-        INSERT INTO accounts (user_id, mode, platform, handle, followers, health, connected_at, credentials)
+        INSERT INTO accounts (user_id, mode, platform, handle, followers, health, connected_at, credentials,
+                              grant_ends_at)
         VALUES (${account.user_id}, ${account.mode}, ${account.platform}, ${account.handle},
-                ${account.followers}, ${account.health}, ${account.connected_at}, ${account.credentials})
+                ${account.followers}, ${account.health}, ${account.connected_at}, ${account.credentials},
+                ${account.grant_ends_at ?? null})
         ON CONFLICT (user_id, mode, platform) DO UPDATE SET
           handle = excluded.handle, followers = excluded.followers, health = excluded.health,
-          connected_at = excluded.connected_at, credentials = excluded.credentials`;
+          connected_at = excluded.connected_at, credentials = excluded.credentials,
+          grant_ends_at = excluded.grant_ends_at`;
       await this.writeEffects(tx, effects);
+      // Every instance's sweep of ending grants looks again at when it next has something to do.
+      if (account.grant_ends_at != null) await this.wake(tx, "grants");
     });
   }
 
@@ -657,6 +664,44 @@ export class PostgresStore implements Store {
       () => this.sql`SELECT count(*) AS n FROM accounts WHERE credentials IS NOT NULL`,
     );
     return (row?.n as number) ?? 0;
+  }
+
+  async settleEndingGrants(
+    now: number,
+    aheadMs: number,
+    limit: number,
+    effectsFor?: (account: AccountRecord) => Effects,
+  ): Promise<AccountRecord[]> {
+    return this.tx(async (tx) => {
+      // Rows another instance is settling are skipped (it changes them); the health to replace is in
+      // the WHERE clause and read again under the row lock, so each change is made, and sent, once.
+      const changed = (
+        await tx`UPDATE accounts a
+                 SET health = CASE WHEN a.grant_ends_at <= ${now} THEN 'reauth_required' ELSE 'expiring' END
+                 FROM (SELECT user_id, mode, platform FROM accounts
+                       WHERE mode = 'live' AND grant_ends_at IS NOT NULL
+                         AND ((health <> 'reauth_required' AND grant_ends_at <= ${now})
+                           OR (health = 'healthy' AND grant_ends_at <= ${now + aheadMs}))
+                       ORDER BY grant_ends_at LIMIT ${limit}
+                       FOR UPDATE SKIP LOCKED) due
+                 WHERE a.user_id = due.user_id AND a.mode = due.mode AND a.platform = due.platform
+                 RETURNING a.*`
+      )
+        .map(toAccount)
+        .sort((x, y) => x.grant_ends_at! - y.grant_ends_at!);
+      for (const account of changed) await this.writeEffects(tx, effectsFor?.(account));
+      return changed;
+    });
+  }
+
+  async nextGrantChangeAt(aheadMs: number): Promise<number | null> {
+    const row = await this.one(
+      () => this.sql`SELECT min(CASE WHEN health = 'healthy' THEN grant_ends_at - ${aheadMs}
+                                     ELSE grant_ends_at END) AS at
+                     FROM accounts
+                     WHERE mode = 'live' AND grant_ends_at IS NOT NULL AND health <> 'reauth_required'`,
+    );
+    return row?.at == null ? null : Number(row.at);
   }
 
   // ── OAuth connects under way ────────────────────────────────────────────────────────────────────

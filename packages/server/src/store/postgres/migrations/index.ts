@@ -6,6 +6,7 @@ import { postCaptions } from "./0004-post-captions.ts";
 import { oauthStates } from "./0005-oauth-states.ts";
 import { postsVersion } from "./0006-posts-version.ts";
 import { publishSteps } from "./0007-publish-steps.ts";
+import { grantEnds } from "./0008-grant-ends.ts";
 
 /** Every PostgreSQL migration, oldest first. Append new ones; never edit or reorder released ones. */
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
@@ -16,4 +17,5 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   oauthStates,
   postsVersion,
   publishSteps,
+  grantEnds,
 ];
