@@ -21,7 +21,11 @@ import {
   silentLogger,
   type UserRecord,
 } from "@socialpub/core";
-import { blueskyAdapter, discordAdapter, telegramAdapter } from "@socialpub/networks";
+// One entry per network, not the package's index: the bundle then holds these three adapters and no
+// other network's code, so a change to another network never makes the committed dist/ stale.
+import { blueskyAdapter } from "@socialpub/networks/bluesky";
+import { discordAdapter } from "@socialpub/networks/discord";
+import { telegramAdapter } from "@socialpub/networks/telegram";
 import type { DirectCredentials, DirectNetwork } from "./credentials.ts";
 import { networksWithCredentials } from "./credentials.ts";
 
