@@ -1,14 +1,9 @@
-import { randomBytes } from "node:crypto";
-import { CredentialKeyring, provisionUser, type Store } from "@socialpub/core";
+import type { Store } from "@socialpub/core";
 import { SAMPLE_PNG } from "@socialpub/core/testing";
 import { FacebookFake, type FacebookFakeUser } from "@socialpub/networks/facebook/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { networkAdapters } from "../src/live/network-adapters.ts";
-import { createLogger } from "../src/logging.ts";
-import { type RunningServer, startServer } from "../src/server.ts";
-import { openSqliteStore } from "../src/store/sqlite-store.ts";
-import { api } from "./support/cli-process.ts";
-import { FrontProxy } from "./support/front-proxy.ts";
+import type { FrontProxy } from "./support/front-proxy.ts";
+import { appSettings, type LiveOAuthServer, startLiveOAuthServer } from "./support/live-oauth-server.ts";
 import { grantInBrowser } from "./support/oauth-browser.ts";
 
 /*
@@ -22,15 +17,16 @@ import { grantInBrowser } from "./support/oauth-browser.ts";
 const LIVE_KEY = `sp_live_${"FacebookOAuthEndToEndKey01234567".repeat(2)}`;
 
 let facebook: FacebookFake;
+let live: LiveOAuthServer;
 let front: FrontProxy;
-let server: RunningServer;
 let store: Store;
 let userId: string;
 let dee: FacebookFakeUser;
-const seen: string[] = [];
+/** Every answer the API gave; checked for tokens at the end. */
+let seen: string[];
 
 beforeAll(async () => {
-  [facebook, front] = await Promise.all([FacebookFake.start(), FrontProxy.start()]);
+  facebook = await FacebookFake.start();
   const app = facebook.addApp();
   dee = facebook.addUser({
     name: "Dee Maker",
@@ -40,38 +36,20 @@ beforeAll(async () => {
     ],
   });
   facebook.signIn(dee);
-  store = openSqliteStore(":memory:");
-  userId = (await provisionUser(store, { accounts: [], key: LIVE_KEY, plan: "studio" })).user.id;
-  server = await startServer({
-    port: 0,
-    host: "127.0.0.1",
-    store,
-    logger: createLogger({ level: "silent" }),
-    retention: false,
-    service: {
-      publicUrl: front.url,
-      credentialKeyring: new CredentialKeyring(randomBytes(32)),
-      liveAdapters: networkAdapters({
-        facebookApi: facebook.url,
-        facebookAuth: facebook.url,
-        facebookApp: { clientId: app.clientId, clientSecret: app.clientSecret, missingSettings: [] },
-      }),
-      rateLimit: false,
-    },
+  live = await startLiveOAuthServer(LIVE_KEY, {
+    facebookApi: facebook.url,
+    facebookAuth: facebook.url,
+    facebookApp: appSettings(app),
   });
-  front.target = new URL(server.url);
+  ({ front, store, userId, seen } = live);
 }, 60_000);
 
 afterAll(async () => {
-  await server?.close();
-  await Promise.all([facebook?.close(), front?.close(), store?.close()]);
+  await live?.close();
+  await facebook?.close();
 });
 
-async function call(method: string, path: string, body?: unknown) {
-  const res = await api(front, LIVE_KEY, method, path, body);
-  seen.push(JSON.stringify(res.body));
-  return res;
-}
+const call = (method: string, path: string, body?: unknown) => live.call(method, path, body);
 
 async function connect(fields: Record<string, unknown> = {}) {
   const started = await call("POST", "/accounts/connect", { platform: "facebook", ...fields });

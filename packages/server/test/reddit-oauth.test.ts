@@ -1,14 +1,9 @@
-import { randomBytes } from "node:crypto";
-import { CredentialKeyring, provisionUser, type Store } from "@socialpub/core";
+import type { Store } from "@socialpub/core";
 import { SAMPLE_PNG } from "@socialpub/core/testing";
 import { RedditFake, type RedditFakeUser } from "@socialpub/networks/reddit/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { networkAdapters } from "../src/live/network-adapters.ts";
-import { createLogger } from "../src/logging.ts";
-import { type RunningServer, startServer } from "../src/server.ts";
-import { openSqliteStore } from "../src/store/sqlite-store.ts";
-import { api } from "./support/cli-process.ts";
-import { FrontProxy } from "./support/front-proxy.ts";
+import type { FrontProxy } from "./support/front-proxy.ts";
+import { appSettings, type LiveOAuthServer, startLiveOAuthServer } from "./support/live-oauth-server.ts";
 import { grantInBrowser, until } from "./support/oauth-browser.ts";
 
 /*
@@ -22,53 +17,36 @@ const LIVE_KEY = `sp_live_${"RedditOAuthEndToEndKey0123456789".repeat(2)}`;
 const USER_AGENT = "server:socialpub-tests:0.1.0 (by /u/socialpub_ci)";
 
 let reddit: RedditFake;
+let live: LiveOAuthServer;
 let front: FrontProxy;
-let server: RunningServer;
 let store: Store;
 let userId: string;
 let bea: RedditFakeUser;
-const seen: string[] = [];
+/** Every answer the API gave; checked for tokens at the end. */
+let seen: string[];
 
 beforeAll(async () => {
-  [reddit, front] = await Promise.all([RedditFake.start(), FrontProxy.start()]);
+  reddit = await RedditFake.start();
   const app = reddit.addApp();
   bea = reddit.addUser({ name: "bea_ships" });
   reddit.addSubreddit({ name: "socialpub", submissionType: "any", subscribers: 4321 });
   reddit.addSubreddit({ name: "TextOnly", submissionType: "self", subscribers: 10 });
   reddit.signIn(bea);
-  store = openSqliteStore(":memory:");
-  userId = (await provisionUser(store, { accounts: [], key: LIVE_KEY, plan: "studio" })).user.id;
-  server = await startServer({
-    port: 0,
-    host: "127.0.0.1",
-    store,
-    logger: createLogger({ level: "silent" }),
-    retention: false,
-    service: {
-      publicUrl: front.url,
-      credentialKeyring: new CredentialKeyring(randomBytes(32)),
-      liveAdapters: networkAdapters({
-        redditApi: reddit.url,
-        redditAuth: reddit.url,
-        redditUserAgent: USER_AGENT,
-        redditApp: { clientId: app.clientId, clientSecret: app.clientSecret, missingSettings: [] },
-      }),
-      rateLimit: false,
-    },
+  live = await startLiveOAuthServer(LIVE_KEY, {
+    redditApi: reddit.url,
+    redditAuth: reddit.url,
+    redditUserAgent: USER_AGENT,
+    redditApp: appSettings(app),
   });
-  front.target = new URL(server.url);
+  ({ front, store, userId, seen } = live);
 }, 60_000);
 
 afterAll(async () => {
-  await server?.close();
-  await Promise.all([reddit?.close(), front?.close(), store?.close()]);
+  await live?.close();
+  await reddit?.close();
 });
 
-async function call(method: string, path: string, body?: unknown) {
-  const res = await api(front, LIVE_KEY, method, path, body);
-  seen.push(JSON.stringify(res.body));
-  return res;
-}
+const call = (method: string, path: string, body?: unknown) => live.call(method, path, body);
 
 async function connect(fields: Record<string, unknown> = {}) {
   const started = await call("POST", "/accounts/connect", { platform: "reddit", ...fields });

@@ -1,14 +1,10 @@
-import { randomBytes } from "node:crypto";
-import { CredentialKeyring, provisionUser, type Store } from "@socialpub/core";
+import type { Store } from "@socialpub/core";
 import { SAMPLE_PNG } from "@socialpub/core/testing";
 import { XFake, type XFakeUser } from "@socialpub/networks/x/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { networkAdapters } from "../src/live/network-adapters.ts";
-import { createLogger } from "../src/logging.ts";
-import { type RunningServer, startServer } from "../src/server.ts";
-import { openSqliteStore } from "../src/store/sqlite-store.ts";
-import { api } from "./support/cli-process.ts";
-import { FrontProxy } from "./support/front-proxy.ts";
+import type { FrontProxy } from "./support/front-proxy.ts";
+import { appSettings, type LiveOAuthServer, startLiveOAuthServer } from "./support/live-oauth-server.ts";
+import { until } from "./support/oauth-browser.ts";
 import { grantOnXConsentPage } from "./support/x-consent.ts";
 
 /*
@@ -22,51 +18,33 @@ import { grantOnXConsentPage } from "./support/x-consent.ts";
 const LIVE_KEY = `sp_live_${"XOAuthEndToEndKey0123456789abcdef".repeat(2)}`;
 
 let x: XFake;
+let live: LiveOAuthServer;
 let front: FrontProxy;
-let server: RunningServer;
 let store: Store;
 let userId: string;
 let alice: XFakeUser;
 /** Every answer the API gave; checked for tokens at the end. */
-const seen: string[] = [];
+let seen: string[];
 
 beforeAll(async () => {
-  [x, front] = await Promise.all([XFake.start(), FrontProxy.start()]);
+  x = await XFake.start();
   const app = x.addApp();
   alice = x.addUser({ username: "alice_ships", followers: 1234 });
   x.signIn(alice);
-  store = openSqliteStore(":memory:");
-  userId = (await provisionUser(store, { accounts: [], key: LIVE_KEY, plan: "studio" })).user.id;
-  server = await startServer({
-    port: 0,
-    host: "127.0.0.1",
-    store,
-    logger: createLogger({ level: "silent" }),
-    retention: false,
-    service: {
-      publicUrl: front.url,
-      credentialKeyring: new CredentialKeyring(randomBytes(32)),
-      liveAdapters: networkAdapters({
-        xApi: x.url,
-        xAuth: `${x.url}/i/oauth2/authorize`,
-        xApp: { clientId: app.clientId, clientSecret: app.clientSecret, missingSettings: [] },
-      }),
-      rateLimit: false,
-    },
+  live = await startLiveOAuthServer(LIVE_KEY, {
+    xApi: x.url,
+    xAuth: `${x.url}/i/oauth2/authorize`,
+    xApp: appSettings(app),
   });
-  front.target = new URL(server.url);
+  ({ front, store, userId, seen } = live);
 }, 60_000);
 
 afterAll(async () => {
-  await server?.close();
-  await Promise.all([x?.close(), front?.close(), store?.close()]);
+  await live?.close();
+  await x?.close();
 });
 
-async function call(method: string, path: string, body?: unknown) {
-  const res = await api(front, LIVE_KEY, method, path, body);
-  seen.push(JSON.stringify(res.body));
-  return res;
-}
+const call = (method: string, path: string, body?: unknown) => live.call(method, path, body);
 
 async function connectX() {
   const started = await call("POST", "/accounts/connect", { platform: "x" });
@@ -76,15 +54,6 @@ async function connectX() {
 
 async function targetOf(postId: string) {
   return (await call("GET", `/posts/${postId}/targets`)).body.data[0];
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > end) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe("X: OAuth connect and live publishing", () => {
@@ -244,20 +213,9 @@ describe("X: OAuth connect and live publishing", () => {
 
 describe("X without the app's settings", () => {
   it("answers 400 naming the missing settings", async () => {
-    const bare = await startServer({
-      port: 0,
-      host: "127.0.0.1",
-      store,
-      logger: createLogger({ level: "silent" }),
-      retention: false,
-      service: {
-        credentialKeyring: new CredentialKeyring(randomBytes(32)),
-        liveAdapters: networkAdapters({}),
-        rateLimit: false,
-      },
-    });
+    const bare = await startLiveOAuthServer(LIVE_KEY, {}, { withoutPublicUrl: true });
     try {
-      const res = await api(bare, LIVE_KEY, "POST", "/accounts/connect", { platform: "x" });
+      const res = await bare.call("POST", "/accounts/connect", { platform: "x" });
       expect(res.status).toBe(400);
       expect(res.body.error).toMatch(
         /SOCIALPUB_PUBLIC_URL and SOCIALPUB_X_CLIENT_ID and SOCIALPUB_X_CLIENT_SECRET/,

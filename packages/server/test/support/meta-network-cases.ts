@@ -1,14 +1,10 @@
-import { randomBytes } from "node:crypto";
-import { CredentialKeyring, provisionUser, type Store } from "@socialpub/core";
+import type { Store } from "@socialpub/core";
 import { SAMPLE_PNG } from "@socialpub/core/testing";
 import type { MetaFake, MetaFakeUser } from "@socialpub/networks/meta/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type NetworkAddresses, networkAdapters } from "../../src/live/network-adapters.ts";
-import { createLogger } from "../../src/logging.ts";
-import { type RunningServer, startServer } from "../../src/server.ts";
-import { openSqliteStore } from "../../src/store/sqlite-store.ts";
-import { api } from "./cli-process.ts";
-import { FrontProxy } from "./front-proxy.ts";
+import type { NetworkAddresses } from "../../src/live/network-adapters.ts";
+import type { FrontProxy } from "./front-proxy.ts";
+import { type LiveOAuthServer, startLiveOAuthServer } from "./live-oauth-server.ts";
 import { grantInBrowser, until } from "./oauth-browser.ts";
 
 /*
@@ -32,47 +28,28 @@ export interface MetaNetworkCase {
 export function describeMetaNetwork(c: MetaNetworkCase, liveKey: string): void {
   let fake: MetaFake;
   let front: FrontProxy;
-  let server: RunningServer;
   let store: Store;
   let userId: string;
   let alice: MetaFakeUser;
   let mediaId: string;
-  const seen: string[] = [];
+  let seen: string[];
+  let live: LiveOAuthServer;
 
   beforeAll(async () => {
-    [fake, front] = await Promise.all([c.start(), FrontProxy.start()]);
+    fake = await c.start();
     const app = fake.addApp();
     alice = fake.addUser({ username: "alice_ships", followers: 321 });
     fake.signIn(alice);
-    store = openSqliteStore(":memory:");
-    userId = (await provisionUser(store, { accounts: [], key: liveKey, plan: "studio" })).user.id;
-    server = await startServer({
-      port: 0,
-      host: "127.0.0.1",
-      store,
-      logger: createLogger({ level: "silent" }),
-      retention: false,
-      service: {
-        publicUrl: front.url,
-        credentialKeyring: new CredentialKeyring(randomBytes(32)),
-        liveAdapters: networkAdapters(c.addresses(fake, app)),
-        rateLimit: false,
-        allowPrivateWebhookUrls: true,
-      },
-    });
-    front.target = new URL(server.url);
+    live = await startLiveOAuthServer(liveKey, c.addresses(fake, app), { allowPrivateWebhookUrls: true });
+    ({ front, store, userId, seen } = live);
   }, 60_000);
 
   afterAll(async () => {
-    await server?.close();
-    await Promise.all([fake?.close(), front?.close(), store?.close()]);
+    await live?.close();
+    await fake?.close();
   });
 
-  async function call(method: string, path: string, body?: unknown) {
-    const res = await api(front, liveKey, method, path, body);
-    seen.push(JSON.stringify(res.body));
-    return res;
-  }
+  const call = (method: string, path: string, body?: unknown) => live.call(method, path, body);
 
   const targetOf = async (postId: string) => (await call("GET", `/posts/${postId}/targets`)).body.data[0];
 

@@ -1,0 +1,90 @@
+import { randomBytes } from "node:crypto";
+import { CredentialKeyring, provisionUser, type Store } from "@socialpub/core";
+import { type NetworkAddresses, networkAdapters } from "../../src/live/network-adapters.ts";
+import type { OAuthAppSettings } from "../../src/live/oauth-settings.ts";
+import { createLogger } from "../../src/logging.ts";
+import { type RunningServer, startServer } from "../../src/server.ts";
+import { openSqliteStore } from "../../src/store/sqlite-store.ts";
+import { api } from "./cli-process.ts";
+import { FrontProxy } from "./front-proxy.ts";
+
+/*
+ * The server an OAuth network's end-to-end test talks to: on a loopback port behind a front proxy
+ * whose address it is told is its public one (the address the network redirects the browser back to
+ * and fetches media from), with a fresh key ring, an in-memory store and one user holding the test's
+ * live key. Every API answer is kept in `seen`, so a test can check at the end that no token leaked.
+ */
+
+export interface LiveOAuthServer {
+  front: FrontProxy;
+  server: RunningServer;
+  store: Store;
+  userId: string;
+  /** Every API answer, as JSON text, in order. */
+  seen: string[];
+  /** Calls the API through the public address with the live key. */
+  // biome-ignore lint/suspicious/noExplicitAny: bodies are checked field by field by the tests.
+  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+/** The app a test registered on a network fake, as the server's settings for that network. */
+export const appSettings = (app: { clientId: string; clientSecret: string }): OAuthAppSettings => ({
+  clientId: app.clientId,
+  clientSecret: app.clientSecret,
+  missingSettings: [],
+});
+
+export async function startLiveOAuthServer(
+  liveKey: string,
+  addresses: NetworkAddresses,
+  options: {
+    allowPrivateWebhookUrls?: boolean;
+    /** Start the server without being told its public address (as a server missing that setting). */
+    withoutPublicUrl?: boolean;
+  } = {},
+): Promise<LiveOAuthServer> {
+  const front = await FrontProxy.start();
+  const store = openSqliteStore(":memory:");
+  let server: RunningServer | undefined;
+  try {
+    const userId = (await provisionUser(store, { accounts: [], key: liveKey, plan: "studio" })).user.id;
+    server = await startServer({
+      port: 0,
+      host: "127.0.0.1",
+      store,
+      logger: createLogger({ level: "silent" }),
+      retention: false,
+      service: {
+        ...(!options.withoutPublicUrl && { publicUrl: front.url }),
+        credentialKeyring: new CredentialKeyring(randomBytes(32)),
+        liveAdapters: networkAdapters(addresses),
+        rateLimit: false,
+        ...(options.allowPrivateWebhookUrls && { allowPrivateWebhookUrls: true }),
+      },
+    });
+    front.target = new URL(server.url);
+    const running = server;
+    const seen: string[] = [];
+    return {
+      front,
+      server,
+      store,
+      userId,
+      seen,
+      async call(method, path, body) {
+        const res = await api(front, liveKey, method, path, body);
+        seen.push(JSON.stringify(res.body));
+        return res;
+      },
+      async close() {
+        await running.close();
+        await Promise.all([front.close(), store.close()]);
+      },
+    };
+  } catch (error) {
+    await server?.close();
+    await Promise.all([front.close(), store.close()]);
+    throw error;
+  }
+}
