@@ -6,6 +6,7 @@ import {
   oauthStepsConfig,
 } from "../common/oauth-adapter.ts";
 import { type FacebookApiConfig, GRAPH_VERSION } from "./api.ts";
+import { readFacebookMetrics } from "./metrics.ts";
 import { FACEBOOK_DEFAULT_SCOPES, facebookOAuth } from "./oauth.ts";
 import { FACEBOOK_MAX_IMAGE_BYTES, publishFacebook } from "./publish.ts";
 
@@ -55,5 +56,6 @@ export function facebookAdapter(options: FacebookAdapterOptions = {}): NetworkAd
       }),
     ),
     publish: (account, post) => publishFacebook(api, account, post),
+    readMetrics: (account, post, signal) => readFacebookMetrics(api, account, post, signal),
   };
 }

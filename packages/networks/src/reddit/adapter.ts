@@ -6,6 +6,7 @@ import {
   oauthStepsConfig,
 } from "../common/oauth-adapter.ts";
 import type { RedditApiConfig } from "./api.ts";
+import { readRedditMetrics } from "./metrics.ts";
 import { REDDIT_DEFAULT_SCOPES, redditOAuth } from "./oauth.ts";
 import { publishReddit, REDDIT_MAX_IMAGE_BYTES } from "./publish.ts";
 
@@ -66,5 +67,6 @@ export function redditAdapter(options: RedditAdapterOptions = {}): NetworkAdapte
       }),
     ),
     publish: (account, post) => publishReddit(api, account, post),
+    readMetrics: (account, post, signal) => readRedditMetrics(api, account, post, signal),
   };
 }

@@ -1,5 +1,7 @@
 import { NETWORK_RULES } from "../../contract/networks.ts";
+import type { Credentials } from "../../networks/adapter.ts";
 import type { ServiceDeps } from "../context.ts";
+import { withFreshCredentials } from "../oauth/refresh.ts";
 import { retryClaimedTarget } from "../publish.ts";
 import { accountSession, openCredentials } from "./attempt-target.ts";
 import type { DueWork } from "./due-timer.ts";
@@ -46,13 +48,26 @@ export function metricsWork(deps: () => ServiceDeps): DueWork {
             const adapter = d.publishing.adapterFor(post.mode, target.platform);
             const account = await d.store.getAccount(post.user_id, post.mode, target.platform);
             if (adapter?.readMetrics && account && target.remote_id !== null && target.permalink !== null) {
-              let credentials = {};
+              let credentials: Credentials = {};
               try {
                 credentials = openCredentials(d, account);
-                const figures = await adapter.readMetrics(
-                  accountSession(d, account, credentials),
-                  { id: target.remote_id, permalink: target.permalink },
-                  AbortSignal.any([d.publishing.shutdown, AbortSignal.timeout(attemptTimeoutMs)]),
+                const signal = AbortSignal.any([
+                  d.publishing.shutdown,
+                  AbortSignal.timeout(attemptTimeoutMs),
+                ]);
+                const published = { id: target.remote_id, permalink: target.permalink };
+                const read = adapter.readMetrics.bind(adapter);
+                // An OAuth token is refreshed first when it is about to end, as before a publish.
+                const figures = await withFreshCredentials(
+                  d,
+                  account,
+                  adapter,
+                  credentials,
+                  signal,
+                  (fresh) => {
+                    credentials = fresh;
+                    return read(accountSession(d, account, fresh), published, signal);
+                  },
                 );
                 await d.store.reportMetrics(post.id, target.platform, {
                   reach: figures.reach ?? 0,

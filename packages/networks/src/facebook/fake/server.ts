@@ -6,8 +6,9 @@ import { type FakeAnswer, type FakeRequest, formDataOf, startFakeServer } from "
  * A stateful fake of Facebook Login and the Graph API for Pages on a loopback port, for tests that
  * cannot reach Meta: the login dialog (/{version}/dialog/oauth, comma-separated permissions), the token
  * endpoint (/{version}/oauth/access_token: a code for a short-lived user token, fb_exchange_token for a
- * 60-day one; no refresh tokens), /me/accounts (the user's Pages with a Page token each), and a Page's
- * /feed and /photos. Meta's habits: errors as `{error: {message, type, code, fbtrace_id}}`, code 190 for a
+ * 60-day one; no refresh tokens), /me/accounts (the user's Pages with a Page token each), a Page's
+ * /feed and /photos, and a post's reactions, comments and shares (GET /{post-id}?fields=…). Meta's
+ * habits: errors as `{error: {message, type, code, fbtrace_id}}`, code 190 for a
  * dead token, code 32 with X-Business-Use-Case-Usage for a Page over its limit, code 324 for a photo
  * that is not one. Meta publishes no OpenAPI description: the shapes follow the Graph API documentation.
  */
@@ -25,6 +26,10 @@ export interface FacebookFakePost {
   pageId: string;
   message: string;
   photo: { type: string; bytes: number } | null;
+  /** What `?fields=reactions.summary…,comments.summary…,shares` reports; tests set them. */
+  reactions: number;
+  comments: number;
+  shares: number;
 }
 
 export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
@@ -127,10 +132,40 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
       });
       return { status: 200, json: { data, paging: { cursors: { before: "b", after: "a" } } } };
     }
+    const read = /^\/(\d+_\d+)$/.exec(path);
+    if (request.method === "GET" && read) return this.#postFields(token, read[1]!, request.url.searchParams);
     const edge = /^\/(\d+)\/(feed|photos)$/.exec(path);
     if (request.method === "POST" && edge)
       return this.#publish(request, token, edge[1]!, edge[2] as "feed" | "photos");
     return graphError(400, 100, "GraphMethodException", `Unsupported ${request.method} request.`);
+  }
+
+  /**
+   * GET /{page-post-id}?fields=…: a post of the Page the token is for, with the summaries asked for
+   * (reactions and comments as totals, `shares` only once there are some, as Graph does).
+   */
+  #postFields(token: string, postId: string, query: URLSearchParams): FakeAnswer {
+    const page = this.pageTokens.get(token);
+    if (!page || this.oauth.grants.every((g) => g.userId !== page.userId || g.revoked)) return invalidToken();
+    const post = this.posts.find((p) => p.id === postId && p.pageId === page.pageId);
+    if (!post)
+      return graphError(
+        400,
+        100,
+        "GraphMethodException",
+        `Unsupported get request. Object with ID '${postId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+      );
+    const asked = askedFields(query.get("fields") ?? "");
+    const summary = (total: number) => ({ data: [], summary: { total_count: total } });
+    return {
+      status: 200,
+      json: {
+        id: post.id,
+        ...(asked.has("reactions") && { reactions: summary(post.reactions) }),
+        ...(asked.has("comments") && { comments: summary(post.comments) }),
+        ...(asked.has("shares") && post.shares > 0 && { shares: { count: post.shares } }),
+      },
+    };
   }
 
   /** A code for a short-lived user token (the shared OAuth fake), or fb_exchange_token for a 60-day one. */
@@ -215,12 +250,17 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
     }
     times.push(this.#now());
     const postId = `${pageId}_${this.#nextId++}`;
-    this.posts.push({ id: postId, pageId, message, photo });
+    this.posts.push({ id: postId, pageId, message, photo, reactions: 0, comments: 0, shares: 0 });
     return {
       status: 200,
       json: edge === "feed" ? { id: postId } : { id: String(this.#nextId++), post_id: postId },
     };
   }
+}
+
+/** Which summaries `fields` asks for: `reactions.summary(total_count).limit(0)` → reactions. */
+function askedFields(fields: string): Set<string> {
+  return new Set(fields.split(",").map((f) => f.trim().split(/[.{(]/)[0]!));
 }
 
 function graphError(status: number, code: number, type: string, message: string): FakeAnswer {

@@ -7,7 +7,8 @@ import { type FakeAnswer, type FakeRequest, formDataOf, startFakeServer } from "
  * authorize page and token endpoint (www.reddit.com/api/v1/…: no PKCE, Basic client credentials,
  * one-hour tokens, a refresh token for duration=permanent that does not rotate), and its OAuth API: the
  * account (/api/v1/me), a subreddit's about page, the image lease (/api/media/asset.json) and the upload
- * form it points to, /api/submit (self, link and image posts) and the account's newest posts. Reddit's
+ * form it points to, /api/submit (self, link and image posts), the account's newest posts and /api/info (a post's score,
+ * comments and crossposts). Reddit's
  * habits: every answer carries X-Ratelimit-Used/-Remaining/-Reset; a used-up window is a 429; a
  * generic User-Agent is throttled with a 429; refusals of a submit come as HTTP 200 with json.errors
  * (RATELIMIT, SUBREDDIT_NOEXIST, NO_LINKS, TOO_LONG). Reddit publishes no OpenAPI description: the
@@ -40,6 +41,10 @@ export interface RedditFakePost {
   text: string | null;
   url: string | null;
   permalink: string;
+  /** Upvotes less downvotes, comments and crossposts, as /api/info reports them; tests set them. */
+  score: number;
+  comments: number;
+  crossposts: number;
 }
 
 export class RedditFake extends OAuthNetworkFake<RedditFakeUser> {
@@ -155,6 +160,29 @@ export class RedditFake extends OAuthNetworkFake<RedditFakeUser> {
     }
     if (request.method === "POST" && pathname === "/api/media/asset.json") return this.#lease(grant, form!);
     if (request.method === "POST" && pathname === "/api/submit") return this.#submit(grant, user, form!);
+    if (request.method === "GET" && pathname === "/api/info") {
+      if (!scoped("read")) return forbidden();
+      // Fullnames (t3_<id>) separated by commas; unknown ones are left out of the listing.
+      const names = (request.url.searchParams.get("id") ?? "").split(",");
+      const children = this.posts
+        .filter((p) => names.includes(`t3_${p.id}`))
+        .map((p) => ({
+          kind: "t3",
+          data: {
+            id: p.id,
+            name: `t3_${p.id}`,
+            title: p.title,
+            subreddit: p.subreddit,
+            permalink: p.permalink,
+            score: p.score,
+            ups: p.score,
+            num_comments: p.comments,
+            num_crossposts: p.crossposts,
+            view_count: null,
+          },
+        }));
+      return { status: 200, json: { kind: "Listing", data: { children, after: null, before: null } } };
+    }
     const submitted = /^\/user\/([^/]+)\/submitted$/.exec(pathname);
     if (request.method === "GET" && submitted) {
       const children = this.posts
@@ -272,6 +300,9 @@ export class RedditFake extends OAuthNetworkFake<RedditFakeUser> {
       text: kind === "self" ? (form.get("text") ?? "") : null,
       url: kind === "self" ? null : url,
       permalink,
+      score: 1,
+      comments: 0,
+      crossposts: 0,
     });
     if (kind === "image") {
       // Reddit answers an image post before making it: where to watch for it, not its id.

@@ -1,0 +1,159 @@
+import { randomBytes } from "node:crypto";
+import { CredentialKeyring, type NetworkId, provisionUser, type Store } from "@socialpub/core";
+import { FakeClock } from "@socialpub/core/testing";
+import { FacebookFake } from "@socialpub/networks/facebook/fake";
+import { RedditFake } from "@socialpub/networks/reddit/fake";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { networkAdapters } from "../src/live/network-adapters.ts";
+import { createLogger } from "../src/logging.ts";
+import { type RunningServer, startServer } from "../src/server.ts";
+import { openSqliteStore } from "../src/store/sqlite-store.ts";
+import { api } from "./support/cli-process.ts";
+import { FrontProxy } from "./support/front-proxy.ts";
+import { grantInBrowser } from "./support/oauth-browser.ts";
+
+/*
+ * Figures of posts on the OAuth networks that report them, end to end: each network is connected
+ * through its fake's consent page, a post is published, the fake is given the post's counts as the
+ * network would report them, and when the server's clock reaches the first read (5 minutes after
+ * publishing) the post's target shows them — read by the server's metrics reader, not by a request.
+ * One server, one fake clock (tokens are issued by the fakes on the wall clock, which the fake clock
+ * starts at and stays within minutes of).
+ */
+
+const LIVE_KEY = `sp_live_${"OAuthNetworkMetricsTestKey012345".repeat(2)}`;
+const MINUTE = 60_000;
+
+const clock = new FakeClock(Date.now());
+let reddit: RedditFake;
+let facebook: FacebookFake;
+let front: FrontProxy;
+let server: RunningServer;
+let store: Store;
+
+beforeAll(async () => {
+  [reddit, facebook, front] = await Promise.all([
+    RedditFake.start(),
+    FacebookFake.start(),
+    FrontProxy.start(),
+  ]);
+  const redditApp = reddit.addApp();
+  reddit.signIn(reddit.addUser({ name: "bea_ships" }));
+  reddit.addSubreddit({ name: "socialpub", submissionType: "any", subscribers: 4321 });
+  const facebookApp = facebook.addApp();
+  facebook.signIn(facebook.addUser({ name: "Dee Maker", pages: [{ name: "Dee's Bakery", followers: 900 }] }));
+
+  store = openSqliteStore(":memory:");
+  await provisionUser(store, { accounts: [], key: LIVE_KEY, plan: "studio", now: clock.now() });
+  server = await startServer({
+    port: 0,
+    host: "127.0.0.1",
+    store,
+    clock,
+    logger: createLogger({ level: "silent" }),
+    retention: false,
+    service: {
+      publicUrl: front.url,
+      credentialKeyring: new CredentialKeyring(randomBytes(32)),
+      liveAdapters: networkAdapters({
+        redditApi: reddit.url,
+        redditAuth: reddit.url,
+        redditUserAgent: "server:socialpub-tests:0.1.0 (by /u/socialpub_ci)",
+        redditApp: {
+          clientId: redditApp.clientId,
+          clientSecret: redditApp.clientSecret,
+          missingSettings: [],
+        },
+        facebookApi: facebook.url,
+        facebookAuth: facebook.url,
+        facebookApp: {
+          clientId: facebookApp.clientId,
+          clientSecret: facebookApp.clientSecret,
+          missingSettings: [],
+        },
+      }),
+      rateLimit: false,
+    },
+  });
+  front.target = new URL(server.url);
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  await Promise.all([reddit?.close(), facebook?.close(), front?.close(), store?.close()]);
+});
+
+interface MetricsCase {
+  network: NetworkId;
+  connect: Record<string, unknown>;
+  /** Sets the counts of the network's newest post on its fake. */
+  report(): void;
+  /** What the target shows after the read. */
+  expected: { reach: number; likes: number; comments: number; shares: number };
+}
+
+const CASES: MetricsCase[] = [
+  {
+    network: "reddit",
+    connect: { subreddit: "socialpub" },
+    report: () => Object.assign(reddit.posts.at(-1)!, { score: 42, comments: 7, crossposts: 2 }),
+    // Reddit shows an app no views: reach stays 0.
+    expected: { reach: 0, likes: 42, comments: 7, shares: 2 },
+  },
+  {
+    network: "facebook",
+    connect: {},
+    report: () => Object.assign(facebook.posts.at(-1)!, { reactions: 31, comments: 4, shares: 3 }),
+    // Reach needs Page insights (read_insights), which the connect does not ask for.
+    expected: { reach: 0, likes: 31, comments: 4, shares: 3 },
+  },
+];
+
+describe("figures of posts on OAuth networks", () => {
+  it.each(CASES)(
+    "$network: the first read, 5 minutes after publishing, shows what the network reports",
+    async (c) => {
+      const started = await api(front, LIVE_KEY, "POST", "/accounts/connect", {
+        platform: c.network,
+        ...c.connect,
+      });
+      expect(started.status, JSON.stringify(started.body)).toBe(201);
+      const page = await grantInBrowser(started.body.authorize_url);
+      expect(page.status, page.html).toBe(200);
+
+      const post = await api(front, LIVE_KEY, "POST", "/posts", {
+        caption: `Figures on ${c.network}\nread by the server`,
+        platforms: [c.network],
+      });
+      expect(post.body.status, JSON.stringify(post.body)).toBe("published");
+      c.report();
+      const target = async () =>
+        (await api(front, LIVE_KEY, "GET", `/posts/${post.body.id}/targets`)).body.data[0];
+      expect(await target()).toMatchObject({ reach: 0, likes: 0, comments: 0, shares: 0 });
+
+      await clock.advance(5 * MINUTE);
+      expect(await target()).toMatchObject(c.expected);
+    },
+    60_000,
+  );
+
+  it("the read an hour after publishing refreshes Reddit's one-hour token first, and figures only rise", async () => {
+    const post = reddit.posts.at(-1)!;
+    Object.assign(post, { score: 40, comments: 9, crossposts: 2 });
+    const refreshes = () => reddit.oauth.tokenRequests.filter((r) => r.grantType === "refresh_token").length;
+    const before = refreshes();
+    await clock.advance(55 * MINUTE);
+    expect(refreshes()).toBe(before + 1);
+    const posts = (await api(front, LIVE_KEY, "GET", "/posts?limit=10")).body.data as {
+      id: string;
+      platforms: string[];
+    }[];
+    const id = posts.find((p) => p.platforms.includes("reddit"))!.id;
+    // A score that fell (a downvote) leaves likes as they were; comments rose.
+    expect((await api(front, LIVE_KEY, "GET", `/posts/${id}/targets`)).body.data[0]).toMatchObject({
+      likes: 42,
+      comments: 9,
+      shares: 2,
+    });
+  }, 60_000);
+});
