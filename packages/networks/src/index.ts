@@ -51,5 +51,12 @@ export {
   type ThreadsAdapterOptions,
   threadsAdapter,
 } from "./threads/adapter.ts";
+export {
+  TIKTOK_API_URL,
+  TIKTOK_AUTHORIZE_URL,
+  type TikTokAdapterOptions,
+  tiktokAdapter,
+} from "./tiktok/adapter.ts";
+export { TIKTOK_DEFAULT_SCOPES } from "./tiktok/oauth.ts";
 export { X_API_URL, X_AUTHORIZE_URL, type XAdapterOptions, xAdapter } from "./x/adapter.ts";
 export { X_DEFAULT_SCOPES } from "./x/oauth.ts";

@@ -72,6 +72,22 @@ describe("network settings from a config file", () => {
     expect(environmentWithConfig(undefined, bare)).toBe(bare);
   });
 
+  it("TikTok's audited (true or false) and verified_domains (a list) set what its app may do; unaudited by default", () => {
+    const path = file("tiktok.json", {
+      networks: { tiktok: { client_id: "aw-key", audited: true, verified_domains: ["media.example.com"] } },
+    });
+    const env = environmentWithConfig(path, {});
+    expect(env.SOCIALPUB_TIKTOK_AUDITED).toBe("true");
+    expect(networkAddressesFromEnv(env).tiktokPosting).toEqual({
+      audited: true,
+      verifiedDomains: ["media.example.com"],
+    });
+    expect(networkAddressesFromEnv({}).tiktokPosting).toEqual({ audited: false, verifiedDomains: [] });
+    expect(
+      failureOf(() => readConfigFile(file("tiktok-bad.json", { networks: { tiktok: { audited: 1 } } }))),
+    ).toMatch(/networks\.tiktok\.audited must be true or false/);
+  });
+
   it("names what is wrong and where, never quoting a value", () => {
     const cases: Array<[unknown, RegExp]> = [
       [

@@ -45,6 +45,8 @@ export interface FakeOAuthOptions {
   pkce: boolean;
   /** How the app proves itself at the token endpoint: Basic auth, or client_id/client_secret in the form. */
   clientAuth: "basic" | "form";
+  /** The parameter naming the app on the authorize page and in the token form (TikTok: client_key). */
+  clientIdParam?: string;
   /** Whether a grant of these scopes gets a refresh token. */
   refreshTokenFor: (scopes: string[], form: URLSearchParams) => boolean;
   /** Whether a refresh answers a new refresh token (and ends the old one). */
@@ -138,7 +140,7 @@ export class FakeOAuth {
     const { name, pkce, consentPath, scopeSeparator } = this.#options;
     const q = request.url.searchParams;
     const problems: string[] = [];
-    const clientId = q.get("client_id") ?? "";
+    const clientId = q.get(this.#options.clientIdParam ?? "client_id") ?? "";
     if (q.get("response_type") !== "code") problems.push("response_type must be code");
     if (!this.apps.has(clientId)) problems.push("unknown client_id");
     const redirectUri = q.get("redirect_uri") ?? "";
@@ -264,7 +266,7 @@ export class FakeOAuth {
         .split(":")
         .map(decodeURIComponent);
     } else {
-      id = form.get("client_id") ?? undefined;
+      id = form.get(this.#options.clientIdParam ?? "client_id") ?? undefined;
       secret = form.get("client_secret") ?? undefined;
     }
     const app = this.apps.get(id ?? "");

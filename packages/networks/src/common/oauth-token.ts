@@ -17,6 +17,8 @@ export interface OAuthClient {
   clientSecret: string;
   /** How the client authenticates: Basic auth (the RFC's preference; default) or client_id/client_secret in the form (LinkedIn, Facebook). */
   clientAuth?: "basic" | "form";
+  /** The form field naming the client when it authenticates in the form: client_id, or TikTok's client_key. */
+  clientIdField?: string;
   /** Headers the network wants on every request (Reddit's descriptive User-Agent). */
   headers?: Readonly<Record<string, string>>;
   fetch: typeof fetch;
@@ -81,7 +83,7 @@ export async function requestToken(
   };
   const form = new URLSearchParams(params);
   if (client.clientAuth === "form") {
-    form.set("client_id", client.clientId);
+    form.set(client.clientIdField ?? "client_id", client.clientId);
     form.set("client_secret", client.clientSecret);
   } else {
     const basic = Buffer.from(

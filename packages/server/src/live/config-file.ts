@@ -27,6 +27,8 @@ export const NETWORK_SETTINGS = [
   "auth_url",
   "service_url",
   "user_agent",
+  "audited",
+  "verified_domains",
 ] as const;
 
 /** The file's settings as the environment variables they stand for. */
@@ -73,12 +75,22 @@ function settingsOf(path: string, parsed: unknown): Record<string, string> {
           if (!(NETWORK_SETTINGS as readonly string[]).includes(name)) {
             throw wrong(where, `is not a setting (one of ${NETWORK_SETTINGS.join(", ")})`);
           }
+          const listed = name === "scopes" || name === "verified_domains";
           const text =
-            name === "scopes" && Array.isArray(setting) && setting.every((s) => typeof s === "string")
+            listed && Array.isArray(setting) && setting.every((s) => typeof s === "string")
               ? setting.join(" ")
-              : setting;
+              : name === "audited" && typeof setting === "boolean"
+                ? String(setting)
+                : setting;
           if (typeof text !== "string") {
-            throw wrong(where, name === "scopes" ? "must be a list of strings" : "must be a string");
+            throw wrong(
+              where,
+              listed
+                ? "must be a list of strings"
+                : name === "audited"
+                  ? "must be true or false"
+                  : "must be a string",
+            );
           }
           settings[`SOCIALPUB_${network.toUpperCase()}_${name.toUpperCase()}`] = text;
         }

@@ -9,6 +9,7 @@ import {
   redditAdapter,
   telegramAdapter,
   threadsAdapter,
+  tiktokAdapter,
   xAdapter,
 } from "@socialpub/networks";
 import { type OAuthAppSettings, oauthAppSettings } from "./oauth-settings.ts";
@@ -68,11 +69,25 @@ export interface NetworkAddresses {
   instagramAuth?: string | undefined;
   /** SOCIALPUB_INSTAGRAM_CLIENT_ID, SOCIALPUB_INSTAGRAM_CLIENT_SECRET, SOCIALPUB_INSTAGRAM_SCOPES. */
   instagramApp?: OAuthAppSettings;
+  /** SOCIALPUB_TIKTOK_API_URL (https://open.tiktokapis.com: the API and its token endpoint). */
+  tiktokApi?: string | undefined;
+  /** SOCIALPUB_TIKTOK_AUTH_URL (https://www.tiktok.com/v2/auth/authorize/). */
+  tiktokAuth?: string | undefined;
+  /** SOCIALPUB_TIKTOK_CLIENT_ID (the Client key), SOCIALPUB_TIKTOK_CLIENT_SECRET, SOCIALPUB_TIKTOK_SCOPES. */
+  tiktokApp?: OAuthAppSettings;
+  /** SOCIALPUB_TIKTOK_AUDITED and SOCIALPUB_TIKTOK_VERIFIED_DOMAINS: what TikTok lets the app do. */
+  tiktokPosting?: TikTokPosting;
+}
+
+/** What TikTok lets this server's app do: post publicly once audited, pull media from verified domains. */
+export interface TikTokPosting {
+  audited: boolean;
+  verifiedDomains: string[];
 }
 
 /**
  * The adapters live keys publish through: Bluesky, Telegram and Discord, which connect with credentials
- * a user pastes, and X, Pinterest, Reddit, LinkedIn, Facebook, Threads and Instagram, which connect through OAuth once the
+ * a user pastes, and X, Pinterest, Reddit, LinkedIn, Facebook, Threads, Instagram and TikTok, which connect through OAuth once the
  * server has their apps' settings.
  */
 export function networkAdapters(addresses: NetworkAddresses = {}): NetworkAdapters {
@@ -123,6 +138,14 @@ export function networkAdapters(addresses: NetworkAddresses = {}): NetworkAdapte
         missingSettings: ["SOCIALPUB_INSTAGRAM_CLIENT_ID", "SOCIALPUB_INSTAGRAM_CLIENT_SECRET"],
       }),
     }),
+    tiktok: tiktokAdapter({
+      ...(addresses.tiktokApi && { apiUrl: addresses.tiktokApi }),
+      ...(addresses.tiktokAuth && { authorizeUrl: addresses.tiktokAuth }),
+      ...addresses.tiktokPosting,
+      ...(addresses.tiktokApp ?? {
+        missingSettings: ["SOCIALPUB_TIKTOK_CLIENT_ID", "SOCIALPUB_TIKTOK_CLIENT_SECRET"],
+      }),
+    }),
     threads: threadsAdapter({
       ...(addresses.threadsApi && { apiUrl: addresses.threadsApi }),
       ...(addresses.threadsAuth && { authorizeUrl: addresses.threadsAuth }),
@@ -161,5 +184,13 @@ export function networkAddressesFromEnv(env: NodeJS.ProcessEnv = process.env): N
     instagramApi: env.SOCIALPUB_INSTAGRAM_API_URL || undefined,
     instagramAuth: env.SOCIALPUB_INSTAGRAM_AUTH_URL || undefined,
     instagramApp: oauthAppSettings("instagram", env),
+    tiktokApi: env.SOCIALPUB_TIKTOK_API_URL || undefined,
+    tiktokAuth: env.SOCIALPUB_TIKTOK_AUTH_URL || undefined,
+    tiktokApp: oauthAppSettings("tiktok", env),
+    tiktokPosting: {
+      // Unaudited unless said otherwise: TikTok refuses public posts from an app it has not audited.
+      audited: /^(1|true|yes|on)$/i.test(env.SOCIALPUB_TIKTOK_AUDITED?.trim() ?? ""),
+      verifiedDomains: (env.SOCIALPUB_TIKTOK_VERIFIED_DOMAINS ?? "").split(/[\s,]+/).filter(Boolean),
+    },
   };
 }

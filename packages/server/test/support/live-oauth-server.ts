@@ -42,6 +42,8 @@ export async function startLiveOAuthServer(
     allowPrivateWebhookUrls?: boolean;
     /** Start the server without being told its public address (as a server missing that setting). */
     withoutPublicUrl?: boolean;
+    /** The largest request body (an uploaded video) the server reads. */
+    bodyLimit?: number;
   } = {},
 ): Promise<LiveOAuthServer> {
   const front = await FrontProxy.start();
@@ -55,6 +57,7 @@ export async function startLiveOAuthServer(
       store,
       logger: createLogger({ level: "silent" }),
       retention: false,
+      ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
       service: {
         ...(!options.withoutPublicUrl && { publicUrl: front.url }),
         credentialKeyring: new CredentialKeyring(randomBytes(32)),

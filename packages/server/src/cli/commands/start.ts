@@ -75,6 +75,10 @@ Environment variables (a flag given on the command line wins):
   SOCIALPUB_PUBLIC_URL            the server's address as browsers and networks reach it (OAuth)
   SOCIALPUB_<NETWORK>_CLIENT_ID, _CLIENT_SECRET, _SCOPES, _API_URL, _AUTH_URL   an OAuth network's app
   SOCIALPUB_REDDIT_USER_AGENT     the descriptive User-Agent Reddit asks for (by /u/<name>)
+  SOCIALPUB_TIKTOK_AUDITED        true once TikTok has audited the app; until then TikTok posts
+                                  are private (SELF_ONLY)
+  SOCIALPUB_TIKTOK_VERIFIED_DOMAINS  domains verified in the TikTok app, which TikTok pulls media
+                                  from (comma-separated); other media is uploaded in chunks
   SOCIALPUB_CONFIG                --config: the same network settings from a JSON file
                                   (docs/deploy.md, "Network settings in a file")
 

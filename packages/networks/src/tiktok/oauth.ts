@@ -1,0 +1,57 @@
+import { type ConnectedAccount, type Credentials, NetworkError, type OAuthSteps } from "@socialpub/core";
+import type { OAuthStepsConfig } from "../common/oauth-adapter.ts";
+import { grantOf, refreshGrant, requestToken } from "../common/oauth-token.ts";
+import type { TikTokApiConfig } from "./api.ts";
+import { queryCreator } from "./creator.ts";
+
+/** Reading who the creator is, and posting videos to their profile (Direct Post). */
+export const TIKTOK_DEFAULT_SCOPES = ["user.info.basic", "video.publish"];
+
+/**
+ * TikTok's Login Kit for Web (OAuth 2.0 v2): the app is named by its `client_key`, scopes are
+ * comma-separated, and the token endpoint takes client_key and client_secret in the form. Login Kit for
+ * Web documents no PKCE (TikTok asks for it from desktop and mobile apps only, with its own hex
+ * encoding), so none is sent. Access tokens last 24 hours; each refresh may answer a new refresh token
+ * (valid a year), which replaces the old one, so the new pair is stored before it is used.
+ */
+export function tiktokOAuth(config: OAuthStepsConfig<TikTokApiConfig>): OAuthSteps {
+  const { client, api } = config;
+  return {
+    missingSettings: config.missingSettings,
+    pkce: false,
+    authorizeUrl({ state, redirectUri }) {
+      const url = new URL(config.authorizeUrl);
+      url.search = new URLSearchParams({
+        client_key: client.clientId,
+        response_type: "code",
+        scope: config.scopes.join(","),
+        redirect_uri: redirectUri,
+        state,
+      }).toString();
+      return url.href;
+    },
+    async exchange({ code, redirectUri, signal }): Promise<ConnectedAccount> {
+      const answer = await requestToken(
+        client,
+        { grant_type: "authorization_code", code, redirect_uri: redirectUri },
+        signal,
+      );
+      const openId = String((answer as unknown as { open_id?: unknown }).open_id ?? "");
+      let username = "";
+      try {
+        username = (await queryCreator(api, answer.access_token, signal)).username;
+      } catch (error) {
+        // A creator who cannot post right now still connects; publishing says why it cannot.
+        if (!(error instanceof NetworkError) || error.kind === "reauth") throw error;
+      }
+      return {
+        handle: username ? `@${username}` : "TikTok creator",
+        followers: 0,
+        health: "healthy",
+        credentials: { ...grantOf(answer, api.now()), open_id: openId, username },
+      };
+    },
+    refresh: (credentials, signal): Promise<Credentials> =>
+      refreshGrant(client, credentials, api.now, signal),
+  };
+}

@@ -1,0 +1,61 @@
+import type { AccountSession, PublishInput } from "@socialpub/core";
+import { SAMPLE_MP4 } from "@socialpub/core/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tiktokAdapter } from "../../src/index.ts";
+import { TikTokFake } from "../../src/tiktok/fake/server.ts";
+import { chunkRanges, planChunks } from "../../src/tiktok/upload.ts";
+
+/* TikTok's chunk rules, and the adapter's answers to the fake's errors, without a server. */
+
+const MB = 1024 * 1024;
+
+describe("TikTok chunk plan (Media Transfer Guide)", () => {
+  it("a video under 5 MB goes whole; larger ones in chunks rounded down, the last carrying the rest", () => {
+    expect(planChunks(3 * MB, 5 * MB)).toEqual({
+      video_size: 3 * MB,
+      chunk_size: 3 * MB,
+      total_chunk_count: 1,
+    });
+    const plan = planChunks(23 * MB + 7, 10 * MB);
+    expect(plan).toEqual({ video_size: 23 * MB + 7, chunk_size: 10 * MB, total_chunk_count: 2 });
+    expect(chunkRanges(plan)).toEqual([
+      { first: 0, last: 10 * MB - 1 },
+      { first: 10 * MB, last: 23 * MB + 6 },
+    ]);
+    // Below TikTok's 5 MB or above its 64 MB, the preferred size is brought within them.
+    expect(planChunks(12 * MB, MB).chunk_size).toBe(5 * MB);
+    expect(planChunks(300 * MB, 100 * MB).chunk_size).toBe(64 * MB);
+  });
+});
+
+describe("TikTok adapter against the fake", () => {
+  let fake: TikTokFake;
+  beforeAll(async () => {
+    fake = await TikTokFake.start();
+  });
+  afterAll(() => fake.close());
+
+  const session = (accessToken: string): AccountSession => ({
+    handle: "@cy.tt",
+    credentials: { access_token: accessToken, username: "cy.tt" },
+    saveCredentials: async () => {},
+  });
+  const input = (): PublishInput => ({
+    postId: "post_1",
+    text: "Clip",
+    key: "3kabcdefghijk",
+    media: [
+      { bytes: SAMPLE_MP4, contentType: "video/mp4", filename: "a.mp4", url: "https://x.invalid/a.mp4" },
+    ],
+    signal: AbortSignal.timeout(30_000),
+    step: null,
+    saveStep: async () => {},
+  });
+
+  it("an unknown token is access_token_invalid: reconnect, with TikTok's log id", async () => {
+    const adapter = tiktokAdapter({ apiUrl: fake.url });
+    const error = await adapter.publish(session("not-a-token"), input()).catch((e) => e);
+    expect(error).toMatchObject({ kind: "reauth", status: 401 });
+    expect(error.message).toMatch(/access_token_invalid: .*log id 20261124/);
+  });
+});
