@@ -52,6 +52,60 @@ describe("TikTok adapter against the fake", () => {
     saveStep: async () => {},
   });
 
+  /** A grant as the fake's consent page and token endpoint give it, for `scope`. */
+  async function grant(scope: string): Promise<{ access_token: string; scope: string }> {
+    const app = fake.addApp();
+    fake.signIn(fake.addCreator({ username: "cy.tt" }));
+    const redirect = "https://social.example.com/api/v1/accounts/callback/tiktok";
+    const authorize = new URL(`${fake.url}/v2/auth/authorize/`);
+    authorize.search = new URLSearchParams({
+      client_key: app.clientId,
+      response_type: "code",
+      scope,
+      redirect_uri: redirect,
+      state: "s1",
+    }).toString();
+    const html = await (await fetch(authorize)).text();
+    const request = /name="request" value="([^"]+)"/.exec(html)![1]!;
+    const back = await fetch(`${fake.url}/v2/auth/consent`, {
+      method: "POST",
+      body: new URLSearchParams({ request, decision: "allow" }),
+      redirect: "manual",
+    });
+    const code = new URL(back.headers.get("location")!).searchParams.get("code")!;
+    const token = await fetch(`${fake.url}/v2/oauth/token/`, {
+      method: "POST",
+      body: new URLSearchParams({
+        client_key: app.clientId,
+        client_secret: app.clientSecret,
+        code,
+        grant_type: "authorization_code",
+        redirect_uri: redirect,
+      }),
+    });
+    return (await token.json()) as { access_token: string; scope: string };
+  }
+
+  it("reads a public video's counts through video/query with video.list; without it, nothing", async () => {
+    fake.audited = true;
+    const adapter = tiktokAdapter({ apiUrl: fake.url, audited: true });
+    const granted = await grant("user.info.basic,video.publish,video.list");
+    const account = { ...session(granted.access_token), credentials: { ...granted, username: "cy.tt" } };
+    const post = await adapter.publish(account, input());
+    expect(post.permalink).toBe(`https://www.tiktok.com/@cy.tt/video/${post.id}`);
+    expect(await adapter.readMetrics!(account, post, AbortSignal.timeout(10_000))).toEqual({
+      reach: 120,
+      likes: 12,
+      comments: 3,
+      shares: 1,
+    });
+    const without = {
+      ...account,
+      credentials: { ...account.credentials, scope: "user.info.basic,video.publish" },
+    };
+    expect(await adapter.readMetrics!(without, post, AbortSignal.timeout(10_000))).toEqual({});
+  });
+
   it("an unknown token is access_token_invalid: reconnect, with TikTok's log id", async () => {
     const adapter = tiktokAdapter({ apiUrl: fake.url });
     const error = await adapter.publish(session("not-a-token"), input()).catch((e) => e);
