@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { CredentialKeyring, type NetworkId, provisionUser, type Store } from "@socialpub/core";
-import { FakeClock } from "@socialpub/core/testing";
+import { FakeClock, SAMPLE_PNG } from "@socialpub/core/testing";
 import { FacebookFake } from "@socialpub/networks/facebook/fake";
+import { InstagramFake } from "@socialpub/networks/instagram/fake";
 import { RedditFake } from "@socialpub/networks/reddit/fake";
+import { ThreadsFake } from "@socialpub/networks/threads/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { networkAdapters } from "../src/live/network-adapters.ts";
 import { createLogger } from "../src/logging.ts";
@@ -27,14 +29,18 @@ const MINUTE = 60_000;
 const clock = new FakeClock(Date.now());
 let reddit: RedditFake;
 let facebook: FacebookFake;
+let threads: ThreadsFake;
+let instagram: InstagramFake;
 let front: FrontProxy;
 let server: RunningServer;
 let store: Store;
 
 beforeAll(async () => {
-  [reddit, facebook, front] = await Promise.all([
+  [reddit, facebook, threads, instagram, front] = await Promise.all([
     RedditFake.start(),
     FacebookFake.start(),
+    ThreadsFake.start(),
+    InstagramFake.start(),
     FrontProxy.start(),
   ]);
   const redditApp = reddit.addApp();
@@ -42,6 +48,11 @@ beforeAll(async () => {
   reddit.addSubreddit({ name: "socialpub", submissionType: "any", subscribers: 4321 });
   const facebookApp = facebook.addApp();
   facebook.signIn(facebook.addUser({ name: "Dee Maker", pages: [{ name: "Dee's Bakery", followers: 900 }] }));
+
+  const threadsApp = threads.addApp();
+  threads.signIn(threads.addUser({ username: "alice_ships", followers: 321 }));
+  const instagramApp = instagram.addApp();
+  instagram.signIn(instagram.addUser({ username: "alice_ships", followers: 321 }));
 
   store = openSqliteStore(":memory:");
   await provisionUser(store, { accounts: [], key: LIVE_KEY, plan: "studio", now: clock.now() });
@@ -71,8 +82,16 @@ beforeAll(async () => {
           clientSecret: facebookApp.clientSecret,
           missingSettings: [],
         },
+        threadsApi: threads.url,
+        threadsAuth: `${threads.url}/oauth/authorize`,
+        threadsApp: { ...threadsApp, missingSettings: [] },
+        instagramApi: instagram.url,
+        instagramAuth: `${instagram.url}/oauth/authorize`,
+        instagramApp: { ...instagramApp, missingSettings: [] },
       }),
       rateLimit: false,
+      // Instagram fetches the post's image from this server's public media URL, on loopback here.
+      allowPrivateWebhookUrls: true,
     },
   });
   front.target = new URL(server.url);
@@ -80,12 +99,31 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  await Promise.all([reddit?.close(), facebook?.close(), front?.close(), store?.close()]);
+  await Promise.all([
+    reddit?.close(),
+    facebook?.close(),
+    threads?.close(),
+    instagram?.close(),
+    front?.close(),
+    store?.close(),
+  ]);
 });
+
+async function uploadImage(): Promise<string> {
+  const upload = await fetch(`${front.url}/api/v1/media`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${LIVE_KEY}`, "content-type": "image/png" },
+    body: SAMPLE_PNG,
+  });
+  expect(upload.status).toBe(201);
+  return ((await upload.json()) as { id: string }).id;
+}
 
 interface MetricsCase {
   network: NetworkId;
   connect: Record<string, unknown>;
+  /** Whether the post carries an image (Instagram takes no text alone). */
+  image?: boolean;
   /** Sets the counts of the network's newest post on its fake. */
   report(): void;
   /** What the target shows after the read. */
@@ -107,6 +145,24 @@ const CASES: MetricsCase[] = [
     // Reach needs Page insights (read_insights), which the connect does not ask for.
     expected: { reach: 0, likes: 31, comments: 4, shares: 3 },
   },
+  {
+    network: "threads",
+    connect: {},
+    report: () => {
+      threads.posts.at(-1)!.insights = { views: 1200, likes: 80, replies: 12, reposts: 5, quotes: 2 };
+    },
+    // Views as reach; reposts and quotes both as shares.
+    expected: { reach: 1200, likes: 80, comments: 12, shares: 7 },
+  },
+  {
+    network: "instagram",
+    connect: {},
+    image: true,
+    report: () => {
+      instagram.posts.at(-1)!.insights = { reach: 950, likes: 64, comments: 9, shares: 4, saved: 11 };
+    },
+    expected: { reach: 950, likes: 64, comments: 9, shares: 4 },
+  },
 ];
 
 describe("figures of posts on OAuth networks", () => {
@@ -124,6 +180,7 @@ describe("figures of posts on OAuth networks", () => {
       const post = await api(front, LIVE_KEY, "POST", "/posts", {
         caption: `Figures on ${c.network}\nread by the server`,
         platforms: [c.network],
+        ...(c.image && { media: await uploadImage() }),
       });
       expect(post.body.status, JSON.stringify(post.body)).toBe("published");
       c.report();

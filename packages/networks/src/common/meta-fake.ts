@@ -8,7 +8,8 @@ import { type FakeAnswer, type FakeRequest, startFakeServer } from "./fake-serve
  * token traded for a 60-day one; a long-lived token refreshed with rotation), the account (GET /me),
  * containers (made from text or from a media URL the fake fetches itself, as Meta does; IN_PROGRESS
  * while held, FINISHED, PUBLISHED, EXPIRED, ERROR), publishing a container once, the publishing limit
- * per 24 hours (error 9 / 2207042), throttling (error 17 with X-Business-Use-Case-Usage), and tokens
+ * per 24 hours (error 9 / 2207042), a post's lifetime insights (GET /{media-id}/insights, with the
+ * network's insights scope), throttling (error 17 with X-Business-Use-Case-Usage), and tokens
  * that expire or are revoked (error 190). Each network's fake (threads/fake, instagram/fake) sets the
  * names that differ.
  */
@@ -35,6 +36,9 @@ export interface MetaFakeShape {
   textOnly: boolean;
   /** How the code exchange answers: flat (Threads) or inside data[] (Instagram). */
   wrapCodeAnswer: boolean;
+  /** The scope GET /{media-id}/insights needs, and the lifetime metrics it knows for a post. */
+  insightsScope: string;
+  insightMetrics: readonly string[];
   permalink(username: string, id: string): string;
 }
 
@@ -72,6 +76,8 @@ export interface MetaFakePost {
   mediaUrl: string | null;
   permalink: string;
   at: number;
+  /** Lifetime insights by metric name (views, likes, reach, …), as tests set them; absent ones are 0. */
+  insights: Record<string, number>;
 }
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -385,6 +391,10 @@ export class MetaFake {
         },
       };
     }
+    if (request.method === "GET" && edge === "insights" && segments.length === 2) {
+      const post = this.posts.find((p) => p.id === first && p.userId === user.id);
+      if (post) return this.#insights(known, post, q.get("metric") ?? "");
+    }
     if (request.method === "GET" && segments.length === 1) {
       const container = this.containers.get(first!);
       if (container && container.userId === user.id) {
@@ -411,6 +421,29 @@ export class MetaFake {
       `Unsupported ${request.method} request. Object with ID '${first}' does not exist, cannot be loaded due to missing permissions, or does not support this operation`,
       33,
     );
+  }
+
+  /** GET /{media-id}/insights?metric=a,b: each metric's lifetime value, as Meta documents the answer. */
+  #insights(token: MetaFakeToken, post: MetaFakePost, metric: string): FakeAnswer {
+    if (!token.scopes.includes(this.shape.insightsScope))
+      return graphError(403, 10, "Application does not have permission for this action");
+    const names = metric.split(",").filter(Boolean);
+    const unknown = names.find((n) => !this.shape.insightMetrics.includes(n));
+    if (names.length === 0 || unknown !== undefined)
+      return graphError(
+        400,
+        100,
+        `(#100) metric[0] must be one of the following values: ${this.shape.insightMetrics.join(", ")}`,
+      );
+    const data = names.map((name) => ({
+      name,
+      period: "lifetime",
+      values: [{ value: post.insights[name] ?? 0 }],
+      title: name[0]!.toUpperCase() + name.slice(1),
+      description: `The ${name} of the media.`,
+      id: `${post.id}/insights/${name}/lifetime`,
+    }));
+    return { status: 200, json: { data } };
   }
 
   async #makeContainer(user: MetaFakeUser, form: URLSearchParams): Promise<FakeAnswer> {
@@ -478,6 +511,7 @@ export class MetaFake {
       mediaUrl: container.mediaUrl,
       permalink: this.shape.permalink(user.username, id),
       at: this.#now(),
+      insights: {},
     };
     this.posts.push(post);
     return { status: 200, json: { id } };

@@ -1,5 +1,6 @@
 import { NETWORK_RULES, type NetworkAdapter } from "@socialpub/core";
 import type { MetaGraphConfig } from "../common/meta-graph.ts";
+import { readMetaInsights } from "../common/meta-insights.ts";
 import { metaMe, metaOAuth } from "../common/meta-oauth.ts";
 import { baseUrl, connectThroughOAuth, type OAuthAdapterOptions } from "../common/oauth-adapter.ts";
 import { INSTAGRAM_MAX_MEDIA_BYTES, publishInstagram } from "./publish.ts";
@@ -9,8 +10,14 @@ export const INSTAGRAM_API_URL = "https://graph.instagram.com";
 export const INSTAGRAM_TOKEN_URL = "https://api.instagram.com/oauth/access_token";
 export const INSTAGRAM_AUTHORIZE_URL = "https://www.instagram.com/oauth/authorize";
 export const INSTAGRAM_API_VERSION = "v23.0";
-/** Reading the professional account, and publishing to it. */
-export const INSTAGRAM_DEFAULT_SCOPES = ["instagram_business_basic", "instagram_business_content_publish"];
+/** Reading the professional account, publishing to it, and reading a post's insights (its figures). */
+export const INSTAGRAM_DEFAULT_SCOPES = [
+  "instagram_business_basic",
+  "instagram_business_content_publish",
+  "instagram_business_manage_insights",
+];
+/** Lifetime insights of an Instagram post, as the figures a target keeps. */
+const INSTAGRAM_METRICS = ["reach", "likes", "comments", "shares"] as const;
 
 /**
  * `apiUrl` is the Graph API's host (https://graph.instagram.com); when it is set, the code is traded at
@@ -66,5 +73,9 @@ export function instagramAdapter(options: InstagramAdapterOptions = {}): Network
       },
     }),
     publish: (account, post) => publishInstagram(graph, account, post, options.containerWaitMs),
+    async readMetrics(account, post, signal) {
+      const m = await readMetaInsights(graph, account, post, INSTAGRAM_METRICS, signal);
+      return { reach: m.reach, likes: m.likes, comments: m.comments, shares: m.shares };
+    },
   };
 }

@@ -1,5 +1,6 @@
 import { NETWORK_RULES, type NetworkAdapter } from "@socialpub/core";
 import type { MetaGraphConfig } from "../common/meta-graph.ts";
+import { readMetaInsights } from "../common/meta-insights.ts";
 import { metaMe, metaOAuth } from "../common/meta-oauth.ts";
 import { baseUrl, connectThroughOAuth, type OAuthAdapterOptions } from "../common/oauth-adapter.ts";
 import { publishThreads, THREADS_MAX_MEDIA_BYTES } from "./publish.ts";
@@ -8,8 +9,10 @@ export const THREADS_API_URL = "https://graph.threads.net";
 export const THREADS_AUTHORIZE_URL = "https://threads.net/oauth/authorize";
 /** Version of the Threads API the adapter speaks. */
 export const THREADS_API_VERSION = "v1.0";
-/** Reading the profile, and publishing. */
-export const THREADS_DEFAULT_SCOPES = ["threads_basic", "threads_content_publish"];
+/** Reading the profile, publishing, and reading a post's insights (its figures). */
+export const THREADS_DEFAULT_SCOPES = ["threads_basic", "threads_content_publish", "threads_manage_insights"];
+/** Lifetime insights of a Threads post: views as reach, likes, replies as comments, reposts and quotes as shares. */
+const THREADS_METRICS = ["views", "likes", "replies", "reposts", "quotes"] as const;
 
 /** `apiUrl` is the API's host (https://graph.threads.net); the client is the Threads app from Meta's console. */
 export interface ThreadsAdapterOptions extends OAuthAdapterOptions {
@@ -57,5 +60,9 @@ export function threadsAdapter(options: ThreadsAdapterOptions = {}): NetworkAdap
       },
     }),
     publish: (account, post) => publishThreads(graph, account, post, options.containerWaitMs),
+    async readMetrics(account, post, signal) {
+      const m = await readMetaInsights(graph, account, post, THREADS_METRICS, signal);
+      return { reach: m.views, likes: m.likes, comments: m.replies, shares: m.reposts! + m.quotes! };
+    },
   };
 }

@@ -5,7 +5,8 @@ import { MetaFake, type MetaFakeShape } from "../../common/meta-fake.ts";
  * with Instagram Login, as its docs give them (developers.facebook.com/docs/instagram-platform): the
  * code exchange answered inside data[], ig_exchange_token and ig_refresh_token, containers at
  * POST /v23.0/{ig-user}/media (an image_url, or a REELS video_url; never text alone) whose `status_code`
- * is read, POST /v23.0/{ig-user}/media_publish, 50 posts a day, 2200 characters.
+ * is read, POST /v23.0/{ig-user}/media_publish, a post's insights (GET /v23.0/{media}/insights: reach,
+ * views, likes, comments, shares, saved, total_interactions), 50 posts a day, 2200 characters.
  */
 export const INSTAGRAM_FAKE_SHAPE: MetaFakeShape = {
   name: "Instagram",
@@ -23,10 +24,13 @@ export const INSTAGRAM_FAKE_SHAPE: MetaFakeShape = {
     "instagram_business_content_publish",
     "instagram_business_manage_comments",
     "instagram_business_manage_messages",
+    "instagram_business_manage_insights",
   ],
   postsPerDay: 50,
   textOnly: false,
   wrapCodeAnswer: true,
+  insightsScope: "instagram_business_manage_insights",
+  insightMetrics: ["reach", "views", "likes", "comments", "shares", "saved", "total_interactions"],
   permalink: (_username, id) => `https://www.instagram.com/p/${id}/`,
 };
 

@@ -4,7 +4,8 @@ import { MetaFake, type MetaFakeShape } from "../../common/meta-fake.ts";
  * The Threads fake: Meta's container fake (common/meta-fake.ts) with Threads' names, as its docs give
  * them (developers.facebook.com/docs/threads): authorize at /oauth/authorize, the code traded at
  * /oauth/access_token, th_exchange_token and th_refresh_token, containers at POST /v1.0/{user}/threads
- * (TEXT, IMAGE, VIDEO) whose `status` is read, POST /v1.0/{user}/threads_publish, 250 posts a day, 500
+ * (TEXT, IMAGE, VIDEO) whose `status` is read, POST /v1.0/{user}/threads_publish, a post's insights
+ * (GET /v1.0/{media}/insights: views, likes, replies, reposts, quotes, shares), 250 posts a day, 500
  * characters.
  */
 export const THREADS_FAKE_SHAPE: MetaFakeShape = {
@@ -28,6 +29,8 @@ export const THREADS_FAKE_SHAPE: MetaFakeShape = {
   postsPerDay: 250,
   textOnly: true,
   wrapCodeAnswer: false,
+  insightsScope: "threads_manage_insights",
+  insightMetrics: ["views", "likes", "replies", "reposts", "quotes", "shares"],
   permalink: (username, id) => `https://www.threads.net/@${username}/post/${id}`,
 };
 
