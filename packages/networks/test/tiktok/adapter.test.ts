@@ -106,6 +106,19 @@ describe("TikTok adapter against the fake", () => {
     expect(await adapter.readMetrics!(without, post, AbortSignal.timeout(10_000))).toEqual({});
   });
 
+  it("a creator TikTok bans from posting is refused before anything is started", async () => {
+    const adapter = tiktokAdapter({ apiUrl: fake.url });
+    const granted = await grant("user.info.basic,video.publish");
+    const creator = [...fake.creators.values()].at(-1)!;
+    creator.banned = true;
+    const inits = fake.inits.length;
+    const account = { ...session(granted.access_token), credentials: { ...granted, username: "cy.tt" } };
+    const error = await adapter.publish(account, input()).catch((e) => e);
+    expect(error).toMatchObject({ kind: "refused", status: 403 });
+    expect(error.message).toMatch(/does not let this creator post at the moment \(banned from posting\)/);
+    expect(fake.inits.length).toBe(inits);
+  });
+
   it("an unknown token is access_token_invalid: reconnect, with TikTok's log id", async () => {
     const adapter = tiktokAdapter({ apiUrl: fake.url });
     const error = await adapter.publish(session("not-a-token"), input()).catch((e) => e);
