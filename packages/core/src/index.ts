@@ -45,6 +45,7 @@ export { requestIdFromHeader } from "./service/request-id.ts";
 export { bodyTextOf } from "./service/responses.ts";
 export type { LookupHost } from "./service/webhook-url.ts";
 export { DeliveryClaim } from "./store/delivery-claim.ts";
+export { IdempotencyKeyTaken } from "./store/idempotency-key-taken.ts";
 export { MemoryStore } from "./store/memory.ts";
 export { NOT_ATTEMPTED, settledPost } from "./store/settle.ts";
 export type * from "./store/types.ts";

@@ -246,12 +246,13 @@ describe("a crash between a keyed write and the answer", () => {
     expect(await eventTypes(db, userId)).toEqual(["post.published", "post.published"]);
   });
 
-  it("the key is claimed and the process dies before writing anything: right after the restart the retry runs the request, once", async () => {
+  it("the key is looked up and the process dies before writing anything: right after the restart the retry runs the request, once", async () => {
     const dir = tempDir();
     dirs.push(dir);
     const { db } = await database(dir);
     const body = { caption: "Try again", platforms: ["x"] };
-    await crashAfter(db, "beginIdempotentRequest", "try-again", body);
+    // POST /posts claims its key in the post's own transaction: before it, nothing is written at all.
+    await crashAfter(db, "findIdempotentRequest", "try-again", body);
 
     const server = await restart(db);
     const retry = await keyedPost(server.url, TEST_KEY, "try-again", body);

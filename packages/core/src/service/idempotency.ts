@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import type { IdempotencyAnswer, Store } from "../store/types.ts";
+import { IdempotencyKeyTaken } from "../store/idempotency-key-taken.ts";
+import type { IdempotencyAnswer, IdempotencyRecord, Store } from "../store/types.ts";
 import type { Caller, KeepAnswer } from "./context.ts";
 import { HttpError } from "./http-error.ts";
 import { bodyTextOf, textResponse } from "./responses.ts";
@@ -66,8 +67,113 @@ export async function withIdempotency(
   fingerprint: string,
   now: number,
   handle: (keep: KeepAnswer) => Promise<Response>,
+  claimWithChange = false,
+): Promise<Response> {
+  if (claimWithChange) return withClaimInChange(store, caller, key, fingerprint, now, handle);
+  const userId = caller.user.id;
+  const existing = await store.beginIdempotentRequest({
+    user_id: userId,
+    key,
+    fingerprint,
+    status: null,
+    body: null,
+    created_at: now,
+    expires_at: now + IN_FLIGHT_TTL_MS,
+  });
+  if (existing) return answerTakenKey(existing, fingerprint);
+
+  const keeper = answerKeeper(userId, key, fingerprint, now, false);
+  let response: Response;
+  try {
+    response = await handle(keeper.keep);
+  } catch (err) {
+    // Frees the key unless the change was written (with its answer) before the failure.
+    await store.releaseIdempotentRequest(userId, key);
+    throw err;
+  }
+  if (!isKept(response.status)) {
+    await store.releaseIdempotentRequest(userId, key);
+    return response;
+  }
+  return keepFinalAnswer(store, userId, key, now, keeper.kept(), response);
+}
+
+/**
+ * The same guarantees as withIdempotency with one write transaction fewer, for a handler whose first
+ * store write carries `keep`'s answer and which changes nothing outside the store before it: that write
+ * is the claim (`IdempotencyAnswer.claim`), inserting the key's record in the change's own transaction
+ * or failing it whole when another request holds the key. Two requests with one key in this process
+ * are told apart before either runs (the second answers 409 at once); on several instances of one
+ * database, the unique (user_id, key) decides, and the loser's change is rolled back and answered 409.
+ * A retry of a finished request finds the answer with a read. A crash before the change leaves
+ * nothing behind (the retry runs once); after it, the answer, as before.
+ */
+async function withClaimInChange(
+  store: Store,
+  caller: Caller,
+  key: string,
+  fingerprint: string,
+  now: number,
+  handle: (keep: KeepAnswer) => Promise<Response>,
 ): Promise<Response> {
   const userId = caller.user.id;
+  const running = runningKeysOf(store);
+  const id = `${userId}\n${key}`;
+  if (running.has(id)) throw inProgress();
+  running.add(id);
+  try {
+    const existing = await store.findIdempotentRequest(userId, key, now);
+    if (existing) return answerTakenKey(existing, fingerprint);
+    const keeper = answerKeeper(userId, key, fingerprint, now, true);
+    let response: Response;
+    try {
+      response = await handle(keeper.keep);
+    } catch (err) {
+      if (err instanceof IdempotencyKeyTaken) throw inProgress();
+      throw err;
+    }
+    // Nothing was claimed unless the change was written, and then with its answer: nothing to free.
+    if (!isKept(response.status)) return response;
+    return await keepFinalAnswer(store, userId, key, now, keeper.kept(), response);
+  } finally {
+    running.delete(id);
+  }
+}
+
+/** The keys whose requests are running in this process, per store (one service may share it). */
+const runningKeys = new WeakMap<Store, Set<string>>();
+
+function runningKeysOf(store: Store): Set<string> {
+  const known = runningKeys.get(store);
+  if (known) return known;
+  const keys = new Set<string>();
+  runningKeys.set(store, keys);
+  return keys;
+}
+
+const inProgress = () =>
+  new HttpError(409, "A request with this Idempotency-Key is still in progress; retry it shortly.");
+
+/** The answer to a request whose key another request holds: 409 in flight, 422 if different, or the replay. */
+function answerTakenKey(existing: IdempotencyRecord, fingerprint: string): Response {
+  if (existing.status === null || existing.body === null) throw inProgress();
+  if (existing.fingerprint !== fingerprint) {
+    throw new HttpError(
+      422,
+      "This Idempotency-Key was used for a different request; send a new key with a new request.",
+    );
+  }
+  return textResponse(existing.status, existing.body, {
+    "content-type": "application/json; charset=utf-8",
+    "idempotent-replayed": "true",
+  });
+}
+
+/**
+ * The `keep` a handler's writes call, and the last answer it made. With `claimFirst`, the first answer
+ * made is the claim of the key (the handler's first write carries it); later ones replace it.
+ */
+function answerKeeper(userId: string, key: string, fingerprint: string, now: number, claimFirst: boolean) {
   let kept: IdempotencyAnswer | undefined;
   const keep: KeepAnswer = (status, body) => {
     kept = {
@@ -78,46 +184,22 @@ export async function withIdempotency(
       status,
       body: JSON.stringify(body),
       expires_at: now + IDEMPOTENCY_TTL_MS,
+      ...(claimFirst && kept === undefined && { claim: true as const }),
     };
     return kept;
   };
-  const existing = await store.beginIdempotentRequest({
-    user_id: userId,
-    key,
-    fingerprint,
-    status: null,
-    body: null,
-    created_at: now,
-    expires_at: now + IN_FLIGHT_TTL_MS,
-  });
-  if (existing) {
-    if (existing.status === null || existing.body === null) {
-      throw new HttpError(409, "A request with this Idempotency-Key is still in progress; retry it shortly.");
-    }
-    if (existing.fingerprint !== fingerprint) {
-      throw new HttpError(
-        422,
-        "This Idempotency-Key was used for a different request; send a new key with a new request.",
-      );
-    }
-    return textResponse(existing.status, existing.body, {
-      "content-type": "application/json; charset=utf-8",
-      "idempotent-replayed": "true",
-    });
-  }
+  return { keep, kept: () => kept };
+}
 
-  let response: Response;
-  try {
-    response = await handle(keep);
-  } catch (err) {
-    // Frees the key unless the change was written (with its answer) before the failure.
-    await store.releaseIdempotentRequest(userId, key);
-    throw err;
-  }
-  if (!isKept(response.status)) {
-    await store.releaseIdempotentRequest(userId, key);
-    return response;
-  }
+/** Stores a 2xx answer unless the change already stored this very answer with it. */
+async function keepFinalAnswer(
+  store: Store,
+  userId: string,
+  key: string,
+  now: number,
+  kept: IdempotencyAnswer | undefined,
+  response: Response,
+): Promise<Response> {
   // Answers made by json() carry their text: their stream need not be read (and can still be sent).
   const text = bodyTextOf(response);
   const body = text ?? (await response.text());

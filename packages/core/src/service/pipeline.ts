@@ -83,6 +83,7 @@ export async function runRoute(
           await requestFingerprint(request, rawBody),
           now,
           handle,
+          route.claimsKeyWithChange === true,
         )
       : await handle();
     for (const [name, value] of Object.entries(rateHeaders)) response.headers.set(name, value);

@@ -47,6 +47,12 @@ export interface Route<Body = unknown, Query = unknown> {
    */
   idempotencyKey?: true;
   /**
+   * The handler's first store write carries `keptAnswer`'s answer, and nothing outside the store
+   * changes before it: that write then claims the Idempotency-Key in its own transaction, instead of a
+   * write of its own before the handler runs (see `withClaimInChange`).
+   */
+  claimsKeyWithChange?: true;
+  /**
    * Answers a small HTML page for a person's browser instead of JSON (where an OAuth network sends
    * the user back): its own responses, errors included, are documented as text/html.
    */

@@ -97,6 +97,8 @@ export const ROUTES: readonly AnyRoute[] = [
     description:
       "Without schedule_at the post is fanned out before the response (status published). With schedule_at it is queued (status scheduled). With draft: true it is kept as a draft. captions gives a network its own text instead of caption; each network's text is in GET /posts/{id}/targets.",
     auth: true,
+    // Its first write is the post with its answer: the key is claimed in that transaction.
+    claimsKeyWithChange: true,
     body: { schema: CreatePostBody },
     responses: {
       201: { description: "The post.", schema: Post },

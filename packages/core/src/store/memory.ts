@@ -2,6 +2,7 @@ import type { NetworkId } from "../contract/networks.ts";
 import type { AccountHealth, PostStatus } from "../contract/resources.ts";
 import { newId } from "../ids.ts";
 import { DeliveryClaim } from "./delivery-claim.ts";
+import { IdempotencyKeyTaken } from "./idempotency-key-taken.ts";
 import { settledPost } from "./settle.ts";
 import type {
   AccountPatch,
@@ -16,6 +17,7 @@ import type {
   DeliveryRecord,
   DeliveryState,
   Effects,
+  IdempotencyAnswer,
   IdempotencyRecord,
   KeyMode,
   ListAttemptsOptions,
@@ -300,8 +302,10 @@ export class MemoryStore implements Store {
   // Posts
 
   async insertPost(post: PostRecord, targets: TargetRecord[], effects?: Effects): Promise<void> {
-    this.postsChanged();
     if (this.posts.has(post.id)) throw new Error(`Post ${post.id} already exists.`);
+    // Before any change: a taken key leaves the store as it was, as a rolled-back transaction would.
+    this.refuseTakenClaim(effects?.idempotency);
+    this.postsChanged();
     const stored = copy(post);
     setCaptions(stored, post.captions);
     this.posts.set(post.id, stored);
@@ -814,11 +818,28 @@ export class MemoryStore implements Store {
     const existing = this.idempotency.get(k);
     if (existing && existing.expires_at > record.created_at) return copy(existing);
     this.idempotency.set(k, copy(record));
-    if (this.idempotency.size % 1000 === 0) {
-      for (const [id, r] of this.idempotency)
-        if (r.expires_at <= record.created_at) this.idempotency.delete(id);
-    }
+    this.forgetExpiredKeys(record.created_at);
     return null;
+  }
+
+  /** Every thousandth key stored, expired records are dropped: the map stays bounded by the live ones. */
+  private forgetExpiredKeys(now: number): void {
+    if (this.idempotency.size % 1000 !== 0) return;
+    for (const [id, r] of this.idempotency) if (r.expires_at <= now) this.idempotency.delete(id);
+  }
+
+  async findIdempotentRequest(userId: string, key: string, now: number): Promise<IdempotencyRecord | null> {
+    const record = this.idempotency.get(`${userId}|${key}`);
+    return record && record.expires_at > now ? copy(record) : null;
+  }
+
+  /** A write that claims its key (`IdempotencyAnswer.claim`) fails when a live record holds it. */
+  private refuseTakenClaim(answer: IdempotencyAnswer | undefined): void {
+    if (!answer?.claim) return;
+    const existing = this.idempotency.get(`${answer.user_id}|${answer.key}`);
+    if (existing && existing.expires_at > answer.created_at) {
+      throw new IdempotencyKeyTaken(answer.user_id, answer.key);
+    }
   }
 
   async completeIdempotentRequest(
@@ -890,7 +911,11 @@ export class MemoryStore implements Store {
   /** The outbox (events, and one delivery per endpoint that should receive each) and a keyed answer. */
   private writeEffects(effects: Effects | undefined): void {
     const answer = effects?.idempotency;
-    if (answer) this.idempotency.set(`${answer.user_id}|${answer.key}`, copy(answer));
+    if (answer) {
+      const { claim, ...record } = answer;
+      this.idempotency.set(`${answer.user_id}|${answer.key}`, copy(record));
+      if (claim) this.forgetExpiredKeys(answer.created_at);
+    }
     for (const event of effects?.events ?? []) {
       const stored = copy(event);
       this.events.push(stored);

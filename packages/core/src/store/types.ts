@@ -296,8 +296,14 @@ export interface IdempotencyRecord {
   expires_at: number;
 }
 
-/** An IdempotencyRecord that holds its answer: the status and body a retry replays. */
-export type IdempotencyAnswer = IdempotencyRecord & { status: number; body: string };
+/**
+ * An IdempotencyRecord that holds its answer: the status and body a retry replays. With `claim`, the
+ * write carrying it is also the request's claim of the key (no in-flight record was written before it):
+ * when a record for (user_id, key) that has not expired at `created_at` is already there, the write
+ * changes nothing and fails with IdempotencyKeyTaken, so of two requests racing with one key (on one
+ * instance or several) exactly one makes its change.
+ */
+export type IdempotencyAnswer = IdempotencyRecord & { status: number; body: string; claim?: true };
 
 /** Side effects written in the same transaction as the change. */
 export interface Effects {
@@ -702,6 +708,12 @@ export interface Store {
    * record already there and changes nothing. Atomic: of two concurrent claims, one gets null.
    */
   beginIdempotentRequest(record: IdempotencyRecord): Promise<IdempotencyRecord | null>;
+  /**
+   * The record for (user_id, key) that has not expired at `now` (in flight or holding its answer), or
+   * null. Reads only: a request whose first write claims the key (`IdempotencyAnswer.claim`) looks here
+   * first, so a retry of a finished request replays its answer instead of running again.
+   */
+  findIdempotentRequest(userId: string, key: string, now: number): Promise<IdempotencyRecord | null>;
   /**
    * Stores the response of the request and when the record expires, over the record there (in
    * flight, or holding the answer its change wrote through `Effects.idempotency`).

@@ -3,6 +3,7 @@ import type { EventType } from "../contract/events.ts";
 import type { NetworkId } from "../contract/networks.ts";
 import { newId } from "../ids.ts";
 import { sampleEvent } from "../service/sandbox/sample-events.ts";
+import { IdempotencyKeyTaken } from "../store/idempotency-key-taken.ts";
 import { NOT_ATTEMPTED } from "../store/settle.ts";
 import type {
   AccountRecord,
@@ -1641,6 +1642,58 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
       });
       /** What a retry of the claimed key finds: the answer (replay), or null when the key is free. */
       const retry = (userId: string, key: string) => store.beginIdempotentRequest(claim(userId, key, T0 + 1));
+
+      it("insertPost that claims its key: takes a free or expired key, and with a live record writes nothing and throws", async () => {
+        const u = await user();
+        const claiming = (key: string, p: PostRecord, at = T0) => ({
+          ...answer(u.id, key, 201, p),
+          created_at: at,
+          claim: true as const,
+        });
+        const first = post(u.id, { status: "draft", scheduled_at: null });
+        await store.insertPost(first, [target(first.id)], { idempotency: claiming("free", first) });
+        const { claim: _, ...kept } = claiming("free", first);
+        expect(await store.findIdempotentRequest(u.id, "free", T0 + 1)).toEqual(kept);
+
+        // Taken by a finished request, and by one in flight: nothing of the second post is written.
+        await store.beginIdempotentRequest(claim(u.id, "in-flight", T0));
+        for (const key of ["free", "in-flight"]) {
+          const second = post(u.id, { status: "draft", scheduled_at: null });
+          await expect(
+            store.insertPost(second, [target(second.id)], { idempotency: claiming(key, second, T0 + 1) }),
+          ).rejects.toBeInstanceOf(IdempotencyKeyTaken);
+          expect(await store.getPost(u.id, second.id)).toBeNull();
+          expect(await store.getTargets(second.id)).toEqual([]);
+        }
+        expect((await store.findIdempotentRequest(u.id, "free", T0 + 1))!.body).toBe(JSON.stringify(first));
+        expect(await store.countPostsCreatedSince(u.id, 0)).toBe(1);
+
+        // An expired record no longer holds the key; findIdempotentRequest no longer sees it.
+        const late = T0 + 300_000;
+        expect(await store.findIdempotentRequest(u.id, "in-flight", late)).toBeNull();
+        const third = post(u.id, { status: "draft", scheduled_at: null });
+        await store.insertPost(third, [target(third.id)], {
+          idempotency: claiming("in-flight", third, late),
+        });
+        expect((await store.findIdempotentRequest(u.id, "in-flight", late))!.status).toBe(201);
+      });
+
+      it("of concurrent inserts that claim one key exactly one writes its post", async () => {
+        const u = await user();
+        const posts = Array.from({ length: 5 }, () => post(u.id, { status: "draft", scheduled_at: null }));
+        const results = await Promise.allSettled(
+          posts.map((p) =>
+            store.insertPost(p, [target(p.id)], {
+              idempotency: { ...answer(u.id, "race", 201, p), claim: true },
+            }),
+          ),
+        );
+        expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+        for (const r of results) {
+          if (r.status === "rejected") expect(r.reason).toBeInstanceOf(IdempotencyKeyTaken);
+        }
+        expect(await store.countPostsCreatedSince(u.id, 0)).toBe(1);
+      });
 
       it("every write that takes Effects stores the keyed answer in its own step: a retry finds the answer", async () => {
         const u = await user();

@@ -35,7 +35,7 @@ import type {
   WebhookRecord,
   WebhookStatus,
 } from "@socialpub/core";
-import { DeliveryClaim, settledPost } from "@socialpub/core";
+import { DeliveryClaim, IdempotencyKeyTaken, settledPost } from "@socialpub/core";
 import {
   type BackgroundCheckpoints,
   FALLBACK_AUTOCHECKPOINT_PAGES,
@@ -235,8 +235,29 @@ export class SqliteStore implements Store {
     if (effects.idempotency) this.writeIdempotencyAnswer(effects.idempotency);
   }
 
-  /** Replaces the request's in-flight record with its answer (or inserts it, should the claim be gone). */
+  /**
+   * Replaces the request's in-flight record with its answer (or inserts it, should the claim be gone).
+   * A write that is also the claim inserts only where no live record is: otherwise it throws, and the
+   * transaction around it, the change included, rolls back.
+   */
   private writeIdempotencyAnswer(answer: IdempotencyAnswer): void {
+    if (answer.claim) {
+      // Expired records are dead weight: the index on expires_at makes clearing them cheap.
+      this.run("DELETE FROM idempotency_keys WHERE expires_at <= ?", answer.created_at);
+      const inserted = this.run(
+        `INSERT INTO idempotency_keys (user_id, key, fingerprint, status, body, created_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, key) DO NOTHING`,
+        answer.user_id,
+        answer.key,
+        answer.fingerprint,
+        answer.status,
+        answer.body,
+        answer.created_at,
+        answer.expires_at,
+      );
+      if (inserted === 0) throw new IdempotencyKeyTaken(answer.user_id, answer.key);
+      return;
+    }
     this.run(
       `INSERT INTO idempotency_keys (user_id, key, fingerprint, status, body, created_at, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -1328,6 +1349,16 @@ export class SqliteStore implements Store {
       );
       return null;
     });
+  }
+
+  async findIdempotentRequest(userId: string, key: string, now: number): Promise<IdempotencyRecord | null> {
+    const row = this.get(
+      "SELECT * FROM idempotency_keys WHERE user_id = ? AND key = ? AND expires_at > ?",
+      userId,
+      key,
+      now,
+    );
+    return row ? toIdempotency(row) : null;
   }
 
   async completeIdempotentRequest(

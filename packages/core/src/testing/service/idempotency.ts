@@ -23,6 +23,28 @@ export function idempotencyTests(h: Harness): void {
       expect((await h.store.listEvents(user.id)).filter((e) => e.type === "post.published")).toHaveLength(1);
     });
 
+    it("requests sent together with one key publish once: the others answer 409 or replay the one post", async () => {
+      const user = await h.user();
+      const body = { caption: "Together", platforms: ["x", "bluesky"] };
+      const headers = { "idempotency-key": "sent-twice" };
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, () => user.post("/posts", body, { headers })),
+      );
+      const made = answers.filter((a) => a.status === 201 && a.headers.get("idempotent-replayed") === null);
+      expect(made).toHaveLength(1);
+      for (const a of answers) {
+        if (a === made[0]) continue;
+        if (a.status === 201) expect(a.body.id).toBe(made[0]!.body.id);
+        else expect(a.status).toBe(409);
+      }
+      expect((await user.get("/posts")).body.data).toHaveLength(1);
+      expect((await h.store.listEvents(user.id)).filter((e) => e.type === "post.published")).toHaveLength(2);
+      // The key is free to replay once the first has answered.
+      const again = await user.post("/posts", body, { headers });
+      expect(again.headers.get("idempotent-replayed")).toBe("true");
+      expect(again.body.id).toBe(made[0]!.body.id);
+    });
+
     it("the same key on a different request answers 422", async () => {
       const user = await h.user();
       const headers = { "idempotency-key": "k-1" };

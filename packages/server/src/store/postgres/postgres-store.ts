@@ -34,7 +34,7 @@ import type {
   WebhookRecord,
   WebhookStatus,
 } from "@socialpub/core";
-import { DeliveryClaim, settledPost } from "@socialpub/core";
+import { DeliveryClaim, IdempotencyKeyTaken, settledPost } from "@socialpub/core";
 import postgres, { type Sql, type TransactionSql } from "postgres";
 import {
   captionsColumn,
@@ -328,8 +328,26 @@ export class PostgresStore implements Store {
     if (effects.idempotency) await this.writeIdempotencyAnswer(tx, effects.idempotency);
   }
 
-  /** Replaces the request's in-flight record with its answer (or inserts it, should the claim be gone). */
+  /**
+   * Replaces the request's in-flight record with its answer (or inserts it, should the claim be gone).
+   * A write that is also the claim takes the key only from an expired record: of two transactions
+   * inserting one key, the second waits for the first to commit, then finds its row and throws, and
+   * its transaction, the change included, rolls back.
+   */
   private async writeIdempotencyAnswer(tx: Tx, answer: IdempotencyAnswer): Promise<void> {
+    if (answer.claim) {
+      const claimed = await tx`
+        INSERT INTO idempotency_keys (user_id, key, fingerprint, status, body, created_at, expires_at)
+        VALUES (${answer.user_id}, ${answer.key}, ${answer.fingerprint}, ${answer.status}, ${answer.body},
+                ${answer.created_at}, ${answer.expires_at})
+        ON CONFLICT (user_id, key) DO UPDATE SET
+          fingerprint = excluded.fingerprint, status = excluded.status, body = excluded.body,
+          created_at = excluded.created_at, expires_at = excluded.expires_at
+        WHERE idempotency_keys.expires_at <= excluded.created_at
+        RETURNING user_id`;
+      if (claimed.length === 0) throw new IdempotencyKeyTaken(answer.user_id, answer.key);
+      return;
+    }
     await tx`
       INSERT INTO idempotency_keys (user_id, key, fingerprint, status, body, created_at, expires_at)
       VALUES (${answer.user_id}, ${answer.key}, ${answer.fingerprint}, ${answer.status}, ${answer.body},
@@ -1428,6 +1446,14 @@ export class PostgresStore implements Store {
                                                           AND key = ${record.key}`;
       return row ? toIdempotency(row) : null;
     });
+  }
+
+  async findIdempotentRequest(userId: string, key: string, now: number): Promise<IdempotencyRecord | null> {
+    const row = await this.one(
+      () => this.sql`SELECT * FROM idempotency_keys WHERE user_id = ${userId} AND key = ${key}
+                                                      AND expires_at > ${now}`,
+    );
+    return row ? toIdempotency(row) : null;
   }
 
   async completeIdempotentRequest(
