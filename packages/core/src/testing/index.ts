@@ -3,8 +3,18 @@ export { provisionUser } from "../provision.ts";
 export { FAKE_CLOCK_START, FakeClock } from "./fake-clock.ts";
 export { SAMPLE_JPEG, SAMPLE_MP4, SAMPLE_PNG } from "./media-samples.ts";
 export { burstWithOneKey } from "./service/concurrency.ts";
-export { ApiUser, type Harness, type MakeServiceTarget, type ServiceTarget } from "./service/harness.ts";
-export { describeServiceConformance } from "./service-conformance.ts";
+export {
+  ApiUser,
+  type Harness,
+  type LiveAccounts,
+  type MakeServiceTarget,
+  type ServiceTarget,
+} from "./service/harness.ts";
+export {
+  describeServiceConformance,
+  LIVE_GROUPS,
+  type ServiceConformanceGroup,
+} from "./service-conformance.ts";
 export { describeStoreConformance, type MakeStore } from "./store-conformance.ts";
 export {
   type ReceivedRequest,

@@ -39,18 +39,22 @@ export function draftTests(h: Harness): void {
       });
     });
 
-    it("a draft follows the same rules as any post: connected networks, not empty, media where needed", async () => {
-      const user = await h.user({ accounts: ["x", "instagram"] });
-      expect(
-        (await user.post("/posts", { caption: "Hi", platforms: ["bluesky"], draft: true })).body,
-      ).toEqual({
-        error: CONTRACT_MESSAGES.noConnectedNetwork,
-      });
-      expect((await user.post("/posts", { platforms: ["x"], draft: true })).status).toBe(400);
-      expect(
-        (await user.post("/posts", { caption: "Hi", platforms: ["instagram"], draft: true })).status,
-      ).toBe(400);
-    });
+    // Sandbox only: uses networks or account states the live peers do not offer.
+    it.skipIf(h.live)(
+      "a draft follows the same rules as any post: connected networks, not empty, media where needed",
+      async () => {
+        const user = await h.user({ accounts: ["x", "instagram"] });
+        expect(
+          (await user.post("/posts", { caption: "Hi", platforms: ["bluesky"], draft: true })).body,
+        ).toEqual({
+          error: CONTRACT_MESSAGES.noConnectedNetwork,
+        });
+        expect((await user.post("/posts", { platforms: ["x"], draft: true })).status).toBe(400);
+        expect(
+          (await user.post("/posts", { caption: "Hi", platforms: ["instagram"], draft: true })).status,
+        ).toBe(400);
+      },
+    );
 
     it('"draft": false behaves as if omitted', async () => {
       const user = await h.user();
@@ -60,25 +64,29 @@ export function draftTests(h: Harness): void {
   });
 
   describe("POST /posts/{id}/publish", () => {
-    it("publishes a draft now: 200, status published, published_at set, targets published", async () => {
-      const user = await h.user();
-      const draft = await user.createPost({ caption: "Ready", platforms: ["x", "bluesky"], draft: true });
-      await h.clock.advance(5000);
-      const res = await user.request("POST", `/posts/${draft.id}/publish`);
-      expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({
-        id: draft.id,
-        status: "published",
-        published_at: h.clock.now(),
-        scheduled_at: null,
-      });
-      const targets = (await user.get(`/posts/${draft.id}/targets`)).body.data;
-      expect(targets.map((t: { status: string }) => t.status)).toEqual(["published", "published"]);
-      expect((await h.store.listEvents(user.id)).map((e) => e.type)).toEqual([
-        "post.published",
-        "post.published",
-      ]);
-    });
+    // Sandbox only: counts every event, and each live connect sends account.connected first.
+    it.skipIf(h.live)(
+      "publishes a draft now: 200, status published, published_at set, targets published",
+      async () => {
+        const user = await h.user();
+        const draft = await user.createPost({ caption: "Ready", platforms: ["x", "bluesky"], draft: true });
+        await h.clock.advance(5000);
+        const res = await user.request("POST", `/posts/${draft.id}/publish`);
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({
+          id: draft.id,
+          status: "published",
+          published_at: h.clock.now(),
+          scheduled_at: null,
+        });
+        const targets = (await user.get(`/posts/${draft.id}/targets`)).body.data;
+        expect(targets.map((t: { status: string }) => t.status)).toEqual(["published", "published"]);
+        expect((await h.store.listEvents(user.id)).map((e) => e.type)).toEqual([
+          "post.published",
+          "post.published",
+        ]);
+      },
+    );
 
     it("schedules a draft with schedule_at, which then publishes at its due time", async () => {
       const user = await h.user();
@@ -94,7 +102,8 @@ export function draftTests(h: Harness): void {
       });
     });
 
-    it("retries a post that went back to draft once its account is reconnected", async () => {
+    // Sandbox only: uses networks or account states the live peers do not offer.
+    it.skipIf(h.live)("retries a post that went back to draft once its account is reconnected", async () => {
       const user = await h.user({ accounts: [{ platform: "x", health: "reauth_required", handle: "acme" }] });
       const failed = await user.createPost({ caption: "Retry", platforms: ["x"] });
       expect(failed.status).toBe("draft");
@@ -130,24 +139,32 @@ export function draftTests(h: Harness): void {
   });
 
   describe("media-required networks", () => {
-    it("instagram, pinterest, tiktok and youtube without media answer 400 naming each network and the fix; nothing is created", async () => {
-      const user = await h.user({ accounts: ["x", "instagram", "pinterest", "tiktok", "youtube"] });
-      for (const platform of ["instagram", "pinterest", "tiktok", "youtube"]) {
-        const res = await user.post("/posts", { caption: "Text only", platforms: ["x", platform] });
-        expect(res.status).toBe(400);
-        expect(res.body).toEqual({
-          error: `${platform} needs media: add media (an image or video URL, or a med_ id), or remove it from platforms.`,
+    // Sandbox only: uses networks or account states the live peers do not offer.
+    it.skipIf(h.live)(
+      "instagram, pinterest, tiktok and youtube without media answer 400 naming each network and the fix; nothing is created",
+      async () => {
+        const user = await h.user({ accounts: ["x", "instagram", "pinterest", "tiktok", "youtube"] });
+        for (const platform of ["instagram", "pinterest", "tiktok", "youtube"]) {
+          const res = await user.post("/posts", { caption: "Text only", platforms: ["x", platform] });
+          expect(res.status).toBe(400);
+          expect(res.body).toEqual({
+            error: `${platform} needs media: add media (an image or video URL, or a med_ id), or remove it from platforms.`,
+          });
+        }
+        const res = await user.post("/posts", {
+          caption: "Text only",
+          platforms: ["youtube", "x", "tiktok"],
         });
-      }
-      const res = await user.post("/posts", { caption: "Text only", platforms: ["youtube", "x", "tiktok"] });
-      expect(res.body).toEqual({
-        error:
-          "youtube and tiktok need media: add media (an image or video URL, or a med_ id), or remove them from platforms.",
-      });
-      expect((await user.get("/posts")).body.data).toEqual([]);
-    });
+        expect(res.body).toEqual({
+          error:
+            "youtube and tiktok need media: add media (an image or video URL, or a med_ id), or remove them from platforms.",
+        });
+        expect((await user.get("/posts")).body.data).toEqual([]);
+      },
+    );
 
-    it("with media, media-required networks publish", async () => {
+    // Sandbox only: uses networks or account states the live peers do not offer.
+    it.skipIf(h.live)("with media, media-required networks publish", async () => {
       const user = await h.user({ accounts: ["instagram", "tiktok"] });
       const post = await user.createPost({
         caption: "Clip",

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach } from "vitest";
+import type { NetworkId } from "../../contract/networks.ts";
+import { generateApiKey } from "../../keys.ts";
 import { type ProvisionedUser, type ProvisionOptions, provisionUser } from "../../provision.ts";
 import type { Store } from "../../store/types.ts";
 import type { FakeClock } from "../fake-clock.ts";
@@ -17,6 +19,19 @@ export interface ServiceTarget {
   store: Store;
   clock: FakeClock;
   close(): Promise<void>;
+  /**
+   * Set when the suite runs in live mode: every user gets a live key and its accounts are connected
+   * for real, through the networks' local peers (a real PDS, the fakes' consent pages), and posts
+   * publish through the live adapters instead of the sandbox.
+   */
+  live?: LiveAccounts;
+}
+
+/** Connects a live-key user's accounts through the networks' local peers, as a person would. */
+export interface LiveAccounts {
+  /** The networks it can connect. */
+  readonly networks: readonly NetworkId[];
+  connect(user: ApiUser, network: NetworkId): Promise<void>;
 }
 
 export type MakeServiceTarget = () => ServiceTarget | Promise<ServiceTarget>;
@@ -116,6 +131,8 @@ export async function send(target: ServiceTarget, request: Request): Promise<Api
 
 /** Per-test state: a fresh target before each test, closed after it. */
 export interface Harness {
+  /** Whether the suite runs in live mode (its target has `live`): known when tests are defined. */
+  readonly live: boolean;
   readonly target: ServiceTarget;
   readonly clock: FakeClock;
   readonly store: Store;
@@ -123,7 +140,7 @@ export interface Harness {
   user(options?: ProvisionOptions): Promise<ApiUser>;
 }
 
-export function useHarness(makeTarget: MakeServiceTarget): Harness {
+export function useHarness(makeTarget: MakeServiceTarget, live = false): Harness {
   let current: ServiceTarget | null = null;
   beforeEach(async () => {
     current = await makeTarget();
@@ -137,6 +154,7 @@ export function useHarness(makeTarget: MakeServiceTarget): Harness {
     return current;
   };
   return {
+    live,
     get target() {
       return target();
     },
@@ -148,13 +166,32 @@ export function useHarness(makeTarget: MakeServiceTarget): Harness {
     },
     async user(options: ProvisionOptions = {}) {
       const t = target();
+      const { accounts = ["x", "bluesky", "linkedin"], ...rest } = options;
+      if (!t.live) {
+        const provisioned = await provisionUser(t.store, {
+          plan: "creator",
+          accounts,
+          now: t.clock.now(),
+          ...rest,
+        });
+        return new ApiUser(t, provisioned);
+      }
+      // Live mode: the same user, but with a live key and accounts connected through the peers.
       const provisioned = await provisionUser(t.store, {
         plan: "creator",
-        accounts: ["x", "bluesky", "linkedin"],
         now: t.clock.now(),
-        ...options,
+        ...rest,
+        accounts: [],
+        key: generateApiKey("live"),
       });
-      return new ApiUser(t, provisioned);
+      const user = new ApiUser(t, provisioned);
+      for (const spec of accounts) {
+        if (typeof spec !== "string" || !t.live.networks.includes(spec)) {
+          throw new Error(`live mode cannot connect ${JSON.stringify(spec)}: keep this test sandbox-only.`);
+        }
+        await t.live.connect(user, spec);
+      }
+      return user;
     },
   };
 }

@@ -77,7 +77,8 @@ export function readPostsTests(h: Harness): void {
       expect((await user.get("/posts?limit=1")).body.data).toHaveLength(1);
     });
 
-    it("a limit above 100 is clamped to 100", async () => {
+    // Sandbox only: publishes more posts than X lets one account make in 15 minutes.
+    it.skipIf(h.live)("a limit above 100 is clamped to 100", async () => {
       const user = await h.user();
       await createMany(user, 101);
       expect((await user.get("/posts?limit=1000")).body.data).toHaveLength(100);
