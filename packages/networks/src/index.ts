@@ -60,3 +60,10 @@ export {
 export { TIKTOK_DEFAULT_SCOPES } from "./tiktok/oauth.ts";
 export { X_API_URL, X_AUTHORIZE_URL, type XAdapterOptions, xAdapter } from "./x/adapter.ts";
 export { X_DEFAULT_SCOPES } from "./x/oauth.ts";
+export {
+  YOUTUBE_API_URL,
+  YOUTUBE_AUTHORIZE_URL,
+  type YouTubeAdapterOptions,
+  youtubeAdapter,
+} from "./youtube/adapter.ts";
+export { YOUTUBE_DEFAULT_SCOPES } from "./youtube/oauth.ts";

@@ -88,6 +88,21 @@ describe("network settings from a config file", () => {
     ).toMatch(/networks\.tiktok\.audited must be true or false/);
   });
 
+  it("YouTube's audited setting: true or false in the file or the environment, unaudited by default, anything else refused", () => {
+    expect(readConfigFile(file("yt.json", { networks: { youtube: { audited: true } } }))).toEqual({
+      SOCIALPUB_YOUTUBE_AUDITED: "true",
+    });
+    expect(
+      failureOf(() => readConfigFile(file("yt-bad.json", { networks: { youtube: { audited: 1 } } }))),
+    ).toMatch(/networks\.youtube\.audited must be true or false/);
+    expect(networkAddressesFromEnv({}).youtubeAudited).toBe(false);
+    expect(networkAddressesFromEnv({ SOCIALPUB_YOUTUBE_AUDITED: "true" }).youtubeAudited).toBe(true);
+    expect(networkAddressesFromEnv({ SOCIALPUB_YOUTUBE_AUDITED: "False" }).youtubeAudited).toBe(false);
+    expect(failureOf(() => networkAddressesFromEnv({ SOCIALPUB_YOUTUBE_AUDITED: "audited" }))).toMatch(
+      /SOCIALPUB_YOUTUBE_AUDITED must be true or false/,
+    );
+  });
+
   it("names what is wrong and where, never quoting a value", () => {
     const cases: Array<[unknown, RegExp]> = [
       [

@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { CredentialKeyring, type NetworkId, provisionUser, type Store } from "@socialpub/core";
-import { FakeClock, SAMPLE_PNG } from "@socialpub/core/testing";
+import { FakeClock, SAMPLE_MP4, SAMPLE_PNG } from "@socialpub/core/testing";
 import { FacebookFake } from "@socialpub/networks/facebook/fake";
 import { InstagramFake } from "@socialpub/networks/instagram/fake";
 import { RedditFake } from "@socialpub/networks/reddit/fake";
 import { ThreadsFake } from "@socialpub/networks/threads/fake";
+import { YouTubeFake } from "@socialpub/networks/youtube/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { networkAdapters } from "../src/live/network-adapters.ts";
 import { createLogger } from "../src/logging.ts";
@@ -31,16 +32,18 @@ let reddit: RedditFake;
 let facebook: FacebookFake;
 let threads: ThreadsFake;
 let instagram: InstagramFake;
+let youtube: YouTubeFake;
 let front: FrontProxy;
 let server: RunningServer;
 let store: Store;
 
 beforeAll(async () => {
-  [reddit, facebook, threads, instagram, front] = await Promise.all([
+  [reddit, facebook, threads, instagram, youtube, front] = await Promise.all([
     RedditFake.start(),
     FacebookFake.start(),
     ThreadsFake.start(),
     InstagramFake.start(),
+    YouTubeFake.start(),
     FrontProxy.start(),
   ]);
   const redditApp = reddit.addApp();
@@ -53,6 +56,8 @@ beforeAll(async () => {
   threads.signIn(threads.addUser({ username: "alice_ships", followers: 321 }));
   const instagramApp = instagram.addApp();
   instagram.signIn(instagram.addUser({ username: "alice_ships", followers: 321 }));
+  const youtubeApp = youtube.addApp();
+  youtube.signIn(youtube.addUser({ title: "Eve Films", handle: "@evefilms" }));
 
   store = openSqliteStore(":memory:");
   await provisionUser(store, { accounts: [], key: LIVE_KEY, plan: "studio", now: clock.now() });
@@ -88,6 +93,9 @@ beforeAll(async () => {
         instagramApi: instagram.url,
         instagramAuth: `${instagram.url}/oauth/authorize`,
         instagramApp: { ...instagramApp, missingSettings: [] },
+        youtubeApi: youtube.url,
+        youtubeAuth: `${youtube.url}/o/oauth2/v2/auth`,
+        youtubeApp: { ...youtubeApp, missingSettings: [] },
       }),
       rateLimit: false,
       // Instagram fetches the post's image from this server's public media URL, on loopback here.
@@ -104,16 +112,20 @@ afterAll(async () => {
     facebook?.close(),
     threads?.close(),
     instagram?.close(),
+    youtube?.close(),
     front?.close(),
     store?.close(),
   ]);
 });
 
-async function uploadImage(): Promise<string> {
+async function uploadMedia(kind: "image" | "video"): Promise<string> {
   const upload = await fetch(`${front.url}/api/v1/media`, {
     method: "POST",
-    headers: { authorization: `Bearer ${LIVE_KEY}`, "content-type": "image/png" },
-    body: SAMPLE_PNG,
+    headers: {
+      authorization: `Bearer ${LIVE_KEY}`,
+      "content-type": kind === "image" ? "image/png" : "video/mp4",
+    },
+    body: kind === "image" ? SAMPLE_PNG : SAMPLE_MP4,
   });
   expect(upload.status).toBe(201);
   return ((await upload.json()) as { id: string }).id;
@@ -122,8 +134,8 @@ async function uploadImage(): Promise<string> {
 interface MetricsCase {
   network: NetworkId;
   connect: Record<string, unknown>;
-  /** Whether the post carries an image (Instagram takes no text alone). */
-  image?: boolean;
+  /** The post's media, for networks that take no text alone (Instagram: an image; YouTube: a video). */
+  media?: "image" | "video";
   /** Sets the counts of the network's newest post on its fake. */
   report(): void;
   /** What the target shows after the read. */
@@ -157,11 +169,21 @@ const CASES: MetricsCase[] = [
   {
     network: "instagram",
     connect: {},
-    image: true,
+    media: "image",
     report: () => {
       instagram.posts.at(-1)!.insights = { reach: 950, likes: 64, comments: 9, shares: 4, saved: 11 };
     },
     expected: { reach: 950, likes: 64, comments: 9, shares: 4 },
+  },
+  {
+    network: "youtube",
+    connect: {},
+    media: "video",
+    report: () => {
+      youtube.videos.at(-1)!.statistics = { viewCount: 250, likeCount: 12, commentCount: 5 };
+    },
+    // Views as reach; YouTube reports no shares.
+    expected: { reach: 250, likes: 12, comments: 5, shares: 0 },
   },
 ];
 
@@ -180,7 +202,7 @@ describe("figures of posts on OAuth networks", () => {
       const post = await api(front, LIVE_KEY, "POST", "/posts", {
         caption: `Figures on ${c.network}\nread by the server`,
         platforms: [c.network],
-        ...(c.image && { media: await uploadImage() }),
+        ...(c.media && { media: await uploadMedia(c.media) }),
       });
       expect(post.body.status, JSON.stringify(post.body)).toBe("published");
       c.report();

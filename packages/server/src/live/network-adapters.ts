@@ -11,7 +11,9 @@ import {
   threadsAdapter,
   tiktokAdapter,
   xAdapter,
+  youtubeAdapter,
 } from "@socialpub/networks";
+import { CliError } from "../cli/errors.ts";
 import { type OAuthAppSettings, oauthAppSettings } from "./oauth-settings.ts";
 
 /**
@@ -77,6 +79,14 @@ export interface NetworkAddresses {
   tiktokApp?: OAuthAppSettings;
   /** SOCIALPUB_TIKTOK_AUDITED and SOCIALPUB_TIKTOK_VERIFIED_DOMAINS: what TikTok lets the app do. */
   tiktokPosting?: TikTokPosting;
+  /** SOCIALPUB_YOUTUBE_API_URL (https://www.googleapis.com; set, it serves the token endpoint too, at /token). */
+  youtubeApi?: string | undefined;
+  /** SOCIALPUB_YOUTUBE_AUTH_URL (https://accounts.google.com/o/oauth2/v2/auth). */
+  youtubeAuth?: string | undefined;
+  /** SOCIALPUB_YOUTUBE_CLIENT_ID, SOCIALPUB_YOUTUBE_CLIENT_SECRET, SOCIALPUB_YOUTUBE_SCOPES. */
+  youtubeApp?: OAuthAppSettings;
+  /** SOCIALPUB_YOUTUBE_AUDITED: whether Google has audited the project (videos then upload public). */
+  youtubeAudited?: boolean;
 }
 
 /** What TikTok lets this server's app do: post publicly once audited, pull media from verified domains. */
@@ -87,7 +97,7 @@ export interface TikTokPosting {
 
 /**
  * The adapters live keys publish through: Bluesky, Telegram and Discord, which connect with credentials
- * a user pastes, and X, Pinterest, Reddit, LinkedIn, Facebook, Threads, Instagram and TikTok, which connect through OAuth once the
+ * a user pastes, and X, Pinterest, Reddit, LinkedIn, Facebook, Threads, Instagram, TikTok and YouTube, which connect through OAuth once the
  * server has their apps' settings.
  */
 export function networkAdapters(addresses: NetworkAddresses = {}): NetworkAdapters {
@@ -153,6 +163,14 @@ export function networkAdapters(addresses: NetworkAddresses = {}): NetworkAdapte
         missingSettings: ["SOCIALPUB_THREADS_CLIENT_ID", "SOCIALPUB_THREADS_CLIENT_SECRET"],
       }),
     }),
+    youtube: youtubeAdapter({
+      ...(addresses.youtubeApi && { apiUrl: addresses.youtubeApi }),
+      ...(addresses.youtubeAuth && { authorizeUrl: addresses.youtubeAuth }),
+      ...(addresses.youtubeApp ?? {
+        missingSettings: ["SOCIALPUB_YOUTUBE_CLIENT_ID", "SOCIALPUB_YOUTUBE_CLIENT_SECRET"],
+      }),
+      audited: addresses.youtubeAudited ?? false,
+    }),
   };
 }
 
@@ -192,5 +210,23 @@ export function networkAddressesFromEnv(env: NodeJS.ProcessEnv = process.env): N
       audited: /^(1|true|yes|on)$/i.test(env.SOCIALPUB_TIKTOK_AUDITED?.trim() ?? ""),
       verifiedDomains: (env.SOCIALPUB_TIKTOK_VERIFIED_DOMAINS ?? "").split(/[\s,]+/).filter(Boolean),
     },
+    youtubeApi: env.SOCIALPUB_YOUTUBE_API_URL || undefined,
+    youtubeAuth: env.SOCIALPUB_YOUTUBE_AUTH_URL || undefined,
+    youtubeApp: oauthAppSettings("youtube", env),
+    youtubeAudited: auditedSetting(env.SOCIALPUB_YOUTUBE_AUDITED),
   };
+}
+
+/**
+ * SOCIALPUB_YOUTUBE_AUDITED: true once Google has audited the project for the YouTube Data API.
+ * Unset or false, videos upload as private (all YouTube allows an unaudited project). Anything else is
+ * refused rather than guessed, since a wrong guess either fails every upload or makes videos public.
+ */
+function auditedSetting(value: string | undefined): boolean {
+  const v = value?.trim().toLowerCase() ?? "";
+  if (v === "" || v === "false" || v === "0" || v === "no" || v === "off") return false;
+  if (v === "true" || v === "1" || v === "yes" || v === "on") return true;
+  throw new CliError(
+    "SOCIALPUB_YOUTUBE_AUDITED must be true or false (true only once Google has audited the project); leave it unset for an unaudited project.",
+  );
 }

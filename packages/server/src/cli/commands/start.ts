@@ -79,6 +79,8 @@ Environment variables (a flag given on the command line wins):
                                   are private (SELF_ONLY)
   SOCIALPUB_TIKTOK_VERIFIED_DOMAINS  domains verified in the TikTok app, which TikTok pulls media
                                   from (comma-separated); other media is uploaded in chunks
+  SOCIALPUB_YOUTUBE_AUDITED       true once Google has audited the project; unset or false, YouTube
+                                  videos upload as private (all an unaudited project may do)
   SOCIALPUB_CONFIG                --config: the same network settings from a JSON file
                                   (docs/deploy.md, "Network settings in a file")
 
