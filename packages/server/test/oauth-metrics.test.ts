@@ -3,6 +3,7 @@ import { CredentialKeyring, type NetworkId, provisionUser, type Store } from "@s
 import { FakeClock, SAMPLE_MP4, SAMPLE_PNG } from "@socialpub/core/testing";
 import { FacebookFake } from "@socialpub/networks/facebook/fake";
 import { InstagramFake } from "@socialpub/networks/instagram/fake";
+import { PinterestFake } from "@socialpub/networks/pinterest/fake";
 import { RedditFake } from "@socialpub/networks/reddit/fake";
 import { ThreadsFake } from "@socialpub/networks/threads/fake";
 import { YouTubeFake } from "@socialpub/networks/youtube/fake";
@@ -33,17 +34,19 @@ let facebook: FacebookFake;
 let threads: ThreadsFake;
 let instagram: InstagramFake;
 let youtube: YouTubeFake;
+let pinterest: PinterestFake;
 let front: FrontProxy;
 let server: RunningServer;
 let store: Store;
 
 beforeAll(async () => {
-  [reddit, facebook, threads, instagram, youtube, front] = await Promise.all([
+  [reddit, facebook, threads, instagram, youtube, pinterest, front] = await Promise.all([
     RedditFake.start(),
     FacebookFake.start(),
     ThreadsFake.start(),
     InstagramFake.start(),
     YouTubeFake.start(),
+    PinterestFake.start(),
     FrontProxy.start(),
   ]);
   const redditApp = reddit.addApp();
@@ -58,6 +61,9 @@ beforeAll(async () => {
   instagram.signIn(instagram.addUser({ username: "alice_ships", followers: 321 }));
   const youtubeApp = youtube.addApp();
   youtube.signIn(youtube.addUser({ title: "Eve Films", handle: "@evefilms" }));
+
+  const pinterestApp = pinterest.addApp();
+  pinterest.signIn(pinterest.addUser({ username: "ada_pins", followers: 321, boards: ["Sketches"] }));
 
   store = openSqliteStore(":memory:");
   await provisionUser(store, { accounts: [], key: LIVE_KEY, plan: "studio", now: clock.now() });
@@ -96,6 +102,9 @@ beforeAll(async () => {
         youtubeApi: youtube.url,
         youtubeAuth: `${youtube.url}/o/oauth2/v2/auth`,
         youtubeApp: { ...youtubeApp, missingSettings: [] },
+        pinterestApi: pinterest.url,
+        pinterestAuth: `${pinterest.url}/oauth/`,
+        pinterestApp: { ...pinterestApp, missingSettings: [] },
       }),
       rateLimit: false,
       // Instagram fetches the post's image from this server's public media URL, on loopback here.
@@ -107,12 +116,14 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
+  expect(pinterest?.specViolations ?? []).toEqual([]);
   await Promise.all([
     reddit?.close(),
     facebook?.close(),
     threads?.close(),
     instagram?.close(),
     youtube?.close(),
+    pinterest?.close(),
     front?.close(),
     store?.close(),
   ]);
@@ -184,6 +195,21 @@ const CASES: MetricsCase[] = [
     },
     // Views as reach; YouTube reports no shares.
     expected: { reach: 250, likes: 12, comments: 5, shares: 0 },
+  },
+  {
+    network: "pinterest",
+    connect: {},
+    media: "image",
+    report: () => {
+      pinterest.pins.at(-1)!.analytics = {
+        IMPRESSION: 510,
+        SAVE: 14,
+        TOTAL_COMMENTS: 3,
+        TOTAL_REACTIONS: 22,
+      };
+    },
+    // Impressions as reach, saves as shares.
+    expected: { reach: 510, likes: 22, comments: 3, shares: 14 },
   },
 ];
 

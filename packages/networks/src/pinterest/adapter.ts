@@ -6,6 +6,7 @@ import {
   oauthStepsConfig,
 } from "../common/oauth-adapter.ts";
 import type { PinterestApiConfig } from "./api.ts";
+import { readPinterestMetrics } from "./metrics.ts";
 import { PINTEREST_DEFAULT_SCOPES, pinterestOAuth } from "./oauth.ts";
 import { PINTEREST_MAX_IMAGE_BYTES, publishPinterest } from "./publish.ts";
 
@@ -48,5 +49,6 @@ export function pinterestAdapter(options: PinterestAdapterOptions = {}): Network
       }),
     ),
     publish: (account, post) => publishPinterest(api, account, post),
+    readMetrics: (account, post, signal) => readPinterestMetrics(api, account, post, signal),
   };
 }
