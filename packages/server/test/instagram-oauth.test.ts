@@ -12,6 +12,7 @@ describeMetaNetwork(
       instagramApp: { ...app, missingSettings: [] },
     }),
     textOnly: false,
+    videoType: "REELS",
   },
   `sp_live_${"InstagramOAuthEndToEndKey01234567".repeat(2)}`,
 );

@@ -12,6 +12,7 @@ describeMetaNetwork(
       threadsApp: { ...app, missingSettings: [] },
     }),
     textOnly: true,
+    videoType: "VIDEO",
   },
   `sp_live_${"ThreadsOAuthEndToEndKey0123456789".repeat(2).slice(0, 64)}`,
 );

@@ -1,5 +1,5 @@
 import type { Store } from "@socialpub/core";
-import { SAMPLE_PNG } from "@socialpub/core/testing";
+import { SAMPLE_MP4, SAMPLE_PNG } from "@socialpub/core/testing";
 import type { MetaFake, MetaFakeUser } from "@socialpub/networks/meta/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NetworkAddresses } from "../../src/live/network-adapters.ts";
@@ -23,6 +23,8 @@ export interface MetaNetworkCase {
   addresses(fake: MetaFake, app: { clientId: string; clientSecret: string }): NetworkAddresses;
   /** Whether the network publishes text alone. */
   textOnly: boolean;
+  /** The media type the network gives a post made from a video (Threads VIDEO, Instagram REELS). */
+  videoType: string;
 }
 
 export function describeMetaNetwork(c: MetaNetworkCase, liveKey: string): void {
@@ -59,11 +61,11 @@ export function describeMetaNetwork(c: MetaNetworkCase, liveKey: string): void {
     return started.body as { authorize_url: string; state: string };
   }
 
-  async function uploadImage(): Promise<string> {
+  async function upload(bytes: Uint8Array<ArrayBuffer>, type: string): Promise<string> {
     const upload = await fetch(`${front.url}/api/v1/media`, {
       method: "POST",
-      headers: { authorization: `Bearer ${liveKey}`, "content-type": "image/png" },
-      body: SAMPLE_PNG,
+      headers: { authorization: `Bearer ${liveKey}`, "content-type": type },
+      body: bytes,
     });
     expect(upload.status).toBe(201);
     return ((await upload.json()) as { id: string }).id;
@@ -106,7 +108,7 @@ export function describeMetaNetwork(c: MetaNetworkCase, liveKey: string): void {
     });
 
     it("publishes with an image the network fetches from the public media URL (container, then publish)", async () => {
-      mediaId = await uploadImage();
+      mediaId = await upload(SAMPLE_PNG, "image/png");
       const res = await publish("With a picture");
       expect((await targetOf(res.body.id)).error).toBeNull();
       expect(res).toMatchObject({ status: 201, body: { status: "published" } });
@@ -142,6 +144,53 @@ export function describeMetaNetwork(c: MetaNetworkCase, liveKey: string): void {
       const target = await targetOf(res.body.id);
       expect(target.status).toBe("failed");
       expect(fake.posts.length).toBe(before);
+    });
+
+    it("publishes a video: the container stays IN_PROGRESS while the network processes it, and is published once FINISHED", async () => {
+      const video = await upload(SAMPLE_MP4, "video/mp4");
+      const before = fake.containers.size;
+      fake.holdContainers = true;
+      const answer = call("POST", "/posts", { caption: "A clip", platforms: [c.platform], media: video });
+      const held = await until(
+        async () => [...fake.containers.values()].slice(before),
+        (made) => made.length > 0,
+      );
+      expect(held).toHaveLength(1);
+      expect(held[0]!.status).toBe("IN_PROGRESS");
+      const posted = fake.posts.length;
+      fake.release();
+      const res = await answer;
+      expect(res).toMatchObject({ status: 201, body: { status: "published" } });
+      expect(fake.posts.length).toBe(posted + 1);
+      expect(fake.posts.at(-1)).toMatchObject({ text: "A clip", mediaType: c.videoType });
+      expect(fake.posts.at(-1)!.mediaUrl).toMatch(new RegExp(`/api/v1/media/${video}/content/`));
+    });
+
+    it("a video the network cannot use (container ERROR) fails the target with the network's words, never retried", async () => {
+      const video = await upload(SAMPLE_MP4, "video/mp4");
+      const before = fake.containers.size;
+      const posted = fake.posts.length;
+      fake.holdContainers = true;
+      const answer = call("POST", "/posts", {
+        caption: "A broken clip",
+        platforms: [c.platform],
+        media: video,
+      });
+      const [container] = await until(
+        async () => [...fake.containers.values()].slice(before),
+        (made) => made.length > 0,
+      );
+      container!.status = "ERROR";
+      container!.errorMessage = "The video's audio codec is not supported.";
+      fake.holdContainers = false;
+      const res = await answer;
+      const target = await targetOf(res.body.id);
+      expect(target.status).toBe("failed");
+      expect(target.error).toBe(
+        `${c.name} could not make the post from its media (${c.name} said: The video's audio codec is not supported.).`,
+      );
+      expect(fake.posts.length).toBe(posted);
+      expect(fake.publishCalls.filter((id) => id === container!.id)).toEqual([]);
     });
 
     it("a used-up publishing limit keeps the post waiting with the network's reason", async () => {
