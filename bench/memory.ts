@@ -57,6 +57,13 @@ await withTempDir(async (dir) => {
     const memory = await sampler.stop();
     const samples = memory.map((m) => m.rss);
     const peak = Math.max(...samples);
+    const atPeak = memory[samples.indexOf(peak)]!.counters;
+    const breakdown = Object.fromEntries(
+      Object.entries(atPeak)
+        .filter(([name]) => name.startsWith("rss_") || name.startsWith("v8_") || name === "external")
+        .map(([name, bytes]) => [`${name}_mb`, round(bytes / MB, 1)]),
+    );
+    console.log(`  at the peak: ${JSON.stringify(breakdown)}`);
     console.log(
       `  ${result.requests.toLocaleString("en-US")} requests (${result.requests_per_s.toLocaleString("en-US")} req/s); ` +
         `RSS idle ${round(idle / MB, 1)} MB, peak ${round(peak / MB, 1)} MB over ${samples.length} samples`,
@@ -82,6 +89,9 @@ await withTempDir(async (dir) => {
         seed_seconds: seedSeconds,
         database_mb: dbMb,
         rss_idle_mb: round(idle / MB, 1),
+        // What held the RSS at its largest sample (bench/lib/memory-breakdown.ts).
+        at_peak: breakdown,
+        seed: "rows written straight into the database file in transactions of 20 000 posts (bench/lib/seed.ts)",
         rss_samples_mb: samples.map((s) => round(s / MB, 1)),
         heap_used_samples_mb: memory.map((m) => round(m.heapUsed / MB, 1)),
         load: result,

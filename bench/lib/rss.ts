@@ -5,6 +5,8 @@ export interface MemorySample {
   rss: number;
   /** The JavaScript heap in use, in bytes, where the child reports it (0 otherwise). */
   heapUsed: number;
+  /** Everything else the child reported with it (bench/lib/memory-breakdown.ts for the service server). */
+  counters: Record<string, number>;
 }
 
 /**
@@ -17,7 +19,7 @@ export function sampleMemory(server: ChildServer, intervalMs: number): { stop():
   const timer = setInterval(() => {
     pending = pending.then(async () => {
       const stats = await server.stats();
-      samples.push({ rss: stats.rss, heapUsed: stats.counters.heap_used ?? 0 });
+      samples.push({ rss: stats.rss, heapUsed: stats.counters.heap_used ?? 0, counters: stats.counters });
     });
   }, intervalMs);
   return {

@@ -59,6 +59,9 @@ export function insertPublishedPosts(path: string, userId: string, count: number
   try {
     db.exec("PRAGMA journal_mode = WAL");
     db.exec("PRAGMA synchronous = NORMAL");
+    // This connection only (the benchmark's, not the server's): with SQLite's default 2 MB of pages, a
+    // million posts in four indexes re-read pages they just wrote; 256 MB seeds them about 2.5× faster.
+    db.exec("PRAGMA cache_size = -262144");
     const post = db.prepare(
       `INSERT INTO posts (id, user_id, caption, platforms, status, media, scheduled_at, published_at, created_at)
        VALUES (?, ?, ?, ?, 'published', NULL, NULL, ?, ?)`,

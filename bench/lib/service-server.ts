@@ -15,6 +15,7 @@ import {
   startServer,
 } from "../../packages/server/src/index.ts";
 import { serveParent } from "./child.ts";
+import { memoryBreakdown } from "./memory-breakdown.ts";
 
 const path = process.argv[2];
 if (!path) throw new Error("usage: service-server.ts <database file | postgres://…> [hono|socialpub]");
@@ -47,6 +48,7 @@ serveParent(
       heap_used: heapUsed,
       external,
       array_buffers: arrayBuffers,
+      ...memoryBreakdown(),
     };
   },
 );
