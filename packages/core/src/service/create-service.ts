@@ -301,6 +301,7 @@ export function createService(options: ServiceOptions): Service {
               .then((at) => at !== null && grants.notify(at))
               .catch((err) => logger.error({ err }, "reading when a grant next ends failed"));
           },
+          retryDue: (at) => retries.notify(at),
         })) ?? null;
       // Requests cut off by a crash changed nothing (a change is stored with its answer): free their keys.
       const freed = await store.releaseInterruptedIdempotentRequests();

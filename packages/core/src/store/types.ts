@@ -361,6 +361,11 @@ export interface StoreWakeups {
    * grants reads again when it next has something to do (nextGrantChangeAt).
    */
   grantsChanged?(): void;
+  /**
+   * A network's next attempt was scheduled for `at` (a failed attempt's retry, pacing): the retry
+   * worker's timer may need to move earlier. The instance that wrote it may die before `at`.
+   */
+  retryDue?(at: number): void;
 }
 
 export interface Store {

@@ -404,6 +404,9 @@ export class PostgresStore implements Store {
       } else if (payload.startsWith("attempt:")) {
         const at = Number(payload.slice(8));
         if (Number.isFinite(at)) wakeups.attemptStarted?.(at);
+      } else if (payload.startsWith("retry:")) {
+        const at = Number(payload.slice(6));
+        if (Number.isFinite(at)) wakeups.retryDue?.(at);
       } else if (payload === "owed" && owed === null) {
         owed = setTimeout(() => {
           owed = null;
@@ -1027,6 +1030,10 @@ export class PostgresStore implements Store {
       // it is no longer taken over as a whole, which would mark a retry under way as cut off.
       const lease =
         settled.status === "publishing" && stored.some((t) => t.in_flight) ? row.lease_until : null;
+      // A retry written here is due on every instance's timer, not only this one's: this instance may
+      // die before it, and the others' retry workers, armed earlier, know nothing of it.
+      const retryAt = earliestRetry(targets);
+      if (retryAt !== null) await this.wake(tx, `retry:${retryAt}`);
       await tx`UPDATE posts SET status = ${settled.status}, scheduled_at = ${settled.scheduled_at},
                                 published_at = ${settled.published_at}, lease_until = ${lease as number | null}
                WHERE id = ${postId}`;
@@ -1536,6 +1543,16 @@ function definedFields<T extends object>(patch: T): Partial<T> {
 
 function newDeliveryId(): string {
   return `dlv_${randomUUID().replaceAll("-", "")}`;
+}
+
+/** The earliest next attempt among targets waiting for one (pending, not in flight), or null. */
+function earliestRetry(targets: readonly TargetRecord[]): number | null {
+  let at: number | null = null;
+  for (const t of targets) {
+    if (t.status !== "pending" || t.in_flight || t.next_attempt_at === null) continue;
+    if (at === null || t.next_attempt_at < at) at = t.next_attempt_at;
+  }
+  return at;
 }
 
 /** The URL without its password, for messages and logs. */
