@@ -196,3 +196,16 @@ describe("GitHub links", () => {
     expect(unmention("mail a@b.com, install @types/node")).toBe("mail a@b.com, install @types/node");
   });
 });
+
+describe("blank lines made of spaces and tabs", () => {
+  // The notes' runs of blank lines are collapsed before parsing (the parser's work on them grew faster
+  // than the notes); Markdown reads any run of them as one blank line, so the text must not change.
+  it("read as one blank line, wherever they are", () => {
+    const spaced =
+      "# v2\n \t \n  \n- one\n   \n\t\n  still one\n    \n- two  \n \nhard  \nbreak\n\n \n```\ncode\n  \n```\nafter:\n \n    indented code\n";
+    const plain =
+      "# v2\n\n- one\n\n  still one\n\n- two  \n\nhard  \nbreak\n\n```\ncode\n\n```\nafter:\n\n    indented code\n";
+    expect(releaseNotesToText(spaced)).toBe(releaseNotesToText(plain));
+    expect(releaseNotesToText(spaced)).toBe("v2\n• one\n  still one\n• two\n\nhard\nbreak\n\nafter.");
+  });
+});

@@ -3,6 +3,7 @@ import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
 import { lineBreaksAsSpaces } from "../linear-text.ts";
+import { collapseBlankLines } from "./blank-lines.ts";
 import { withoutGeneratedSections } from "./generated-sections.ts";
 import { shortGitHubReference, textNamesGitHubUrl, unmention } from "./github-links.ts";
 
@@ -26,7 +27,7 @@ interface Context {
 export function releaseNotesToText(markdown: string, options: SocialTextOptions = {}): string {
   // Notes written in a browser on Windows or pasted from a CRLF file end their lines in "\r\n"; remark
   // keeps the "\r" inside text nodes, where it would reach the post.
-  const lf = markdown.replace(/\r\n?/g, "\n");
+  const lf = collapseBlankLines(markdown.replace(/\r\n?/g, "\n"));
   try {
     const tree = unified().use(remarkParse).use(remarkGfm).parse(lf) as Root;
     const context: Context = { repo: options.repo, definitions: collectDefinitions(tree) };
