@@ -62,11 +62,24 @@ describe("truncate", () => {
     fc.assert(
       fc.property(
         fc.string({
-          unit: fc.constantFrom("a", " ", "é", "e\u0301", "👍🏽", "👨‍👩‍👧", "日", "\n", "-"),
+          unit: fc.constantFrom(
+            "a",
+            " ",
+            "é",
+            "e\u0301",
+            "👍🏽",
+            "👨‍👩‍👧",
+            "日",
+            "\n",
+            "-",
+            " https://ex.co/p",
+            "ex.com",
+            ".",
+          ),
           maxLength: 120,
         }),
         fc.integer({ min: 2, max: 60 }),
-        fc.constantFrom("characters" as const, "graphemes" as const),
+        fc.constantFrom("characters" as const, "graphemes" as const, "weighted" as const),
         (text, limit, unit) => {
           const out = truncate(text, limit, unit);
           expect(measure(out, unit)).toBeLessThanOrEqual(limit);

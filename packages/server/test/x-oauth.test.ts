@@ -1,4 +1,4 @@
-import type { Store } from "@socialpub/core";
+import { measure, type Store } from "@socialpub/core";
 import { SAMPLE_PNG } from "@socialpub/core/testing";
 import { XFake, type XFakeUser } from "@socialpub/networks/x/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -127,6 +127,21 @@ describe("X: OAuth connect and live publishing", () => {
       type: "image/png",
       bytes: SAMPLE_PNG.length,
     });
+  });
+
+  it("text is fitted by X's weights: a long URL counts 23, CJK characters 2, and X takes what is sent", async () => {
+    const url = `https://example.com/notes/${"v".repeat(150)}`;
+    const withUrl = `${"Shipped ".repeat(30).trim()} ${url}`; // 239 + 1 + 23 = 263 on X
+    const linked = await call("POST", "/posts", { caption: withUrl, platforms: ["x"] });
+    expect(linked.body.status).toBe("published");
+    expect(x.posts.at(-1)!.text).toBe(withUrl);
+    const cjk = await call("POST", "/posts", { caption: "今日は良い天気".repeat(30), platforms: ["x"] });
+    expect(cjk.body.status).toBe("published");
+    const sent = x.posts.at(-1)!.text;
+    expect(sent.endsWith("…")).toBe(true);
+    // Characters of 2 and the … of 2, cut between words: X counts at most 280 (the fake weighs as X does).
+    expect(measure(sent, "weighted")).toBeLessThanOrEqual(280);
+    expect([...sent].length).toBeGreaterThan(135);
   });
 
   it("a token that ended mid-schedule is refreshed and the post goes out; the rotated refresh token is kept", async () => {

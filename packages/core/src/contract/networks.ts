@@ -21,9 +21,10 @@ export type NetworkId = z.infer<typeof NetworkId>;
 
 /**
  * How a network measures text length. "characters" counts Unicode code points (what most networks
- * document as characters); "graphemes" counts user-perceived characters (Bluesky's rule).
+ * document as characters); "graphemes" counts user-perceived characters (Bluesky's rule); "weighted"
+ * is X's rule (most scripts other than Latin count 2, an emoji 2, a URL 23: see text/x-weight.ts).
  */
-export type LengthUnit = "characters" | "graphemes";
+export type LengthUnit = "characters" | "graphemes" | "weighted";
 
 export interface NetworkRule {
   readonly id: NetworkId;
@@ -49,7 +50,7 @@ export const NETWORK_RULES: Readonly<Record<NetworkId, NetworkRule>> = {
   tiktok: rule("tiktok", "TikTok", 2200, { needsMedia: true }),
   instagram: rule("instagram", "Instagram", 2200, { needsMedia: true }),
   youtube: rule("youtube", "YouTube", 5000, { needsMedia: true }),
-  x: rule("x", "X", 280),
+  x: rule("x", "X", 280, { lengthUnit: "weighted" }),
   linkedin: rule("linkedin", "LinkedIn", 3000),
   facebook: rule("facebook", "Facebook", 63206),
   threads: rule("threads", "Threads", 500),

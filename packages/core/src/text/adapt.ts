@@ -1,6 +1,7 @@
-import { NETWORK_RULES, type NetworkId, textLimitFor } from "../contract/networks.ts";
+import { type LengthUnit, NETWORK_RULES, type NetworkId, textLimitFor } from "../contract/networks.ts";
 import { ELLIPSIS, withoutDanglingEnd } from "./clean-cut.ts";
 import { eachGrapheme, measure, wordBoundaries } from "./measure.ts";
+import { xWeigher } from "./x-weight.ts";
 
 /** UTF-16 units read past the cut to decide whether the cut falls between two words. */
 const WORD_CONTEXT = 64;
@@ -23,24 +24,43 @@ export function adaptText(caption: string, platform: NetworkId, hasMedia: boolea
  * there (see clean-cut.ts), unless that would take away more than half of what is kept. Linear in
  * the text: one pass over its graphemes up to the limit, one over its words up to the cut.
  */
-export function truncate(text: string, limit: number, unit: "characters" | "graphemes"): string {
-  // Either unit counts at most one per UTF-16 unit, so a text no longer than the limit in those fits.
-  if (text.length <= limit) return text;
+export function truncate(text: string, limit: number, unit: LengthUnit): string {
+  if (unit !== "weighted") return cut(text, limit, unit);
+  if (measure(text, unit) <= limit) return text;
+  // X's URLs are found in the whole text, so a cut that ends a URL early (or leaves half a domain that
+  // X reads differently) can weigh a little more than its pieces did: measured again, and cut shorter
+  // by the excess. Each round is linear; the excess shrinks each time, so a few rounds at most.
+  let room = limit;
+  for (let round = 0; round < 4 && room > 0; round++) {
+    const out = cut(text, room, unit);
+    const excess = measure(out, unit) - limit;
+    if (excess <= 0) return out;
+    room -= excess;
+  }
+  // Nothing of the text fits beside the … (a limit below one URL's weight).
+  return measure(ELLIPSIS, unit) <= limit ? ELLIPSIS : "";
+}
+
+function cut(text: string, limit: number, unit: LengthUnit): string {
+  // Characters and graphemes count at most one per UTF-16 unit, so a text no longer than the limit fits.
+  if (unit !== "weighted" && text.length <= limit) return text;
   const ellipsis = measure(ELLIPSIS, unit);
   const room = limit - ellipsis;
 
   // One pass over the graphemes, stopping once the text is known not to fit: the longest run of whole
   // graphemes that fits in `room`, as UTF-16 offsets of each boundary and the measure up to it.
   // Typed arrays sized once: growing plain arrays of tens of thousands of numbers costs more than the pass.
-  const capacity = Math.max(0, room) + 1;
+  // A grapheme inside an X URL weighs nothing, so there the boundaries can outnumber the room.
+  const capacity = (unit === "weighted" ? text.length : Math.max(0, room)) + 1;
   const offsets = new Uint32Array(capacity);
   const sizes = new Uint32Array(capacity);
   let count = 1;
   let used = 0;
   let offset = 0;
   let filling = room > 0;
+  const weigh = unit === "weighted" ? xWeigher(text) : undefined;
   for (const g of eachGrapheme(text)) {
-    used += unit === "graphemes" || g.length === 1 ? 1 : measure(g, unit);
+    used += weigh ? weigh(g, offset) : unit === "graphemes" || g.length === 1 ? 1 : measure(g, unit);
     offset += g.length;
     if (used > limit) break;
     if (filling && used <= room) {

@@ -1,4 +1,5 @@
 import type { LengthUnit } from "../contract/networks.ts";
+import { xWeight } from "./x-weight.ts";
 
 let graphemeSegmenter: Intl.Segmenter | undefined;
 let wordSegmenter: Intl.Segmenter | undefined;
@@ -26,9 +27,10 @@ export function wordBoundaries(text: string): Uint8Array {
   return out;
 }
 
-/** Length of `text` as a network counts it: Unicode code points, or graphemes. */
+/** Length of `text` as a network counts it: Unicode code points, graphemes, or X's weights. */
 export function measure(text: string, unit: LengthUnit): number {
   if (unit === "graphemes") return graphemes(text).length;
+  if (unit === "weighted") return xWeight(text, eachGrapheme);
   let n = 0;
   for (const _ of text) n++;
   return n;

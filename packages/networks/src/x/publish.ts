@@ -1,9 +1,12 @@
 import {
   type AccountSession,
   type MediaFile,
+  measure,
+  NETWORK_RULES,
   NetworkError,
   type PublishedPost,
   type PublishInput,
+  truncate,
 } from "@socialpub/core";
 import { type XApiConfig, xCall } from "./api.ts";
 
@@ -27,7 +30,7 @@ export async function publishX(
   const token = String(account.credentials.access_token ?? "");
   const mediaIds: string[] = [];
   for (const file of post.media) mediaIds.push(await uploadImage(api, token, file, post.signal));
-  const body = { text: post.text, ...(mediaIds.length > 0 && { media: { media_ids: mediaIds } }) };
+  const body = { text: fitX(post.text), ...(mediaIds.length > 0 && { media: { media_ids: mediaIds } }) };
   const answer = (await xCall(api, token, "POST", "/2/tweets", { json: body }, post.signal)) as {
     data?: { id?: string };
   };
@@ -36,6 +39,16 @@ export async function publishX(
     throw new NetworkError("x", "unknown", "X answered the post without its id; check the account.");
   }
   return { id, permalink: xPermalink(id) };
+}
+
+/**
+ * The text as X weighs it (a URL 23, most non-Latin characters 2). The service has already fitted the
+ * caption by the same rule; a text that still weighs more (given to the adapter directly) is cut the
+ * same way rather than refused by X.
+ */
+export function fitX(text: string): string {
+  const limit = NETWORK_RULES.x.textLimit;
+  return measure(text, "weighted") <= limit ? text : truncate(text, limit, "weighted");
 }
 
 async function uploadImage(

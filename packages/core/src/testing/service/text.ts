@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { NETWORK_IDS, NETWORK_RULES, type NetworkId, textLimitFor } from "../../contract/networks.ts";
 import { Target } from "../../contract/resources.ts";
+import { measure } from "../../text/measure.ts";
 import { type ApiUser, type Harness, keysOf } from "./harness.ts";
 
 const codePoints = (s: string) => [...s].length;
+/** X's weighted length (a URL 23, most non-Latin characters 2). */
+const xWeight = (s: string) => measure(s, "weighted");
 const graphemeCount = (s: string) =>
   [...new Intl.Segmenter("en", { granularity: "grapheme" }).segment(s)].length;
 
@@ -15,13 +18,13 @@ async function targetText(user: ApiUser, postId: string, platform: NetworkId): P
 
 export function textTests(h: Harness): void {
   describe("per-network text adaptation", () => {
-    it("x: a caption over 280 characters is truncated to at most 280, ending with …; the stored caption is unchanged", async () => {
+    it("x: a caption over 280 is truncated to at most 280 weighted, ending with …; the stored caption is unchanged", async () => {
       const user = await h.user();
       const caption = "Release notes: ".concat("improved scheduling and faster lists ".repeat(12));
       const post = await user.createPost({ caption, platforms: ["x", "linkedin"] });
       expect(post.caption).toBe(caption);
       const text = await targetText(user, post.id, "x");
-      expect(codePoints(text)).toBeLessThanOrEqual(280);
+      expect(xWeight(text)).toBeLessThanOrEqual(280);
       expect(text.endsWith("…")).toBe(true);
       expect(caption.startsWith(text.slice(0, -1))).toBe(true);
       expect(await targetText(user, post.id, "linkedin")).toBe(caption);
@@ -33,7 +36,20 @@ export function textTests(h: Harness): void {
       const post = await user.createPost({ caption, platforms: ["x"] });
       expect(await targetText(user, post.id, "x")).toBe(caption);
       const longer = await user.createPost({ caption: `${caption}b`, platforms: ["x"] });
-      expect(codePoints(await targetText(user, longer.id, "x"))).toBe(280);
+      // X weighs the … 2: 278 letters and the … make 280.
+      expect(await targetText(user, longer.id, "x")).toBe(`${"a".repeat(278)}…`);
+    });
+
+    it("x: weighted length: a URL counts 23 and CJK characters 2", async () => {
+      const user = await h.user();
+      const url = `https://example.com/${"p".repeat(200)}`;
+      const caption = `${"a".repeat(250)} ${url}`; // 250 + 1 + 23 = 274 on X
+      const post = await user.createPost({ caption, platforms: ["x"] });
+      expect(await targetText(user, post.id, "x")).toBe(caption);
+      const cjk = await user.createPost({ caption: "日".repeat(200), platforms: ["x"] });
+      const text = await targetText(user, cjk.id, "x");
+      expect(text).toBe(`${"日".repeat(139)}…`);
+      expect(xWeight(text)).toBe(280);
     });
 
     it("truncation prefers a word boundary and drops the space before …", async () => {

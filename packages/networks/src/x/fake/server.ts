@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { measure } from "@socialpub/core";
 import { OAuthNetworkFake } from "../../common/fake-oauth.ts";
 import { type FakeAnswer, type FakeRequest, formDataOf, startFakeServer } from "../../common/fake-server.ts";
 import { OpenApiCheck } from "../../common/openapi-check.ts";
@@ -14,6 +15,7 @@ import { type FakeApp, type FakeGrant, XFakeOAuth } from "./oauth.ts";
  */
 
 const SPEC_FILE = "x-openapi.json";
+/** Weighted as X weighs text (a URL 23, most non-Latin characters 2), as twitter-text documents. */
 const TEXT_LIMIT = 280;
 const IMAGE_LIMIT_BYTES = 5 * 1024 * 1024;
 /** X's limit on creating posts with a user token: 100 per 15 minutes. */
@@ -198,7 +200,7 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
     }
     const { text, media } = (body ?? {}) as { text?: string; media?: { media_ids?: string[] } };
     const mediaIds = media?.media_ids ?? [];
-    if (typeof text !== "string" || [...text].length > TEXT_LIMIT) {
+    if (typeof text !== "string" || measure(text, "weighted") > TEXT_LIMIT) {
       return problem(
         400,
         "Invalid Request",
