@@ -26,20 +26,25 @@ export async function httpTarget(
   return {
     store,
     clock,
-    fetch: async (request) => {
-      const { pathname, search } = new URL(request.url);
-      const hasBody = request.method !== "GET" && request.method !== "HEAD";
-      return fetch(new URL(pathname + search, server.url), {
-        method: request.method,
-        headers: request.headers,
-        body: hasBody ? await request.arrayBuffer() : null,
-        redirect: "manual",
-      });
-    },
+    fetch: forwardTo(server.url),
     close: async () => {
       await server.close();
       await store.close();
       onClose();
     },
+  };
+}
+
+/** Sends a request the suite built on http://localhost to `origin` instead, over real HTTP. */
+export function forwardTo(origin: string): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const { pathname, search } = new URL(request.url);
+    const hasBody = request.method !== "GET" && request.method !== "HEAD";
+    return fetch(new URL(pathname + search, origin), {
+      method: request.method,
+      headers: request.headers,
+      body: hasBody ? await request.arrayBuffer() : null,
+      redirect: "manual",
+    });
   };
 }

@@ -10,6 +10,7 @@ import { createLogger } from "../../src/logging.ts";
 import { FileMediaStorage } from "../../src/media/file-media-storage.ts";
 import { startServer } from "../../src/server.ts";
 import { FrontProxy } from "./front-proxy.ts";
+import { forwardTo } from "./http-target.ts";
 import { appSettings } from "./live-oauth-server.ts";
 import { grantInBrowser } from "./oauth-browser.ts";
 import { withProcessSlot } from "./process-slots.ts";
@@ -112,16 +113,7 @@ export async function liveHttpTarget(
     store,
     clock,
     live: { networks: ["bluesky", "x", "linkedin"], connect },
-    fetch: async (request) => {
-      const { pathname, search } = new URL(request.url);
-      const hasBody = request.method !== "GET" && request.method !== "HEAD";
-      return fetch(new URL(pathname + search, front.url), {
-        method: request.method,
-        headers: request.headers,
-        body: hasBody ? await request.arrayBuffer() : null,
-        redirect: "manual",
-      });
-    },
+    fetch: forwardTo(front.url),
     close: async () => {
       await server.close();
       await front.close();
