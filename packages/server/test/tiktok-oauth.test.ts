@@ -94,12 +94,17 @@ describe("TikTok, unaudited app: OAuth connect and private posts", () => {
     expect((await call(r, "GET", "/accounts")).body.data).toEqual([]);
   });
 
-  it("granting access connects the creator as @username; the tokens are sealed", async () => {
+  it("granting access connects the creator as @username, the handle saying posts are private; the tokens are sealed", async () => {
     const page = await grantInBrowser(await connect(r));
     expect(page.status, page.html).toBe(200);
-    expect(page.html).toMatch(/@alice\.tt is connected/);
+    expect(page.html).toMatch(/@alice\.tt \(posts are private until TikTok audits the app\) is connected/);
     expect((await call(r, "GET", "/accounts")).body.data).toEqual([
-      { platform: "tiktok", handle: "@alice.tt", followers: 0, health: "healthy" },
+      {
+        platform: "tiktok",
+        handle: "@alice.tt (posts are private until TikTok audits the app)",
+        followers: 0,
+        health: "healthy",
+      },
     ]);
     expect(r.fake.oauth.tokenRequests).toEqual([{ grantType: "authorization_code", status: 200 }]);
     const stored = await r.store.getAccount(r.userId, "live", "tiktok");
@@ -229,6 +234,12 @@ describe("TikTok, audited app with a verified domain: public posts, media pulled
     expect((await grantInBrowser(await connect(r))).status).toBe(200);
   }, 60_000);
   afterAll(() => stopTikTok(r));
+
+  it("an audited app's account is the creator's @username alone", async () => {
+    expect((await call(r, "GET", "/accounts")).body.data).toMatchObject([
+      { platform: "tiktok", handle: "@alice.tt", health: "healthy" },
+    ]);
+  });
 
   it("posts publicly: TikTok pulls the video from the public media URL, and the permalink names the post", async () => {
     const media = await upload(r, video(64 * 1024), "video/mp4");

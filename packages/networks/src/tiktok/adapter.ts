@@ -59,8 +59,8 @@ export function tiktokAdapter(options: TikTokAdapterOptions = {}): NetworkAdapte
     pacing: [{ count: 6, windowMs: 60_000 }],
     maxMediaBytes: TIKTOK_MAX_MEDIA_BYTES,
     connect: connectThroughOAuth("tiktok", "TikTok", "TikTok's own page"),
-    oauth: tiktokOAuth(
-      oauthStepsConfig(options, {
+    oauth: tiktokOAuth({
+      ...oauthStepsConfig(options, {
         authorizeUrl: options.authorizeUrl ?? TIKTOK_AUTHORIZE_URL,
         client: {
           network: "tiktok",
@@ -72,7 +72,8 @@ export function tiktokAdapter(options: TikTokAdapterOptions = {}): NetworkAdapte
         defaultScopes: TIKTOK_DEFAULT_SCOPES,
         api,
       }),
-    ),
+      audited: publish.audited,
+    }),
     publish: (account, post) => publishTikTok(publish, account, post),
     readMetrics: (account, post, signal) => readTikTokMetrics(api, account, post, signal),
   };

@@ -7,6 +7,15 @@ import { queryCreator } from "./creator.ts";
 /** Reading who the creator is, and posting videos to their profile (Direct Post). */
 export const TIKTOK_DEFAULT_SCOPES = ["user.info.basic", "video.publish"];
 
+/** What the handle adds while TikTok has not audited the app: the reason every post is private. */
+export const UNAUDITED_NOTE = "posts are private until TikTok audits the app";
+
+/** The account's handle: the creator's @username, and why posts are private, when they are. */
+export function creatorHandle(username: string, audited: boolean): string {
+  const name = username ? `@${username}` : "TikTok creator";
+  return audited ? name : `${name} (${UNAUDITED_NOTE})`;
+}
+
 /**
  * TikTok's Login Kit for Web (OAuth 2.0 v2): the app is named by its `client_key`, scopes are
  * comma-separated, and the token endpoint takes client_key and client_secret in the form. Login Kit for
@@ -14,7 +23,7 @@ export const TIKTOK_DEFAULT_SCOPES = ["user.info.basic", "video.publish"];
  * encoding), so none is sent. Access tokens last 24 hours; each refresh may answer a new refresh token
  * (valid a year), which replaces the old one, so the new pair is stored before it is used.
  */
-export function tiktokOAuth(config: OAuthStepsConfig<TikTokApiConfig>): OAuthSteps {
+export function tiktokOAuth(config: OAuthStepsConfig<TikTokApiConfig> & { audited: boolean }): OAuthSteps {
   const { client, api } = config;
   return {
     missingSettings: config.missingSettings,
@@ -45,7 +54,7 @@ export function tiktokOAuth(config: OAuthStepsConfig<TikTokApiConfig>): OAuthSte
         if (!(error instanceof NetworkError) || error.kind === "reauth") throw error;
       }
       return {
-        handle: username ? `@${username}` : "TikTok creator",
+        handle: creatorHandle(username, config.audited),
         followers: 0,
         health: "healthy",
         credentials: { ...grantOf(answer, api.now()), open_id: openId, username },
