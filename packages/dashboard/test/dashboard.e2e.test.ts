@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { adaptText } from "@socialpub/core";
+import { adaptText, measure } from "@socialpub/core";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CHROMIUM_ARGS, findChromium, INSTALL_HINT } from "../scripts/chromium.ts";
@@ -95,7 +95,7 @@ describe("the sandbox dashboard in Chromium", () => {
     const onX = adaptText(caption, "x", false);
     expect(await x.locator(".as-shown").textContent()).toBe(onX);
     expect(onX).toMatch(/…$/);
-    expect(await x.textContent()).toContain(`${[...onX].length} / 280 characters`);
+    expect(await x.textContent()).toContain(`${measure(onX, "weighted")} / 280 characters`);
     expect(await x.textContent()).toContain(`Shortened: the caption is ${[...caption].length} characters`);
     expect(await x.getByRole("link").getAttribute("href")).toMatch(/^https:\/\/x\.com\/.+\/status\/\d{19}$/);
     const linkedin = page.locator('article[data-platform="linkedin"]');

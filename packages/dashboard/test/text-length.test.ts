@@ -13,16 +13,28 @@ describe("lengthOf counts as each network does", () => {
     expect(lengthOf("e\u0301", "graphemes")).toBe(1);
     expect(lengthOf("e\u0301", "characters")).toBe(2);
   });
+
+  test("X's weights: a URL counts 23 however long, CJK 2 a character", () => {
+    const url = `https://example.com/${"a".repeat(100)}`;
+    expect(lengthOf(`see ${url}`, "weighted")).toBe(4 + 23);
+    expect(lengthOf("日本語", "weighted")).toBe(6);
+  });
 });
 
 describe("textFit measures the adapted text against the network's limit", () => {
-  test("a caption cut for X fits 280 characters and is marked as shortened", () => {
+  test("a caption cut for X fits 280 characters as X weighs them and is marked as shortened", () => {
     const caption = "word ".repeat(100).trim();
     const text = adaptText(caption, "x", false);
     const fit = textFit(caption, text, NETWORK_RULES.x, false);
-    expect(fit).toMatchObject({ limit: 280, unit: "characters", captionLength: 499, truncated: true });
+    expect(fit).toMatchObject({ limit: 280, unit: "weighted", captionLength: 499, truncated: true });
     expect(fit.length).toBeLessThanOrEqual(280);
     expect(describeFit(fit)).toBe(`${fit.length} / 280 characters`);
+  });
+
+  test("links do not push an X caption over its limit: each counts 23", () => {
+    const caption = Array.from({ length: 10 }, (_, i) => `https://example.com/release/notes/${i}`).join(" ");
+    const fit = textFit(caption, adaptText(caption, "x", false), NETWORK_RULES.x, false);
+    expect(fit).toMatchObject({ length: 10 * 23 + 9, limit: 280, truncated: false });
   });
 
   test("a caption that fits is not marked as shortened", () => {

@@ -1,18 +1,13 @@
+import { measure } from "@socialpub/core/text";
 import type { LengthUnit, NetworkRule } from "../api/types.ts";
 
-let segmenter: Intl.Segmenter | undefined;
-
-/** Length of `text` as a network counts it: Unicode code points, or user-perceived characters. */
+/**
+ * Length of `text` as a network counts it: code points, user-perceived characters, or X's weights (a
+ * URL 23, CJK and emoji 2). The service's own measure, so the page's count is the one the service cuts
+ * captions by; imported from core's `./text` entry so the bundle takes only the text code.
+ */
 export function lengthOf(text: string, unit: LengthUnit): number {
-  if (unit === "graphemes") {
-    segmenter ??= new Intl.Segmenter("en", { granularity: "grapheme" });
-    let n = 0;
-    for (const _ of segmenter.segment(text)) n++;
-    return n;
-  }
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
+  return measure(text, unit);
 }
 
 export interface TextFit {
