@@ -70,7 +70,7 @@ describe("X's weighted length is linear in the text", () => {
   // The shapes that make URL extraction rescan: dotted words, endless hosts and paths, many URLs.
   const SHAPES: Record<string, (n: number) => string> = {
     "dotted letters": (n) => repeatTo("a.", n),
-    "dotted words with an unknown ending": (n) => repeatTo("ab.", n, "x ") + "abc",
+    "dotted words with an unknown ending": (n) => `${repeatTo("ab.", n, "x ")}abc`,
     "a host that never ends": (n) => repeatTo("a", n, "https://"),
     "a path that never ends": (n) => repeatTo("a/", n, "https://example.com/"),
     "a URL in every word": (n) => repeatTo("https://a.co ", n),
