@@ -1,6 +1,6 @@
 import { adaptText, NETWORK_RULES } from "@socialpub/core";
 import { describe, expect, test } from "vitest";
-import { describeFit, lengthOf, textFit } from "../src/lib/text-length.ts";
+import { describeFit, lengthOf, textFit, unitName } from "../src/lib/text-length.ts";
 
 describe("lengthOf counts as each network does", () => {
   test("characters are code points: an emoji with a skin tone counts 2", () => {
@@ -18,6 +18,12 @@ describe("lengthOf counts as each network does", () => {
     const url = `https://example.com/${"a".repeat(100)}`;
     expect(lengthOf(`see ${url}`, "weighted")).toBe(4 + 23);
     expect(lengthOf("日本語", "weighted")).toBe(6);
+  });
+
+  test("each unit reads as a word a user knows: X's weights are characters, as X says", () => {
+    expect(unitName("weighted")).toBe("characters");
+    expect(unitName("characters")).toBe("characters");
+    expect(unitName("graphemes")).toBe("graphemes");
   });
 });
 

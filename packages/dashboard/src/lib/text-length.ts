@@ -38,8 +38,12 @@ export function textFit(caption: string, text: string, rule: NetworkRule, hasMed
   };
 }
 
+/** The word for a unit on the page: X's weighted count is still "characters" to its users, as X says. */
+export function unitName(unit: LengthUnit): string {
+  return unit === "graphemes" ? "graphemes" : "characters";
+}
+
 /** "273 / 280 characters", "300 / 300 graphemes" */
 export function describeFit(fit: TextFit): string {
-  const unit = fit.unit === "graphemes" ? "graphemes" : "characters";
-  return `${fit.length.toLocaleString("en")} / ${fit.limit.toLocaleString("en")} ${unit}`;
+  return `${fit.length.toLocaleString("en")} / ${fit.limit.toLocaleString("en")} ${unitName(fit.unit)}`;
 }

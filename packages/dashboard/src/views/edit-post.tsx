@@ -3,7 +3,7 @@ import { ApiError, describeError } from "../api/client.ts";
 import type { Account, NetworkId, Post } from "../api/types.ts";
 import { useApp } from "../context.ts";
 import { type EditDraft, editBody } from "../lib/post-edit.ts";
-import { lengthOf } from "../lib/text-length.ts";
+import { lengthOf, unitName } from "../lib/text-length.ts";
 
 /** A 409 that says the post moved on (published, publishing), not that a same-key request still runs. */
 function postMovedOn(error: unknown): boolean {
@@ -129,7 +129,7 @@ export function EditPost(props: {
               onInput={(e) => set({ texts: { ...draft.texts, [id]: e.currentTarget.value } })}
             />
             <p class="help">
-              {length.toLocaleString("en")} / {limit.toLocaleString("en")} {rule.lengthUnit}
+              {length.toLocaleString("en")} / {limit.toLocaleString("en")} {unitName(rule.lengthUnit)}
               {length > limit ? " — over the limit: it will be shortened to fit, ending with “…”." : ""}
             </p>
           </div>

@@ -3,7 +3,7 @@ import { describeError } from "../api/client.ts";
 import type { NetworkRule, Post, Target } from "../api/types.ts";
 import { useApp } from "../context.ts";
 import { hasOwnText } from "../lib/own-text.ts";
-import { describeFit, textFit } from "../lib/text-length.ts";
+import { describeFit, textFit, unitName } from "../lib/text-length.ts";
 import { Badge, Time } from "./parts.tsx";
 
 const METRICS = ["reach", "likes", "comments", "shares"] as const;
@@ -36,8 +36,8 @@ export function TargetCard(props: { post: Post; target: Target; rule: NetworkRul
       </div>
       {!own && fit.truncated && (
         <p class="truncated">
-          Shortened: the caption is {fit.captionLength.toLocaleString("en")} {fit.unit}; {rule.name} takes{" "}
-          {fit.limit.toLocaleString("en")}, so it ends with “…”.
+          Shortened: the caption is {fit.captionLength.toLocaleString("en")} {unitName(fit.unit)}; {rule.name}{" "}
+          takes {fit.limit.toLocaleString("en")}, so it ends with “…”.
         </p>
       )}
       {target.error && (
