@@ -1,12 +1,8 @@
-import { randomBytes } from "node:crypto";
-import { provisionUser, SAMPLE_MP4 } from "@socialpub/core/testing";
+import { SAMPLE_MP4 } from "@socialpub/core/testing";
 import { YouTubeFake } from "@socialpub/networks/youtube/fake";
-import { afterEach, describe, expect, it } from "vitest";
-import { openSqliteStore } from "../src/store/sqlite-store.ts";
-import { api, type ServerProcess, startServerProcess } from "./support/cli-process.ts";
-import { FrontProxy } from "./support/front-proxy.ts";
-import { grantInBrowser, until } from "./support/oauth-browser.ts";
-import { tempDir } from "./support/temp-dir.ts";
+import { describe, expect, it } from "vitest";
+import { crashStage } from "./support/crash-stage.ts";
+import { until } from "./support/oauth-browser.ts";
 
 /*
  * A server process killed in the middle of a YouTube upload (the resumable session opened and saved,
@@ -16,8 +12,13 @@ import { tempDir } from "./support/temp-dir.ts";
  */
 
 const LIVE_KEY = `sp_live_${"CrashInTheMiddleOfAYouTubeUpload".repeat(2)}`;
-const SECRET_KEY = randomBytes(32).toString("base64");
 const HELD_BYTES = 100 * 1024;
+const YOUTUBE = {
+  platform: "youtube",
+  prefix: "YOUTUBE",
+  authPath: "/o/oauth2/v2/auth",
+  start: () => YouTubeFake.start(),
+};
 
 const VIDEO = (() => {
   const bytes = new Uint8Array(400 * 1024);
@@ -26,61 +27,21 @@ const VIDEO = (() => {
   return bytes;
 })();
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const clean of cleanups.splice(0).reverse()) await clean();
-});
-
 describe("youtube: a crash between opening the upload session and its last byte", () => {
   it("resumes the saved session after a restart and makes one video", { timeout: 240_000 }, async () => {
-    const dir = tempDir();
-    cleanups.push(() => dir.remove());
-    const db = dir.file("live.db");
-    const [fake, front] = await Promise.all([YouTubeFake.start(), FrontProxy.start()]);
-    cleanups.push(
-      () => fake.close(),
-      () => front.close(),
-    );
-    const app = fake.addApp();
+    const stage = await crashStage(YOUTUBE, LIVE_KEY);
+    const { fake } = stage;
     const ada = fake.addUser({ title: "Ada Ships", handle: "@adaships" });
     fake.signIn(ada);
-    const store = openSqliteStore(db);
-    await provisionUser(store, { accounts: [], key: LIVE_KEY, plan: "studio" });
-    await store.close();
-    const env = {
-      SOCIALPUB_SECRET_KEY: SECRET_KEY,
-      SOCIALPUB_PUBLIC_URL: front.url,
-      SOCIALPUB_YOUTUBE_API_URL: fake.url,
-      SOCIALPUB_YOUTUBE_AUTH_URL: `${fake.url}/o/oauth2/v2/auth`,
-      SOCIALPUB_YOUTUBE_CLIENT_ID: app.clientId,
-      SOCIALPUB_YOUTUBE_CLIENT_SECRET: app.clientSecret,
-      SOCIALPUB_LOG_LEVEL: "silent",
-    };
-    const start = async () => {
-      const server = await startServerProcess(["--db", db], env);
-      cleanups.push(() => void server.stop("SIGKILL"));
-      front.target = new URL(server.url);
-      return server;
-    };
-    let server: ServerProcess = await start();
-    const connect = await api(front, LIVE_KEY, "POST", "/accounts/connect", { platform: "youtube" });
-    expect(connect.status).toBe(201);
-    expect((await grantInBrowser(connect.body.authorize_url)).status).toBe(200);
-    const upload = await fetch(`${front.url}/api/v1/media`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${LIVE_KEY}`, "content-type": "video/mp4" },
-      body: VIDEO,
-    });
-    expect(upload.status).toBe(201);
-    const media = ((await upload.json()) as { id: string }).id;
+    let server = await stage.start();
+    await stage.connect();
+    const media = await stage.upload(VIDEO, "video/mp4");
 
     // YouTube takes the first bytes of the upload and then goes quiet: the server waits on its PUT.
     fake.holdUploads(HELD_BYTES);
-    const request = api(front, LIVE_KEY, "POST", "/posts", {
-      caption: "Survives a crash\nUploaded once.",
-      platforms: ["youtube"],
-      media,
-    }).catch(() => null);
+    const request = stage
+      .api("POST", "/posts", { caption: "Survives a crash\nUploaded once.", platforms: ["youtube"], media })
+      .catch(() => null);
     const held = await until(
       async () => [...fake.sessions.values()][0]?.received.length ?? 0,
       (bytes) => bytes >= HELD_BYTES,
@@ -93,13 +54,8 @@ describe("youtube: a crash between opening the upload session and its last byte"
     const [session] = [...fake.sessions.values()];
 
     fake.release();
-    server = await start();
-    const posts: { id: string; status: string }[] = await until(
-      async () => (await api(front, LIVE_KEY, "GET", "/posts")).body.data,
-      (data: { id: string; status: string }[]) => data[0]?.status === "published",
-      60_000,
-    );
-    expect(posts[0]!.status).toBe("published");
+    server = await stage.start();
+    const post = await stage.published();
     expect(fake.sessions.size).toBe(1);
     expect(fake.videosOf(ada)).toHaveLength(1);
     expect(fake.videosOf(ada)[0]).toMatchObject({
@@ -115,8 +71,9 @@ describe("youtube: a crash between opening the upload session and its last byte"
       [`bytes */${VIDEO.length}`, 308],
       [`bytes ${HELD_BYTES}-${VIDEO.length - 1}/${VIDEO.length}`, 201],
     ]);
-    const targets = (await api(front, LIVE_KEY, "GET", `/posts/${posts[0]!.id}/targets`)).body.data;
-    expect(targets[0].permalink).toBe(`https://www.youtube.com/watch?v=${fake.videosOf(ada)[0]!.id}`);
+    expect(await stage.permalink(post.id)).toBe(
+      `https://www.youtube.com/watch?v=${fake.videosOf(ada)[0]!.id}`,
+    );
     await server.stop();
   });
 });
