@@ -1,6 +1,7 @@
 import { type ConnectedAccount, type Credentials, NetworkError, type OAuthSteps } from "@socialpub/core";
 import { describeFetchFailure } from "./fetch-failure.ts";
 import { type MetaGraphConfig, metaCall } from "./meta-graph.ts";
+import { authorizeUrl } from "./oauth-code.ts";
 
 /*
  * The login of Meta's Threads and Instagram APIs: an authorize page (scopes comma-separated; Meta
@@ -67,17 +68,12 @@ export function metaOAuth(config: MetaOAuthConfig): OAuthSteps {
   return {
     missingSettings: config.missingSettings,
     pkce: false,
-    authorizeUrl({ state, redirectUri }) {
-      const url = new URL(config.authorizeUrl);
-      url.search = new URLSearchParams({
-        client_id: config.clientId,
-        redirect_uri: redirectUri,
-        scope: config.scopes.join(","),
-        response_type: "code",
-        state,
-      }).toString();
-      return url.href;
-    },
+    authorizeUrl: (request) =>
+      authorizeUrl(
+        { authorizeUrl: config.authorizeUrl, client: { clientId: config.clientId }, scopes: config.scopes },
+        request,
+        { scopeSeparator: "," },
+      ),
     async exchange({ code, redirectUri, signal }): Promise<ConnectedAccount> {
       const short = await tokenCall(
         new URL(config.tokenUrl),

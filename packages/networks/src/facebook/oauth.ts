@@ -1,5 +1,6 @@
 import { type ConnectedAccount, NetworkError, type OAuthSteps } from "@socialpub/core";
 import type { OAuthStepsConfig } from "../common/oauth-adapter.ts";
+import { authorizeUrl } from "../common/oauth-code.ts";
 import { requestToken } from "../common/oauth-token.ts";
 import { type FacebookApiConfig, graphCall } from "./api.ts";
 
@@ -42,17 +43,7 @@ export function facebookOAuth(config: FacebookOAuthConfig): OAuthSteps {
       }
       return { page: page.trim() };
     },
-    authorizeUrl({ state, redirectUri }) {
-      const url = new URL(config.authorizeUrl);
-      url.search = new URLSearchParams({
-        client_id: client.clientId,
-        redirect_uri: redirectUri,
-        state,
-        response_type: "code",
-        scope: config.scopes.join(","),
-      }).toString();
-      return url.href;
-    },
+    authorizeUrl: (request) => authorizeUrl(config, request, { scopeSeparator: "," }),
     async exchange({ code, redirectUri, fields, signal }): Promise<ConnectedAccount> {
       const short = await requestToken(client, { code, redirect_uri: redirectUri }, signal);
       const long = await requestToken(

@@ -1,6 +1,7 @@
 import type { ConnectedAccount, OAuthSteps } from "@socialpub/core";
 import type { OAuthStepsConfig } from "../common/oauth-adapter.ts";
-import { grantOf, refreshGrant, requestToken } from "../common/oauth-token.ts";
+import { authorizeUrl, exchangeCode } from "../common/oauth-code.ts";
+import { grantOf, refreshGrant } from "../common/oauth-token.ts";
 import { type LinkedInApiConfig, linkedinCall } from "./api.ts";
 
 /** Sign In with LinkedIn (OpenID Connect: who the member is) and Share on LinkedIn (posting). */
@@ -24,23 +25,10 @@ export function linkedinOAuth(config: LinkedInOAuthConfig): OAuthSteps {
   return {
     missingSettings: config.missingSettings,
     pkce: false,
-    authorizeUrl({ state, redirectUri }) {
-      const url = new URL(config.authorizeUrl);
-      url.search = new URLSearchParams({
-        response_type: "code",
-        client_id: client.clientId,
-        redirect_uri: redirectUri,
-        state,
-        scope: config.scopes.join(" "),
-      }).toString();
-      return url.href;
-    },
-    async exchange({ code, redirectUri, signal }): Promise<ConnectedAccount> {
-      const answer = await requestToken(
-        client,
-        { grant_type: "authorization_code", code, redirect_uri: redirectUri },
-        signal,
-      );
+    authorizeUrl: (request) => authorizeUrl(config, request),
+    async exchange(request): Promise<ConnectedAccount> {
+      const { signal } = request;
+      const answer = await exchangeCode(client, request);
       const { body } = await linkedinCall(
         api,
         answer.access_token,

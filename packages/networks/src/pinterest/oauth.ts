@@ -1,6 +1,7 @@
 import { type ConnectedAccount, NetworkError, type OAuthSteps } from "@socialpub/core";
 import type { OAuthStepsConfig } from "../common/oauth-adapter.ts";
-import { grantOf, refreshGrant, requestToken } from "../common/oauth-token.ts";
+import { authorizeUrl, exchangeCode } from "../common/oauth-code.ts";
+import { grantOf, refreshGrant } from "../common/oauth-token.ts";
 import { type PinterestApiConfig, pinterestCall } from "./api.ts";
 import { chooseBoard } from "./boards.ts";
 
@@ -37,24 +38,11 @@ export function pinterestOAuth(config: PinterestOAuthConfig): OAuthSteps {
       }
       return { board: board.trim() };
     },
-    authorizeUrl({ state, redirectUri }) {
-      const url = new URL(config.authorizeUrl);
-      url.search = new URLSearchParams({
-        client_id: client.clientId,
-        redirect_uri: redirectUri,
-        response_type: "code",
-        // Pinterest separates scopes with commas.
-        scope: config.scopes.join(","),
-        state,
-      }).toString();
-      return url.href;
-    },
-    async exchange({ code, redirectUri, fields, signal }): Promise<ConnectedAccount> {
-      const answer = await requestToken(
-        client,
-        { grant_type: "authorization_code", code, redirect_uri: redirectUri },
-        signal,
-      );
+    // Pinterest separates scopes with commas.
+    authorizeUrl: (request) => authorizeUrl(config, request, { scopeSeparator: "," }),
+    async exchange(request): Promise<ConnectedAccount> {
+      const { fields, signal } = request;
+      const answer = await exchangeCode(client, request);
       const token = answer.access_token;
       const me = (await pinterestCall(
         api,

@@ -1,6 +1,7 @@
 import { type ConnectedAccount, NetworkError, type OAuthSteps } from "@socialpub/core";
 import type { OAuthStepsConfig } from "../common/oauth-adapter.ts";
-import { grantOf, refreshGrant, requestToken } from "../common/oauth-token.ts";
+import { authorizeUrl, exchangeCode } from "../common/oauth-code.ts";
+import { grantOf, refreshGrant } from "../common/oauth-token.ts";
 import { type RedditApiConfig, redditCall } from "./api.ts";
 
 /** What the server asks Reddit for: who the account is, reading a subreddit's rules, and submitting. */
@@ -44,25 +45,11 @@ export function redditOAuth(config: RedditOAuthConfig): OAuthSteps {
       }
       return { subreddit: match[1]! };
     },
-    authorizeUrl({ state, redirectUri }) {
-      const url = new URL(config.authorizeUrl);
-      url.search = new URLSearchParams({
-        client_id: client.clientId,
-        response_type: "code",
-        state,
-        redirect_uri: redirectUri,
-        // permanent: Reddit answers a refresh token only for permanent grants.
-        duration: "permanent",
-        scope: config.scopes.join(" "),
-      }).toString();
-      return url.href;
-    },
-    async exchange({ code, redirectUri, fields, signal }): Promise<ConnectedAccount> {
-      const answer = await requestToken(
-        client,
-        { grant_type: "authorization_code", code, redirect_uri: redirectUri },
-        signal,
-      );
+    // permanent: Reddit answers a refresh token only for permanent grants.
+    authorizeUrl: (request) => authorizeUrl(config, request, { extra: { duration: "permanent" } }),
+    async exchange(request): Promise<ConnectedAccount> {
+      const { fields, signal } = request;
+      const answer = await exchangeCode(client, request);
       const token = answer.access_token;
       const me = (await redditCall(api, token, "GET", "/api/v1/me", null, signal, true)) as MeAnswer;
       const username = me.name ?? "reddit";

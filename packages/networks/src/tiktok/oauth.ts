@@ -1,6 +1,7 @@
 import { type ConnectedAccount, type Credentials, NetworkError, type OAuthSteps } from "@socialpub/core";
 import type { OAuthStepsConfig } from "../common/oauth-adapter.ts";
-import { grantOf, refreshGrant, requestToken } from "../common/oauth-token.ts";
+import { authorizeUrl, exchangeCode } from "../common/oauth-code.ts";
+import { grantOf, refreshGrant } from "../common/oauth-token.ts";
 import type { TikTokApiConfig } from "./api.ts";
 import { queryCreator } from "./creator.ts";
 
@@ -28,23 +29,11 @@ export function tiktokOAuth(config: OAuthStepsConfig<TikTokApiConfig> & { audite
   return {
     missingSettings: config.missingSettings,
     pkce: false,
-    authorizeUrl({ state, redirectUri }) {
-      const url = new URL(config.authorizeUrl);
-      url.search = new URLSearchParams({
-        client_key: client.clientId,
-        response_type: "code",
-        scope: config.scopes.join(","),
-        redirect_uri: redirectUri,
-        state,
-      }).toString();
-      return url.href;
-    },
-    async exchange({ code, redirectUri, signal }): Promise<ConnectedAccount> {
-      const answer = await requestToken(
-        client,
-        { grant_type: "authorization_code", code, redirect_uri: redirectUri },
-        signal,
-      );
+    // The app is named by client.clientIdField (client_key) on the URL as in the token request's form.
+    authorizeUrl: (request) => authorizeUrl(config, request, { scopeSeparator: "," }),
+    async exchange(request): Promise<ConnectedAccount> {
+      const { signal } = request;
+      const answer = await exchangeCode(client, request);
       const openId = String((answer as unknown as { open_id?: unknown }).open_id ?? "");
       let username = "";
       try {

@@ -1,6 +1,7 @@
 import type { ConnectedAccount, OAuthSteps } from "@socialpub/core";
 import type { OAuthStepsConfig } from "../common/oauth-adapter.ts";
-import { grantOf, refreshGrant, requestToken } from "../common/oauth-token.ts";
+import { authorizeUrl, exchangeCode } from "../common/oauth-code.ts";
+import { grantOf, refreshGrant } from "../common/oauth-token.ts";
 import { type XApiConfig, xCall } from "./api.ts";
 
 /** What the server asks X for: posting with media, reading the account, and a refresh token. */
@@ -22,31 +23,14 @@ export function xOAuth(config: XOAuthConfig): OAuthSteps {
   return {
     missingSettings: config.missingSettings,
     pkce: true,
-    authorizeUrl({ state, redirectUri, codeChallenge }) {
-      const url = new URL(config.authorizeUrl);
-      url.search = new URLSearchParams({
-        response_type: "code",
-        client_id: client.clientId,
-        redirect_uri: redirectUri,
-        scope: config.scopes.join(" "),
-        state,
-        code_challenge: codeChallenge ?? "",
-        code_challenge_method: "S256",
-      }).toString();
-      return url.href;
-    },
-    async exchange({ code, redirectUri, codeVerifier, signal }): Promise<ConnectedAccount> {
-      const answer = await requestToken(
-        client,
-        {
-          grant_type: "authorization_code",
-          code,
-          redirect_uri: redirectUri,
-          code_verifier: codeVerifier ?? "",
-          client_id: client.clientId,
-        },
-        signal,
-      );
+    authorizeUrl: (request) => authorizeUrl(config, request, { pkce: true }),
+    async exchange(request): Promise<ConnectedAccount> {
+      const { signal } = request;
+      // X wants the client id in the form besides its Basic auth.
+      const answer = await exchangeCode(client, request, {
+        pkce: true,
+        extra: { client_id: client.clientId },
+      });
       const me = (await xCall(
         api,
         answer.access_token,

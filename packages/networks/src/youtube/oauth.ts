@@ -1,6 +1,7 @@
 import { type ConnectedAccount, NetworkError, type OAuthSteps } from "@socialpub/core";
 import type { OAuthStepsConfig } from "../common/oauth-adapter.ts";
-import { grantOf, refreshGrant, requestToken } from "../common/oauth-token.ts";
+import { authorizeUrl, exchangeCode } from "../common/oauth-code.ts";
+import { grantOf, refreshGrant } from "../common/oauth-token.ts";
 import { type YouTubeApiConfig, youtubeGet } from "./api.ts";
 
 /**
@@ -83,33 +84,14 @@ export function youtubeOAuth(config: YouTubeOAuthConfig): OAuthSteps {
   return {
     missingSettings: config.missingSettings,
     pkce: true,
-    authorizeUrl({ state, redirectUri, codeChallenge }) {
-      const url = new URL(config.authorizeUrl);
-      url.search = new URLSearchParams({
-        client_id: client.clientId,
-        redirect_uri: redirectUri,
-        response_type: "code",
-        scope: config.scopes.join(" "),
-        state,
-        code_challenge: codeChallenge ?? "",
-        code_challenge_method: "S256",
-        access_type: "offline",
-        prompt: "consent",
-        include_granted_scopes: "true",
-      }).toString();
-      return url.href;
-    },
-    async exchange({ code, redirectUri, codeVerifier, signal }): Promise<ConnectedAccount> {
-      const answer = await requestToken(
-        client,
-        {
-          grant_type: "authorization_code",
-          code,
-          redirect_uri: redirectUri,
-          code_verifier: codeVerifier ?? "",
-        },
-        signal,
-      );
+    authorizeUrl: (request) =>
+      authorizeUrl(config, request, {
+        pkce: true,
+        extra: { access_type: "offline", prompt: "consent", include_granted_scopes: "true" },
+      }),
+    async exchange(request): Promise<ConnectedAccount> {
+      const { signal } = request;
+      const answer = await exchangeCode(client, request, { pkce: true });
       if (!answer.refresh_token) {
         // Without one the account would stop working within the hour, silently.
         throw new NetworkError(
