@@ -3,8 +3,9 @@ import { SAMPLE_MP4, SAMPLE_PNG } from "@socialpub/core/testing";
 import { YouTubeFake, type YouTubeFakeUser } from "@socialpub/networks/youtube/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FrontProxy } from "./support/front-proxy.ts";
+import { grantCases, grantSecrets } from "./support/grant-cases.ts";
 import { appSettings, type LiveOAuthServer, startLiveOAuthServer } from "./support/live-oauth-server.ts";
-import { grantInBrowser, until } from "./support/oauth-browser.ts";
+import { grantInBrowser } from "./support/oauth-browser.ts";
 
 /*
  * Google OAuth connect and video uploads to YouTube end to end: a server behind the address it is told
@@ -176,75 +177,28 @@ describe("YouTube: Google OAuth connect and live video uploads", () => {
     ]);
   });
 
-  it("a token that ended mid-schedule is refreshed and the video goes up; the refresh token Google did not rotate is kept", async () => {
-    youtube.expireAccessTokens();
-    const scheduled = await call("POST", "/posts", {
-      caption: "Scheduled while the token lapses",
-      platforms: ["youtube"],
-      media: video,
-      schedule_at: Date.now() + 1500,
-    });
-    expect(scheduled).toMatchObject({ status: 201, body: { status: "scheduled" } });
-    const done = await until(
-      async () => (await call("GET", `/posts/${scheduled.body.id}`)).body,
-      (p) => p.status !== "scheduled" && p.status !== "publishing",
-    );
-    expect(done.status).toBe("published");
-    expect(youtube.oauth.tokenRequests.at(-1)).toEqual({ grantType: "refresh_token", status: 200 });
-    // Google answered no refresh token: a second lapse works only if the first one was kept.
-    youtube.expireAccessTokens();
-    const again = await call("POST", "/posts", {
-      caption: "Once more",
-      platforms: ["youtube"],
-      media: video,
-    });
-    expect(again.body.status).toBe("published");
-    expect(youtube.oauth.tokenRequests.filter((r) => r.grantType === "refresh_token")).toEqual([
-      { grantType: "refresh_token", status: 200 },
-      { grantType: "refresh_token", status: 200 },
-    ]);
-  });
-
-  it("a used-up quota keeps the video waiting until midnight Pacific with Google's reason", async () => {
-    const used = youtube.quotaUsed;
-    youtube.quotaPerDay = used;
-    const res = await call("POST", "/posts", { caption: "Over quota", platforms: ["youtube"], media: video });
-    expect(res.status).toBe(201);
-    const target = await targetOf(res.body.id);
-    expect(target.status).toBe("pending");
-    expect(target.error).toMatch(
-      /quota of this server's Google Cloud project is used up until .* \(midnight Pacific Time\).*quotaExceeded/,
-    );
-    youtube.quotaPerDay = 10_000_000;
-  });
-
-  it("a refresh Google refuses turns the account reauth_required and sends account.disconnected", async () => {
-    youtube.revokeAccess(ada);
-    const res = await call("POST", "/posts", {
-      caption: "After revoking",
-      platforms: ["youtube"],
-      media: video,
-    });
-    const target = await targetOf(res.body.id);
-    expect(target.status).toBe("failed");
-    expect(target.error).toMatch(/Google refused the grant \(Google said: invalid_grant/);
-    expect(youtube.oauth.tokenRequests.at(-1)).toEqual({ grantType: "refresh_token", status: 400 });
-    const account = await until(
-      async () => (await call("GET", "/accounts")).body.data[0],
-      (a) => a.health === "reauth_required",
-    );
-    expect(account.health).toBe("reauth_required");
-    const types = (await store.listEvents(userId)).map((e) => e.type);
-    expect(types.filter((t) => t === "account.disconnected")).toHaveLength(1);
-  });
-
-  it("never shows a token", async () => {
-    const events = JSON.stringify(await store.listEvents(userId));
-    for (const grant of youtube.oauth.grants) {
-      for (const secret of [grant.accessToken, grant.refreshToken].filter((s): s is string => s !== null)) {
-        expect(events).not.toContain(secret);
-        for (const answer of live.seen) expect(answer).not.toContain(secret);
-      }
-    }
-  });
+  const cases = grantCases(
+    {
+      platform: "youtube",
+      post: () => ({ media: video }),
+      expireAccessTokens: () => youtube.expireAccessTokens(),
+      tokenRequests: () => youtube.oauth.tokenRequests,
+      limit: {
+        useUp: () => {
+          youtube.quotaPerDay = youtube.quotaUsed;
+        },
+        restore: () => {
+          youtube.quotaPerDay = 10_000_000;
+        },
+        error:
+          /quota of this server's Google Cloud project is used up until .* \(midnight Pacific Time\).*quotaExceeded/,
+      },
+      revokeAccess: () => youtube.revokeAccess(ada),
+      refusedError: /Google refused the grant \(Google said: invalid_grant/,
+      secrets: () => grantSecrets(youtube.oauth.grants),
+    },
+    () => live,
+  );
+  // Google does not rotate the refresh token: the lapse case's second refresh spends the one kept.
+  for (const c of [cases.lapse, cases.limit, cases.refused, cases.secrets]) it(c.name, c.run);
 });
