@@ -1,14 +1,9 @@
-import { randomBytes } from "node:crypto";
-import { CredentialKeyring, provisionUser, type Store } from "@socialpub/core";
+import type { Store } from "@socialpub/core";
 import { FakeClock } from "@socialpub/core/testing";
 import { facebookAdapter } from "@socialpub/networks";
 import { FacebookFake } from "@socialpub/networks/facebook/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../src/logging.ts";
-import { type RunningServer, startServer } from "../src/server.ts";
-import { openSqliteStore } from "../src/store/sqlite-store.ts";
-import { api } from "./support/cli-process.ts";
-import { FrontProxy } from "./support/front-proxy.ts";
+import { type LiveOAuthServer, startLiveOAuthServer } from "./support/live-oauth-server.ts";
 import { grantInBrowser } from "./support/oauth-browser.ts";
 
 /*
@@ -25,31 +20,22 @@ const MINUTE = 60_000;
 
 const clock = new FakeClock(Date.now());
 let facebook: FacebookFake;
-let front: FrontProxy;
-let server: RunningServer;
+let live: LiveOAuthServer;
 let store: Store;
 let userId: string;
 
 beforeAll(async () => {
-  [facebook, front] = await Promise.all([FacebookFake.start({ now: () => clock.now() }), FrontProxy.start()]);
+  facebook = await FacebookFake.start({ now: () => clock.now() });
   const app = facebook.addApp();
   const dee = facebook.addUser({ name: "Dee Maker", pages: [{ name: "Dee's Bakery", followers: 900 }] });
   facebook.signIn(dee);
-  store = openSqliteStore(":memory:");
-  userId = (await provisionUser(store, { accounts: [], key: LIVE_KEY, plan: "studio", now: clock.now() }))
-    .user.id;
-  server = await startServer({
-    port: 0,
-    host: "127.0.0.1",
-    store,
-    clock,
-    logger: createLogger({ level: "silent" }),
-    retention: false,
-    service: {
-      publicUrl: front.url,
-      credentialKeyring: new CredentialKeyring(randomBytes(32)),
+  live = await startLiveOAuthServer(
+    LIVE_KEY,
+    {},
+    {
+      clock,
       // The adapter counts the token's end from the same clock as the server and the fake.
-      liveAdapters: {
+      adapters: {
         facebook: facebookAdapter({
           apiUrl: facebook.url,
           authUrl: facebook.url,
@@ -58,19 +44,18 @@ beforeAll(async () => {
           now: () => clock.now(),
         }),
       },
-      rateLimit: false,
     },
-  });
-  front.target = new URL(server.url);
+  );
+  ({ store, userId } = live);
 }, 60_000);
 
 afterAll(async () => {
-  await server?.close();
-  await Promise.all([facebook?.close(), front?.close(), store?.close()]);
+  await live?.close();
+  await facebook?.close();
 });
 
 async function connectFacebook(): Promise<void> {
-  const started = await api(front, LIVE_KEY, "POST", "/accounts/connect", { platform: "facebook" });
+  const started = await live.call("POST", "/accounts/connect", { platform: "facebook" });
   expect(started.status, JSON.stringify(started.body)).toBe(201);
   const page = await grantInBrowser(started.body.authorize_url);
   expect(page.status, page.html).toBe(200);
@@ -78,7 +63,7 @@ async function connectFacebook(): Promise<void> {
 
 /** The account's health as stored: read without a request, so nothing but the sweep can change it. */
 const storedHealth = async () => (await store.getAccount(userId, "live", "facebook"))!.health;
-const listed = async () => (await api(front, LIVE_KEY, "GET", "/accounts")).body.data[0];
+const listed = async () => (await live.call("GET", "/accounts")).body.data[0];
 const disconnects = async () =>
   (await store.listEvents(userId)).filter((e) => e.type === "account.disconnected").length;
 

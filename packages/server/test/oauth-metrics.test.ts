@@ -1,5 +1,4 @@
-import { randomBytes } from "node:crypto";
-import { CredentialKeyring, type NetworkId, provisionUser, type Store } from "@socialpub/core";
+import type { NetworkId } from "@socialpub/core";
 import { FakeClock, SAMPLE_MP4, SAMPLE_PNG } from "@socialpub/core/testing";
 import { FacebookFake } from "@socialpub/networks/facebook/fake";
 import { InstagramFake } from "@socialpub/networks/instagram/fake";
@@ -8,12 +7,7 @@ import { RedditFake } from "@socialpub/networks/reddit/fake";
 import { ThreadsFake } from "@socialpub/networks/threads/fake";
 import { YouTubeFake } from "@socialpub/networks/youtube/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { networkAdapters } from "../src/live/network-adapters.ts";
-import { createLogger } from "../src/logging.ts";
-import { type RunningServer, startServer } from "../src/server.ts";
-import { openSqliteStore } from "../src/store/sqlite-store.ts";
-import { api } from "./support/cli-process.ts";
-import { FrontProxy } from "./support/front-proxy.ts";
+import { appSettings, type LiveOAuthServer, startLiveOAuthServer } from "./support/live-oauth-server.ts";
 import { grantInBrowser } from "./support/oauth-browser.ts";
 
 /*
@@ -35,19 +29,16 @@ let threads: ThreadsFake;
 let instagram: InstagramFake;
 let youtube: YouTubeFake;
 let pinterest: PinterestFake;
-let front: FrontProxy;
-let server: RunningServer;
-let store: Store;
+let live: LiveOAuthServer;
 
 beforeAll(async () => {
-  [reddit, facebook, threads, instagram, youtube, pinterest, front] = await Promise.all([
+  [reddit, facebook, threads, instagram, youtube, pinterest] = await Promise.all([
     RedditFake.start(),
     FacebookFake.start(),
     ThreadsFake.start(),
     InstagramFake.start(),
     YouTubeFake.start(),
     PinterestFake.start(),
-    FrontProxy.start(),
   ]);
   const redditApp = reddit.addApp();
   reddit.signIn(reddit.addUser({ name: "bea_ships" }));
@@ -65,57 +56,36 @@ beforeAll(async () => {
   const pinterestApp = pinterest.addApp();
   pinterest.signIn(pinterest.addUser({ username: "ada_pins", followers: 321, boards: ["Sketches"] }));
 
-  store = openSqliteStore(":memory:");
-  await provisionUser(store, { accounts: [], key: LIVE_KEY, plan: "studio", now: clock.now() });
-  server = await startServer({
-    port: 0,
-    host: "127.0.0.1",
-    store,
-    clock,
-    logger: createLogger({ level: "silent" }),
-    retention: false,
-    service: {
-      publicUrl: front.url,
-      credentialKeyring: new CredentialKeyring(randomBytes(32)),
-      liveAdapters: networkAdapters({
-        redditApi: reddit.url,
-        redditAuth: reddit.url,
-        redditUserAgent: "server:socialpub-tests:0.1.0 (by /u/socialpub_ci)",
-        redditApp: {
-          clientId: redditApp.clientId,
-          clientSecret: redditApp.clientSecret,
-          missingSettings: [],
-        },
-        facebookApi: facebook.url,
-        facebookAuth: facebook.url,
-        facebookApp: {
-          clientId: facebookApp.clientId,
-          clientSecret: facebookApp.clientSecret,
-          missingSettings: [],
-        },
-        threadsApi: threads.url,
-        threadsAuth: `${threads.url}/oauth/authorize`,
-        threadsApp: { ...threadsApp, missingSettings: [] },
-        instagramApi: instagram.url,
-        instagramAuth: `${instagram.url}/oauth/authorize`,
-        instagramApp: { ...instagramApp, missingSettings: [] },
-        youtubeApi: youtube.url,
-        youtubeAuth: `${youtube.url}/o/oauth2/v2/auth`,
-        youtubeApp: { ...youtubeApp, missingSettings: [] },
-        pinterestApi: pinterest.url,
-        pinterestAuth: `${pinterest.url}/oauth/`,
-        pinterestApp: { ...pinterestApp, missingSettings: [] },
-      }),
-      rateLimit: false,
-      // Instagram fetches the post's image from this server's public media URL, on loopback here.
-      allowPrivateWebhookUrls: true,
+  live = await startLiveOAuthServer(
+    LIVE_KEY,
+    {
+      redditApi: reddit.url,
+      redditAuth: reddit.url,
+      redditUserAgent: "server:socialpub-tests:0.1.0 (by /u/socialpub_ci)",
+      redditApp: appSettings(redditApp),
+      facebookApi: facebook.url,
+      facebookAuth: facebook.url,
+      facebookApp: appSettings(facebookApp),
+      threadsApi: threads.url,
+      threadsAuth: `${threads.url}/oauth/authorize`,
+      threadsApp: appSettings(threadsApp),
+      instagramApi: instagram.url,
+      instagramAuth: `${instagram.url}/oauth/authorize`,
+      instagramApp: appSettings(instagramApp),
+      youtubeApi: youtube.url,
+      youtubeAuth: `${youtube.url}/o/oauth2/v2/auth`,
+      youtubeApp: appSettings(youtubeApp),
+      pinterestApi: pinterest.url,
+      pinterestAuth: `${pinterest.url}/oauth/`,
+      pinterestApp: appSettings(pinterestApp),
     },
-  });
-  front.target = new URL(server.url);
+    // Instagram fetches the post's image from this server's public media URL, on loopback here.
+    { clock, allowPrivateWebhookUrls: true },
+  );
 }, 60_000);
 
 afterAll(async () => {
-  await server?.close();
+  await live?.close();
   expect(pinterest?.specViolations ?? []).toEqual([]);
   await Promise.all([
     reddit?.close(),
@@ -124,23 +94,11 @@ afterAll(async () => {
     instagram?.close(),
     youtube?.close(),
     pinterest?.close(),
-    front?.close(),
-    store?.close(),
   ]);
 });
 
-async function uploadMedia(kind: "image" | "video"): Promise<string> {
-  const upload = await fetch(`${front.url}/api/v1/media`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${LIVE_KEY}`,
-      "content-type": kind === "image" ? "image/png" : "video/mp4",
-    },
-    body: kind === "image" ? SAMPLE_PNG : SAMPLE_MP4,
-  });
-  expect(upload.status).toBe(201);
-  return ((await upload.json()) as { id: string }).id;
-}
+const uploadMedia = (kind: "image" | "video"): Promise<string> =>
+  kind === "image" ? live.upload(SAMPLE_PNG, "image/png") : live.upload(SAMPLE_MP4, "video/mp4");
 
 interface MetricsCase {
   network: NetworkId;
@@ -217,7 +175,7 @@ describe("figures of posts on OAuth networks", () => {
   it.each(CASES)(
     "$network: the first read, 5 minutes after publishing, shows what the network reports",
     async (c) => {
-      const started = await api(front, LIVE_KEY, "POST", "/accounts/connect", {
+      const started = await live.call("POST", "/accounts/connect", {
         platform: c.network,
         ...c.connect,
       });
@@ -225,15 +183,14 @@ describe("figures of posts on OAuth networks", () => {
       const page = await grantInBrowser(started.body.authorize_url);
       expect(page.status, page.html).toBe(200);
 
-      const post = await api(front, LIVE_KEY, "POST", "/posts", {
+      const post = await live.call("POST", "/posts", {
         caption: `Figures on ${c.network}\nread by the server`,
         platforms: [c.network],
         ...(c.media && { media: await uploadMedia(c.media) }),
       });
       expect(post.body.status, JSON.stringify(post.body)).toBe("published");
       c.report();
-      const target = async () =>
-        (await api(front, LIVE_KEY, "GET", `/posts/${post.body.id}/targets`)).body.data[0];
+      const target = async () => (await live.call("GET", `/posts/${post.body.id}/targets`)).body.data[0];
       expect(await target()).toMatchObject({ reach: 0, likes: 0, comments: 0, shares: 0 });
 
       await clock.advance(5 * MINUTE);
@@ -249,13 +206,13 @@ describe("figures of posts on OAuth networks", () => {
     const before = refreshes();
     await clock.advance(55 * MINUTE);
     expect(refreshes()).toBe(before + 1);
-    const posts = (await api(front, LIVE_KEY, "GET", "/posts?limit=10")).body.data as {
+    const posts = (await live.call("GET", "/posts?limit=10")).body.data as {
       id: string;
       platforms: string[];
     }[];
     const id = posts.find((p) => p.platforms.includes("reddit"))!.id;
     // A score that fell (a downvote) leaves likes as they were; comments rose.
-    expect((await api(front, LIVE_KEY, "GET", `/posts/${id}/targets`)).body.data[0]).toMatchObject({
+    expect((await live.call("GET", `/posts/${id}/targets`)).body.data[0]).toMatchObject({
       likes: 42,
       comments: 9,
       shares: 2,

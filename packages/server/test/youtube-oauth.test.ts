@@ -58,15 +58,7 @@ async function connect() {
   return started.body as { authorize_url: string; state: string; expires_at: string };
 }
 
-async function uploadMedia(bytes: Uint8Array<ArrayBuffer>, type: string): Promise<string> {
-  const upload = await fetch(`${front.url}/api/v1/media`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${LIVE_KEY}`, "content-type": type },
-    body: bytes,
-  });
-  expect(upload.status).toBe(201);
-  return ((await upload.json()) as { id: string }).id;
-}
+const uploadMedia = (bytes: Uint8Array<ArrayBuffer>, type: string) => live.upload(bytes, type);
 
 const targetOf = async (postId: string) => (await call("GET", `/posts/${postId}/targets`)).body.data[0];
 

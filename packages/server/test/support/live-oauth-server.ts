@@ -1,5 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { CredentialKeyring, provisionUser, type Store } from "@socialpub/core";
+import {
+  type Clock,
+  CredentialKeyring,
+  type NetworkAdapters,
+  provisionUser,
+  type Store,
+} from "@socialpub/core";
+import { expect } from "vitest";
 import { type NetworkAddresses, networkAdapters } from "../../src/live/network-adapters.ts";
 import type { OAuthAppSettings } from "../../src/live/oauth-settings.ts";
 import { createLogger } from "../../src/logging.ts";
@@ -25,6 +32,8 @@ export interface LiveOAuthServer {
   /** Calls the API through the public address with the live key. */
   // biome-ignore lint/suspicious/noExplicitAny: bodies are checked field by field by the tests.
   call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** Uploads media through the public address with the live key; answers its id. */
+  upload(bytes: Uint8Array<ArrayBuffer>, type: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -44,24 +53,36 @@ export async function startLiveOAuthServer(
     withoutPublicUrl?: boolean;
     /** The largest request body (an uploaded video) the server reads. */
     bodyLimit?: number;
+    /** The server's clock (a FakeClock moves its timers: the sweep, the metrics reads); the user is made at its time. */
+    clock?: Clock;
+    /** The adapters to publish with, where the test makes them itself (one that counts on the test's clock). */
+    adapters?: NetworkAdapters;
   } = {},
 ): Promise<LiveOAuthServer> {
   const front = await FrontProxy.start();
   const store = openSqliteStore(":memory:");
   let server: RunningServer | undefined;
   try {
-    const userId = (await provisionUser(store, { accounts: [], key: liveKey, plan: "studio" })).user.id;
+    const userId = (
+      await provisionUser(store, {
+        accounts: [],
+        key: liveKey,
+        plan: "studio",
+        ...(options.clock && { now: options.clock.now() }),
+      })
+    ).user.id;
     server = await startServer({
       port: 0,
       host: "127.0.0.1",
       store,
+      ...(options.clock && { clock: options.clock }),
       logger: createLogger({ level: "silent" }),
       retention: false,
       ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
       service: {
         ...(!options.withoutPublicUrl && { publicUrl: front.url }),
         credentialKeyring: new CredentialKeyring(randomBytes(32)),
-        liveAdapters: networkAdapters(addresses),
+        liveAdapters: options.adapters ?? networkAdapters(addresses),
         rateLimit: false,
         ...(options.allowPrivateWebhookUrls && { allowPrivateWebhookUrls: true }),
       },
@@ -79,6 +100,15 @@ export async function startLiveOAuthServer(
         const res = await api(front, liveKey, method, path, body);
         seen.push(JSON.stringify(res.body));
         return res;
+      },
+      async upload(bytes, type) {
+        const res = await fetch(`${front.url}/api/v1/media`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${liveKey}`, "content-type": type },
+          body: bytes,
+        });
+        expect(res.status).toBe(201);
+        return ((await res.json()) as { id: string }).id;
       },
       async close() {
         await running.close();

@@ -84,15 +84,7 @@ export function describeMetaNetwork(c: MetaNetworkCase, liveKey: string): void {
     return started.body as { authorize_url: string; state: string };
   }
 
-  async function upload(bytes: Uint8Array<ArrayBuffer>, type: string): Promise<string> {
-    const upload = await fetch(`${front.url}/api/v1/media`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${liveKey}`, "content-type": type },
-      body: bytes,
-    });
-    expect(upload.status).toBe(201);
-    return ((await upload.json()) as { id: string }).id;
-  }
+  const upload = (bytes: Uint8Array<ArrayBuffer>, type: string) => live.upload(bytes, type);
 
   const publish = (caption: string) =>
     call("POST", "/posts", { caption, platforms: [c.platform], media: mediaId });
