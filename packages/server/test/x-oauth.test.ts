@@ -1,5 +1,5 @@
 import { measure, type Store } from "@socialpub/core";
-import { SAMPLE_PNG } from "@socialpub/core/testing";
+import { SAMPLE_MP4, SAMPLE_PNG } from "@socialpub/core/testing";
 import { XFake, type XFakeUser } from "@socialpub/networks/x/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FrontProxy } from "./support/front-proxy.ts";
@@ -125,6 +125,34 @@ describe("X: OAuth connect and live publishing", () => {
       type: "image/png",
       bytes: SAMPLE_PNG.length,
     });
+  });
+
+  it("publishes a video: uploaded in segments, processed by X, then posted with its media id", async () => {
+    const video = new Uint8Array(200 * 1024).map((_, i) => i % 249);
+    video.set(SAMPLE_MP4, 0);
+    const upload = await fetch(`${front.url}/api/v1/media`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${LIVE_KEY}`, "content-type": "video/mp4" },
+      body: video,
+    });
+    expect(upload.status).toBe(201);
+    const media = ((await upload.json()) as { id: string }).id;
+    const posted = await call("POST", "/posts", { caption: "A video for X", platforms: ["x"], media });
+    expect(posted.status).toBe(201);
+    const done = await until(
+      async () => targetOf(posted.body.id),
+      (t) => t.status !== "pending",
+      60_000,
+    );
+    expect(done.status).toBe("published");
+    const made = x.posts.at(-1)!;
+    expect(made).toMatchObject({ text: "A video for X", mediaIds: [expect.any(String)] });
+    expect(x.chunked.uploads.get(made.mediaIds[0]!)).toMatchObject({
+      category: "tweet_video",
+      totalBytes: video.length,
+      state: "succeeded",
+    });
+    expect(done.permalink).toBe(`https://x.com/i/web/status/${made.id}`);
   });
 
   it("text is fitted by X's weights: a long URL counts 23, CJK characters 2, and X takes what is sent", async () => {

@@ -6,8 +6,10 @@ import {
   oauthStepsConfig,
 } from "../common/oauth-adapter.ts";
 import type { XApiConfig } from "./api.ts";
+import { X_SEGMENT_BYTES } from "./chunked-upload.ts";
+import { X_MAX_VIDEO_BYTES } from "./media-plan.ts";
 import { X_DEFAULT_SCOPES, xOAuth } from "./oauth.ts";
-import { publishX, X_MAX_IMAGE_BYTES } from "./publish.ts";
+import { publishX } from "./publish.ts";
 
 export const X_API_URL = "https://api.x.com";
 export const X_AUTHORIZE_URL = "https://x.com/i/oauth2/authorize";
@@ -16,11 +18,14 @@ export const X_AUTHORIZE_URL = "https://x.com/i/oauth2/authorize";
 export interface XAdapterOptions extends OAuthAdapterOptions {
   /** The authorize page (https://x.com/i/oauth2/authorize; the server reads SOCIALPUB_X_AUTH_URL). */
   authorizeUrl?: string;
+  /** What one append of a chunked (video, GIF) upload sends at most (default 4 MiB; X takes up to 5 MB). */
+  segmentBytes?: number;
 }
 
 /**
  * X through the API v2 with the user's OAuth 2.0 token (authorization code with PKCE). Posts text with
- * up to four images. X has no way to look a post up by a key of ours, so there is no findPublished: an
+ * up to four images, one video or one animated GIF (chunked upload, resumed from the target's saved
+ * step). X has no way to look a post up by a key of ours, so there is no findPublished: an
  * attempt without an answer fails as "outcome unknown" rather than posting twice.
  */
 export function xAdapter(options: XAdapterOptions = {}): NetworkAdapter {
@@ -29,12 +34,19 @@ export function xAdapter(options: XAdapterOptions = {}): NetworkAdapter {
     fetch: options.fetch ?? globalThis.fetch,
     now: options.now ?? Date.now,
   };
+  const segmentBytes = options.segmentBytes ?? X_SEGMENT_BYTES;
+  if (!Number.isInteger(segmentBytes) || segmentBytes <= 0 || segmentBytes > 5 * 1024 * 1024) {
+    throw new RangeError(
+      "segmentBytes must be a positive number of bytes up to 5 MB (X's limit per append).",
+    );
+  }
   return {
     id: "x",
     rule: NETWORK_RULES.x,
     // X's documented limit on creating posts with a user token: 100 per 15 minutes per user.
     pacing: [{ count: 100, windowMs: 15 * 60_000 }],
-    maxMediaBytes: X_MAX_IMAGE_BYTES,
+    // The largest X takes (a video); images and GIFs are held to their own limits when posted.
+    maxMediaBytes: X_MAX_VIDEO_BYTES,
     connect: connectThroughOAuth("x", "X", "X's own page"),
     oauth: xOAuth(
       oauthStepsConfig(options, {
@@ -44,6 +56,6 @@ export function xAdapter(options: XAdapterOptions = {}): NetworkAdapter {
         api,
       }),
     ),
-    publish: (account, post) => publishX(api, account, post),
+    publish: (account, post) => publishX(api, { segmentBytes }, account, post),
   };
 }

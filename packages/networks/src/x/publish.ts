@@ -9,31 +9,52 @@ import {
   truncate,
 } from "@socialpub/core";
 import { type XApiConfig, xCall } from "./api.ts";
-
-/** X takes images up to 5 MB through the one-request upload. */
-export const X_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-const IMAGE_TYPES = /^image\/(jpeg|png|gif|webp)$/;
+import { planMedia } from "./media-plan.ts";
+import { markPosting, uploadResumably } from "./resumable-media.ts";
 
 /** The post's permalink: X resolves it to the account's own address. */
 export const xPermalink = (id: string) => `https://x.com/i/web/status/${id}`;
 
+export interface XPublishOptions {
+  /** What one append of a chunked upload sends at most. */
+  segmentBytes: number;
+}
+
 /**
- * Uploads the post's images (POST /2/media/upload, one request each), then creates the post
+ * Uploads the post's media — images in one request each (POST /2/media/upload), a video or an animated
+ * GIF through the chunked upload, saved on the target so it resumes — then creates the post
  * (POST /2/tweets) with their media ids. An upload that fails leaves nothing posted, so its failure is
  * retried like any other; the post itself, once sent without an answer, has an unknown outcome.
  */
 export async function publishX(
   api: XApiConfig,
+  options: XPublishOptions,
   account: AccountSession,
   post: PublishInput,
 ): Promise<PublishedPost> {
   const token = String(account.credentials.access_token ?? "");
+  const plan = planMedia(post.media);
   const mediaIds: string[] = [];
-  for (const file of post.media) mediaIds.push(await uploadImage(api, token, file, post.signal));
+  if (plan.kind === "chunked") {
+    const { file, category } = plan;
+    mediaIds.push(
+      await uploadResumably({ api, token, file, category, segmentBytes: options.segmentBytes, post }),
+    );
+    await markPosting(post, file, true);
+  } else {
+    for (const file of plan.files) mediaIds.push(await uploadImage(api, token, file, post.signal));
+  }
   const body = { text: fitX(post.text), ...(mediaIds.length > 0 && { media: { media_ids: mediaIds } }) };
-  const answer = (await xCall(api, token, "POST", "/2/tweets", { json: body }, post.signal)) as {
-    data?: { id?: string };
-  };
+  let answer: { data?: { id?: string } };
+  try {
+    answer = (await xCall(api, token, "POST", "/2/tweets", { json: body }, post.signal)) as typeof answer;
+  } catch (error) {
+    // X answered with a refusal: nothing was posted, so the upload may be posted by the next attempt.
+    if (plan.kind === "chunked" && error instanceof NetworkError && error.status !== undefined) {
+      await markPosting(post, plan.file, false);
+    }
+    throw error;
+  }
   const id = answer?.data?.id;
   if (typeof id !== "string") {
     throw new NetworkError("x", "unknown", "X answered the post without its id; check the account.");
@@ -57,16 +78,6 @@ async function uploadImage(
   file: MediaFile,
   signal: AbortSignal,
 ): Promise<string> {
-  if (!IMAGE_TYPES.test(file.contentType)) {
-    throw new NetworkError(
-      "x",
-      "refused",
-      `X: this server uploads images (JPEG, PNG, GIF, WebP) to X; ${file.contentType} is not one of them.`,
-    );
-  }
-  if (file.bytes.length > X_MAX_IMAGE_BYTES) {
-    throw new NetworkError("x", "refused", "X takes images up to 5 MB; the post's image is larger.");
-  }
   const form = new FormData();
   form.set("media", new Blob([new Uint8Array(file.bytes)], { type: file.contentType }), file.filename);
   form.set("media_category", "tweet_image");

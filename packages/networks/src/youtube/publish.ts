@@ -4,8 +4,8 @@ import {
   NetworkError,
   type PublishedPost,
   type PublishInput,
-  type PublishStep,
 } from "@socialpub/core";
+import { currentStep, saveAttemptStep } from "../common/attempt-step.ts";
 import type { YouTubeApiConfig } from "./api.ts";
 import { videoText } from "./text.ts";
 import { openSession, sendBytes, sessionState } from "./upload.ts";
@@ -26,13 +26,6 @@ export interface YouTubePublishOptions {
 }
 
 /**
- * Steps an attempt saved itself, by attempt: the service hands `post.step` as it was when the attempt
- * began, and runs the publish once more after refreshing a token YouTube refused, so the second run
- * must see the session the first one opened.
- */
-const savedThisAttempt = new WeakMap<PublishInput, PublishStep>();
-
-/**
  * Uploads the post's video through a resumable session: the session's address is saved on the target
  * as soon as YouTube opens it, so the next attempt (a retry, or the first after a restart) asks the
  * session where it stands instead of starting over: all bytes in → that video is the post; some →
@@ -48,7 +41,7 @@ export async function publishYouTube(
   const file = onlyVideo(post.media);
   const token = String(account.credentials.access_token ?? "");
   const size = file.bytes.length;
-  const saved = savedThisAttempt.get(post) ?? post.step;
+  const saved = currentStep(post);
   let session =
     typeof saved?.upload_session === "string" && saved.size === size ? saved.upload_session : null;
   let offset = 0;
@@ -65,9 +58,7 @@ export async function publishYouTube(
       status: { privacyStatus: options.audited ? "public" : "private" },
     };
     session = await openSession(api, token, metadata, file, post.signal);
-    const step = { upload_session: session, size, opened_at: api.now() };
-    await post.saveStep(step);
-    savedThisAttempt.set(post, step);
+    await saveAttemptStep(post, { upload_session: session, size, opened_at: api.now() });
   }
   return published(await sendBytes(api, token, session, file, offset, options.chunkBytes, post.signal));
 }

@@ -4,12 +4,15 @@ import { OAuthNetworkFake } from "../../common/fake-oauth.ts";
 import { type FakeAnswer, type FakeRequest, formDataOf, startFakeServer } from "../../common/fake-server.ts";
 import { OpenApiCheck } from "../../common/openapi-check.ts";
 import { oauthScopesOf } from "../../common/spec-files.ts";
+import { XFakeChunkedUploads } from "./chunked.ts";
 import { type FakeApp, type FakeGrant, XFakeOAuth } from "./oauth.ts";
+import { problem } from "./problem.ts";
 
 /*
  * A stateful fake of the X API v2 on a loopback port, for tests that cannot reach X: its OAuth 2.0
  * pages and token endpoint (oauth.ts), the signed-in user (GET /2/users/me), image uploads
- * (POST /2/media/upload) and posts (POST /2/tweets), with X's errors: an expired or revoked token (401),
+ * (POST /2/media/upload), chunked video and GIF uploads with their processing (chunked.ts) and posts
+ * (POST /2/tweets), with X's errors: an expired or revoked token (401),
  * a duplicate post (403), and a used-up limit (429 with x-rate-limit-* headers). Every API request and
  * answer is checked against x-openapi.json (specViolations).
  */
@@ -47,6 +50,8 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
   readonly users = new Map<string, XFakeUser>();
   readonly posts: XFakePost[] = [];
   readonly media = new Map<string, { userId: string; bytes: number; type: string }>();
+  /** Chunked (video, GIF) uploads: initialize, append, finalize, STATUS. */
+  readonly chunked: XFakeChunkedUploads;
   /** Posts a user may create per 15 minutes (X: 100); lower it to run into the limit. */
   postsPerWindow = 100;
   readonly #postTimes = new Map<string, number[]>();
@@ -65,6 +70,7 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
     this.#check = check;
     this.#now = now;
     this.oauth = new XFakeOAuth(scopes, now);
+    this.chunked = new XFakeChunkedUploads(now, () => String(this.#nextId++));
   }
 
   static async start(options: XFakeOptions = {}): Promise<XFake> {
@@ -100,7 +106,13 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
     const json = !multipart && request.body.length > 0 ? safeJson(request.body) : undefined;
     if (this.#check) {
       const body = form
-        ? Object.fromEntries([...form].map(([k, v]) => [k, typeof v === "string" ? v : "<bytes>"]))
+        ? // A form's fields are text; the description types segment_index as the integer it carries.
+          Object.fromEntries(
+            [...form].map(([k, v]) => [
+              k,
+              typeof v !== "string" ? "<bytes>" : /^\d+$/.test(v) ? Number(v) : v,
+            ]),
+          )
         : json;
       for (const p of this.#check.request({
         method: request.method,
@@ -155,6 +167,8 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
       };
     }
     if (request.method === "POST" && pathname === "/2/media/upload") return this.#upload(grant, form);
+    const chunked = this.#chunked(request, pathname, grant, json, form);
+    if (chunked) return chunked;
     if (request.method === "POST" && pathname === "/2/tweets") return this.#post(grant, json);
     return problem(
       404,
@@ -162,6 +176,27 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
       `No route ${request.method} ${pathname}`,
       "https://api.twitter.com/2/problems/resource-not-found",
     );
+  }
+
+  #chunked(
+    request: FakeRequest,
+    pathname: string,
+    grant: FakeGrant,
+    json: unknown,
+    form: FormData | null,
+  ): FakeAnswer | null {
+    const isMedia = pathname.startsWith("/2/media/upload");
+    if (isMedia && !grant.scopes.includes("media.write"))
+      return problem(403, "Forbidden", "Missing scope media.write", "about:blank");
+    if (request.method === "GET" && pathname === "/2/media/upload")
+      return this.chunked.status(grant, request.url.searchParams.get("media_id"));
+    if (request.method !== "POST") return null;
+    if (pathname === "/2/media/upload/initialize") return this.chunked.initialize(grant, json);
+    const step = /^\/2\/media\/upload\/(\d{1,19})\/(append|finalize)$/.exec(pathname);
+    if (!step) return null;
+    return step[2] === "append"
+      ? this.chunked.append(grant, step[1]!, form)
+      : this.chunked.finalize(grant, step[1]!);
   }
 
   #upload(grant: FakeGrant, form: FormData | null): FakeAnswer {
@@ -208,7 +243,9 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
         "https://api.twitter.com/2/problems/invalid-request",
       );
     }
-    if (mediaIds.some((id) => this.media.get(id)?.userId !== grant.userId)) {
+    const usable = (id: string) =>
+      this.media.get(id)?.userId === grant.userId || this.chunked.ready(id, grant.userId);
+    if (!mediaIds.every(usable)) {
       return problem(
         400,
         "Invalid Request",
@@ -259,12 +296,4 @@ function safeJson(bytes: Uint8Array): unknown {
   } catch {
     return undefined;
   }
-}
-
-/**
- * An error as X's description gives it: the problem fields (title, detail, type, status) and the
- * Error fields (code, message) its application/json answers carry.
- */
-function problem(status: number, title: string, detail: string, type: string): FakeAnswer {
-  return { status, json: { title, detail, type, status, code: status, message: detail } };
 }
