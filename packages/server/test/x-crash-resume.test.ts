@@ -1,8 +1,8 @@
-import { SAMPLE_MP4 } from "@socialpub/core/testing";
 import { XFake } from "@socialpub/networks/x/fake";
 import { describe, expect, it } from "vitest";
 import { crashStage } from "./support/crash-stage.ts";
 import { until } from "./support/oauth-browser.ts";
+import { sampleVideo } from "./support/sample-video.ts";
 
 /*
  * A server process killed while X processes a video (the chunked upload finalized and saved on the
@@ -13,12 +13,7 @@ import { until } from "./support/oauth-browser.ts";
 const LIVE_KEY = `sp_live_${"CrashWhileXProcessesTheVideo0123".repeat(2)}`;
 const X = { platform: "x", prefix: "X", authPath: "/i/oauth2/authorize", start: () => XFake.start() };
 
-const VIDEO = (() => {
-  const bytes = new Uint8Array(300 * 1024);
-  bytes.set(SAMPLE_MP4, 0);
-  for (let i = SAMPLE_MP4.length; i < bytes.length; i++) bytes[i] = i % 253;
-  return bytes;
-})();
+const VIDEO = sampleVideo(300 * 1024);
 
 describe("x: a crash while X processes the video", () => {
   it("resumes the saved upload after a restart and posts once", { timeout: 240_000 }, async () => {

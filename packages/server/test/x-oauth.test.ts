@@ -1,10 +1,12 @@
 import { measure, type Store } from "@socialpub/core";
-import { SAMPLE_MP4, SAMPLE_PNG } from "@socialpub/core/testing";
+import { SAMPLE_PNG } from "@socialpub/core/testing";
 import { XFake, type XFakeUser } from "@socialpub/networks/x/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FrontProxy } from "./support/front-proxy.ts";
 import { grantCases, grantSecrets } from "./support/grant-cases.ts";
 import { appSettings, type LiveOAuthServer, startLiveOAuthServer } from "./support/live-oauth-server.ts";
+import { until } from "./support/oauth-browser.ts";
+import { sampleVideo } from "./support/sample-video.ts";
 import { grantOnXConsentPage } from "./support/x-consent.ts";
 
 /*
@@ -128,15 +130,8 @@ describe("X: OAuth connect and live publishing", () => {
   });
 
   it("publishes a video: uploaded in segments, processed by X, then posted with its media id", async () => {
-    const video = new Uint8Array(200 * 1024).map((_, i) => i % 249);
-    video.set(SAMPLE_MP4, 0);
-    const upload = await fetch(`${front.url}/api/v1/media`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${LIVE_KEY}`, "content-type": "video/mp4" },
-      body: video,
-    });
-    expect(upload.status).toBe(201);
-    const media = ((await upload.json()) as { id: string }).id;
+    const video = sampleVideo(200 * 1024);
+    const media = await live.upload(video, "video/mp4");
     const posted = await call("POST", "/posts", { caption: "A video for X", platforms: ["x"], media });
     expect(posted.status).toBe(201);
     const done = await until(

@@ -1,8 +1,8 @@
-import { SAMPLE_MP4 } from "@socialpub/core/testing";
 import { YouTubeFake } from "@socialpub/networks/youtube/fake";
 import { describe, expect, it } from "vitest";
 import { crashStage } from "./support/crash-stage.ts";
 import { until } from "./support/oauth-browser.ts";
+import { sampleVideo } from "./support/sample-video.ts";
 
 /*
  * A server process killed in the middle of a YouTube upload (the resumable session opened and saved,
@@ -20,12 +20,7 @@ const YOUTUBE = {
   start: () => YouTubeFake.start(),
 };
 
-const VIDEO = (() => {
-  const bytes = new Uint8Array(400 * 1024);
-  bytes.set(SAMPLE_MP4, 0);
-  for (let i = SAMPLE_MP4.length; i < bytes.length; i++) bytes[i] = i % 253;
-  return bytes;
-})();
+const VIDEO = sampleVideo(400 * 1024);
 
 describe("youtube: a crash between opening the upload session and its last byte", () => {
   it("resumes the saved session after a restart and makes one video", { timeout: 240_000 }, async () => {

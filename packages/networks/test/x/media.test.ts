@@ -3,6 +3,7 @@ import { SAMPLE_MP4 } from "@socialpub/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { xAdapter } from "../../src/index.ts";
 import { XFake, type XFakeUser } from "../../src/x/fake/server.ts";
+import { connectByConsent } from "../helpers/oauth-consent.ts";
 import { caught, fileOf, postOf, sessionOf } from "../helpers/session.ts";
 
 /*
@@ -15,7 +16,6 @@ let fake: XFake;
 let ada: XFakeUser;
 let app: { clientId: string; clientSecret: string };
 let credentials: Credentials;
-const REDIRECT = "http://127.0.0.1:1/api/v1/accounts/callback/x";
 const SEGMENT = 64 * 1024;
 
 const video = (size: number): MediaFile => {
@@ -48,31 +48,7 @@ beforeAll(async () => {
   app = fake.addApp();
   ada = fake.addUser({ username: "ada_ships" });
   fake.signIn(ada);
-  const a = adapter();
-  const verifier = "v".repeat(50);
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier));
-  const authorize = a.oauth!.authorizeUrl({
-    state: "s",
-    redirectUri: REDIRECT,
-    codeChallenge: Buffer.from(digest).toString("base64url"),
-  });
-  const page = await fetch(authorize);
-  const request = /name="request" value="([^"]+)"/.exec(await page.text())![1]!;
-  const back = await fetch(`${fake.url}/i/oauth2/consent`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ request, decision: "allow" }).toString(),
-    redirect: "manual",
-  });
-  const code = new URL(back.headers.get("location")!).searchParams.get("code")!;
-  const connected = await a.oauth!.exchange({
-    code,
-    redirectUri: REDIRECT,
-    codeVerifier: verifier,
-    fields: {},
-    signal: AbortSignal.timeout(30_000),
-  });
-  credentials = connected.credentials;
+  credentials = await connectByConsent(adapter(), `${fake.url}/i/oauth2/consent`);
 }, 60_000);
 
 afterAll(() => fake?.close());

@@ -3,6 +3,7 @@ import { SAMPLE_MP4 } from "@socialpub/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { youtubeAdapter } from "../../src/index.ts";
 import { YouTubeFake, type YouTubeFakeUser } from "../../src/youtube/fake/server.ts";
+import { pkcePair, pressAllow } from "../helpers/oauth-consent.ts";
 import { postOf, sessionOf } from "../helpers/session.ts";
 
 /*
@@ -39,25 +40,8 @@ const adapter = (options: Parameters<typeof youtubeAdapter>[0] = {}) =>
     ...options,
   });
 
-/** The consent page pressed, as the person would; answers the code the redirect carries. */
-async function consent(authorizeUrl: string): Promise<string> {
-  const page = await fetch(authorizeUrl);
-  const request = /name="request" value="([^"]+)"/.exec(await page.text())![1]!;
-  const back = await fetch(`${fake.url}/o/oauth2/consent`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ request, decision: "allow" }).toString(),
-    redirect: "manual",
-  });
-  return new URL(back.headers.get("location")!).searchParams.get("code")!;
-}
-
-/** PKCE pair: the verifier and its S256 challenge. */
-async function pkce(): Promise<{ verifier: string; challenge: string }> {
-  const verifier = "v".repeat(50);
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier));
-  return { verifier, challenge: Buffer.from(digest).toString("base64url") };
-}
+const consent = (authorizeUrl: string) => pressAllow(authorizeUrl, `${fake.url}/o/oauth2/consent`);
+const pkce = pkcePair;
 
 let credentials: Credentials;
 
