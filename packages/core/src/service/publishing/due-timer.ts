@@ -11,7 +11,7 @@ export interface DueWork {
 /**
  * One timer set for the earliest due work instead of polling, moved earlier when sooner work is
  * announced (`notify`) and re-armed from the store after every run; a failed run is tried again after
- * `retryDelayMs`. What the post scheduler does for due posts, for target retries and metrics reads.
+ * `retryDelayMs`. The post scheduler's timer, and the one of target retries, metrics reads and ending grants.
  */
 export class DueTimer {
   private timer: TimerHandle | null = null;
@@ -77,7 +77,13 @@ export class DueTimer {
     }
   }
 
-  private async rearm(): Promise<void> {
+  /** When the timer fires next (for diagnostics and tests), or null. */
+  get nextRunAt(): number | null {
+    return this.armedFor;
+  }
+
+  /** Re-reads when work is due next and sets the timer for it. */
+  async rearm(): Promise<void> {
     if (!this.started) return;
     const next = await this.work.next();
     this.disarm();
