@@ -25,7 +25,12 @@ export async function sendAttempt(
   const signal = callerSignal ? AbortSignal.any([callerSignal, timeout.signal]) : timeout.signal;
   try {
     const pending = transport({ ...request, signal });
-    return { kind: "response", response: await Promise.race([pending, rejectOnAbort(signal, pending)]) };
+    // A transport that rejects on abort needs no race: listening to the signal here too costs a
+    // listener per attempt for nothing.
+    const response = await (transport.rejectsOnAbort
+      ? pending
+      : Promise.race([pending, rejectOnAbort(signal, pending)]));
+    return { kind: "response", response };
   } catch (error) {
     if (callerSignal?.aborted) throw callerSignal.reason;
     if (timeout.signal.aborted || isUndiciTimeout(error)) return { kind: "timeout", cause: error };

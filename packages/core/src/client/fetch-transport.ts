@@ -7,6 +7,11 @@ import type { FetchLike, Transport } from "./transport.ts";
 export function createFetchTransport(fetch: FetchLike): Transport {
   return async ({ method, url, headers, body, signal }) => {
     const response = await fetch(new Request(url, { method, headers, body, signal }));
-    return { status: response.status, headers: response.headers, body: await response.text() };
+    return {
+      status: response.status,
+      headers: response.headers,
+      header: (name) => response.headers.get(name),
+      body: await response.text(),
+    };
   };
 }

@@ -77,14 +77,14 @@ const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
  */
 export function createRequester(config: RequesterConfig): Requester {
   const basePath = withoutTrailingSlashes(config.baseUrl.pathname);
+  const origin = config.baseUrl.origin;
 
   return async function send(request) {
     const options = request.options ?? {};
-    const url = resolveUrl(config.baseUrl, basePath, request.path, request.query);
-    const path = url.pathname.slice(basePath.length) + url.search;
+    const { href, path } = resolveUrl(config.baseUrl, origin, basePath, request.path, request.query);
     const outgoing = {
       method: request.method,
-      url: url.href,
+      url: href,
       headers: requestHeaders(config, request, options),
       body: request.bytes?.data ?? (request.json === undefined ? undefined : JSON.stringify(request.json)),
     };
@@ -115,19 +115,31 @@ export function createRequester(config: RequesterConfig): Requester {
       let decision: RetryDecision;
       if (result.kind === "connection") {
         failure = new ConnectionError(
-          `Could not reach ${url.origin}: ${result.reason}`,
+          `Could not reach ${origin}: ${result.reason}`,
           details({ cause: result.cause }),
         );
         decision = decideRetry({ kind: "connection-error" }, retries, policy, Date.now());
       } else {
-        const { status, headers, body } = result.response;
-        const answered = { ...details(), status, headers, body, requestId: headers.get("x-request-id") };
+        const response = result.response;
+        const { status, body } = response;
+        const requestId = response.header("x-request-id");
+        // The answer's details as an error would carry them, made only when one is thrown: a success
+        // never reads its headers unless the caller does (ApiResponse.headers is read on demand too).
+        const answered = () => ({ ...details(), status, headers: response.headers, body, requestId });
         if (status >= 200 && status < 300) {
-          const data = parseResponseBody(request.schema, answered);
-          return { data, url: url.href, status, headers, requestId: answered.requestId };
+          const data = parseResponseBody(request.schema, body, answered);
+          return {
+            data,
+            url: href,
+            status,
+            requestId,
+            get headers() {
+              return response.headers;
+            },
+          };
         }
-        failure = errorFromResponse(answered);
-        const retryAfter = headers.get("retry-after");
+        failure = errorFromResponse(answered());
+        const retryAfter = response.header("retry-after");
         decision = decideRetry({ kind: "response", status, retryAfter }, retries, policy, Date.now());
       }
       if (!decision.retry) throw failure;
@@ -136,12 +148,22 @@ export function createRequester(config: RequesterConfig): Requester {
   };
 }
 
+/**
+ * A path the client builds itself with no query ("/me", "/posts/post_01…"): only letters, digits and
+ * `_~-` between slashes, so no dot segment and nothing to escape — what URL would make of it is the
+ * string itself, and parsing it would cost more than the rest of a call's own work.
+ */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-]+)+$/;
+
+/** The request's absolute URL, and its path and query under the base URL (for errors). */
 function resolveUrl(
   base: URL,
+  origin: string,
   basePath: string,
   path: string,
   query: Record<string, string | number | undefined> | undefined,
-): URL {
+): { href: string; path: string } {
+  if (query === undefined && PLAIN_PATH.test(path)) return { href: `${origin}${basePath}${path}`, path };
   const url = /^https?:\/\//i.test(path) ? new URL(path) : new URL(`${base.origin}${basePath}${path}`);
   // A next-page URL comes from a response header: never send the API key anywhere but the base URL.
   if (url.origin !== base.origin || !url.pathname.startsWith(`${basePath}/`)) {
@@ -160,7 +182,7 @@ function resolveUrl(
   for (const [name, value] of Object.entries(query ?? {})) {
     if (value !== undefined) url.searchParams.set(name, String(value));
   }
-  return url;
+  return { href: url.href, path: url.pathname.slice(basePath.length) + url.search };
 }
 
 function requestHeaders(config: RequesterConfig, request: ApiRequest<z.ZodType>, options: RequestOptions) {

@@ -13,11 +13,20 @@ export interface TransportRequest {
 
 export interface TransportResponse {
   status: number;
-  headers: Headers;
+  /** Every response header. A transport may build it on first read: most calls never read it. */
+  readonly headers: Headers;
+  /** One header's value (several joined with ", "), or null; reads it without building `headers`. */
+  header(name: string): string | null;
   body: string;
 }
 
-export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
+export type Transport = ((request: TransportRequest) => Promise<TransportResponse>) & {
+  /**
+   * True when the transport's promise rejects as soon as the request's signal aborts (undici's does).
+   * Otherwise (an in-process handler may ignore the signal) each attempt races it against the signal.
+   */
+  readonly rejectsOnAbort?: boolean;
+};
 
 /** A web-standard fetch: the global one, or a handler such as `createService(…).fetch`. */
 export type FetchLike = (request: Request) => Promise<Response>;

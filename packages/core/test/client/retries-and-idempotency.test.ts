@@ -158,9 +158,27 @@ describe("retries and idempotency", () => {
     expect((error as TimeoutError).message).toBe("GET /me got no answer within 100 ms.");
     expect(server.seen).toHaveLength(1);
   });
+
+  it("throws TimeoutError when the body stops coming after the headers", async () => {
+    server.script({ hang: "after-headers" });
+    const error = await client({ timeoutMs: 100 })
+      .me()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(server.seen).toHaveLength(1);
+  });
 });
 
 describe("cancellation", () => {
+  it("rejects with the signal's reason when aborted while the body is coming", async () => {
+    server.script({ hang: "after-headers" });
+    const controller = new AbortController();
+    const pending = client().me({ signal: controller.signal });
+    while (server.seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort(new Error("user cancelled"));
+    await expect(pending).rejects.toThrow("user cancelled");
+  });
+
   it("rejects with the signal's reason when aborted during a request", async () => {
     server.script({ hang: true });
     const controller = new AbortController();

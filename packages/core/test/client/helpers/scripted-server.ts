@@ -18,7 +18,7 @@ export interface SeenRequest {
 export type Step =
   | { status: number; body?: unknown; headers?: Record<string, string> }
   | { drop: true }
-  | { hang: true };
+  | { hang: true | "after-headers" };
 
 /**
  * A real HTTP server on 127.0.0.1, port 0, that answers from a script: each request takes the next
@@ -51,6 +51,11 @@ export class ScriptedServer {
         return;
       }
       if ("hang" in step) {
+        // "after-headers": the status line, headers and part of a body, then nothing.
+        if (step.hang === "after-headers") {
+          res.writeHead(200, { "content-type": "application/json" });
+          res.write('{"id":');
+        }
         this.#hanging.push(res);
         return;
       }
