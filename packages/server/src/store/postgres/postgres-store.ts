@@ -54,6 +54,7 @@ import {
 } from "../rows.ts";
 import { DeadlineExceeded, withDeadline } from "./deadline.ts";
 import { isRetryable, unavailableIfConnectionLost } from "./failures.ts";
+import { type HeldLease, LeaseKeeper } from "./lease-keeper.ts";
 import { migratePostgres } from "./migrate.ts";
 
 export interface PostgresStoreOptions {
@@ -92,6 +93,8 @@ type Row = Record<string, unknown>;
 interface Pools {
   sql: Sql;
   locks: Sql;
+  /** The lease renewals' own connection: a pool busy with publishing must not make them wait. */
+  leases: Sql;
 }
 type Tx = TransactionSql;
 
@@ -120,6 +123,8 @@ export class PostgresStore implements Store {
   private readonly listener: Sql;
   private readonly publishLeaseMs: number;
   private readonly deadlineMs: number;
+  /** Renews the leases of the posts this instance is publishing (lease-keeper.ts). */
+  private readonly leases: LeaseKeeper;
 
   private constructor(
     openPools: () => Pools,
@@ -135,6 +140,7 @@ export class PostgresStore implements Store {
     this.description = describeUrl(url);
     this.publishLeaseMs = publishLeaseMs;
     this.deadlineMs = deadlineMs;
+    this.leases = new LeaseKeeper(publishLeaseMs, (held, until, now) => this.renewLeases(held, until, now));
   }
 
   private get sql(): Sql {
@@ -186,6 +192,7 @@ export class PostgresStore implements Store {
         connection: { ...settings.connection, idle_in_transaction_session_timeout: 120_000 },
         max: Math.max(2, Math.ceil(poolSize / 2)),
       }),
+      leases: postgres(options.url, { ...settings, max: 1 }),
     });
     const listener = postgres(options.url, { ...settings, max: 1 });
     const deadlineMs =
@@ -230,7 +237,11 @@ export class PostgresStore implements Store {
     if (this.closing) return;
     const old = this.pools;
     this.pools = this.openPools();
-    void Promise.all([old.sql.end({ timeout: 0 }), old.locks.end({ timeout: 0 })]).catch(() => {});
+    void Promise.all([
+      old.sql.end({ timeout: 0 }),
+      old.locks.end({ timeout: 0 }),
+      old.leases.end({ timeout: 0 }),
+    ]).catch(() => {});
   }
 
   private async rows(query: () => Promise<readonly Row[]>): Promise<Row[]> {
@@ -464,9 +475,11 @@ export class PostgresStore implements Store {
   private closing: Promise<void> | null = null;
 
   async close(): Promise<void> {
+    this.leases.stop();
     this.closing ??= Promise.all([
       this.sql.end({ timeout: 5 }),
       this.locks.end({ timeout: 5 }),
+      this.pools.leases.end({ timeout: 5 }),
       this.listener.end({ timeout: 5 }),
     ]).then(() => {});
     await this.closing;
@@ -768,6 +781,7 @@ export class PostgresStore implements Store {
       await this.writeTargets(tx, post.id, targets);
       await this.writeEffects(tx, effects);
     });
+    if (post.status === "publishing") this.leases.hold(post.id, post.created_at + this.publishLeaseMs);
   }
 
   async getPost(userId: string, id: string): Promise<PostRecord | null> {
@@ -846,7 +860,8 @@ export class PostgresStore implements Store {
     targets?: TargetRecord[],
     effects?: Effects | ((post: PostRecord) => Effects),
   ): Promise<PostRecord | null> {
-    return this.tx(async (tx) => {
+    let lease: number | null = null;
+    const next = await this.tx(async (tx) => {
       // Locked as read: a delete, a claim or another transition of this post waits for this one to commit.
       const [row] = await tx`SELECT * FROM posts WHERE id = ${id} FOR UPDATE`;
       if (!row) return null;
@@ -865,7 +880,7 @@ export class PostgresStore implements Store {
       if (captions === null) delete next.captions;
       else next.captions = JSON.parse(captions) as PostRecord["captions"];
       // Publishing is leased from now (the caller's clock is not passed here; leases are wall-clock).
-      const lease = next.status === "publishing" ? Date.now() + this.publishLeaseMs : null;
+      lease = next.status === "publishing" ? Date.now() + this.publishLeaseMs : null;
       await tx`UPDATE posts SET status = ${next.status}, scheduled_at = ${next.scheduled_at},
                                 published_at = ${next.published_at}, lease_until = ${lease},
                                 caption = ${next.caption}, platforms = ${JSON.stringify(next.platforms)},
@@ -882,6 +897,14 @@ export class PostgresStore implements Store {
       await this.writeEffects(tx, typeof effects === "function" ? effects(next) : effects);
       return next;
     });
+    if (next !== null) this.holdOrRelease(id, lease);
+    return next;
+  }
+
+  /** After a commit that wrote the post's lease: held here while leased, let go of once not. */
+  private holdOrRelease(postId: string, lease: number | null): void {
+    if (lease === null) this.leases.release(postId);
+    else this.leases.hold(postId, lease);
   }
 
   async claimDuePosts(now: number, limit: number): Promise<PostRecord[]> {
@@ -890,7 +913,8 @@ export class PostgresStore implements Store {
     // outlived its lease (its instance died while publishing) is claimed again, first; attempts that
     // instance left in flight become of unknown outcome, so they are checked with the network before
     // anything is resent.
-    return this.tx(async (tx) => {
+    const lease = now + this.publishLeaseMs;
+    const rows = await this.tx(async (tx) => {
       const rows = await tx`
         WITH expired AS (
           SELECT id FROM posts WHERE status = 'publishing' AND lease_until <= ${now}
@@ -902,7 +926,7 @@ export class PostgresStore implements Store {
           FOR UPDATE SKIP LOCKED),
         chosen AS (
           SELECT id FROM expired UNION ALL SELECT id FROM due LIMIT ${limit})
-        UPDATE posts p SET status = 'publishing', lease_until = ${now + this.publishLeaseMs}
+        UPDATE posts p SET status = 'publishing', lease_until = ${lease}
         FROM posts old
         WHERE p.id IN (SELECT id FROM chosen) AND old.id = p.id
         RETURNING p.*, old.status AS previous_status`;
@@ -911,14 +935,16 @@ export class PostgresStore implements Store {
         .map((row) => row.id as string);
       // The other instances' schedulers wake when these leases run out: were this instance to die
       // while publishing, nothing else would make them look before their next scheduled post.
-      if (rows.length > 0) await this.wake(tx, `due:${now + this.publishLeaseMs}`);
+      if (rows.length > 0) await this.wake(tx, `due:${lease}`);
       if (takenOver.length > 0) {
         await tx`UPDATE targets SET in_flight = 0, outcome_unknown = 1, next_attempt_at = ${now}
                  WHERE post_id = ANY(${tx.array(takenOver)}::text[]) AND in_flight = 1`;
       }
-      const dueAt = (p: PostRecord) => p.scheduled_at ?? p.created_at;
-      return rows.map(toPost).sort((a, b) => dueAt(a) - dueAt(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      return rows;
     });
+    for (const row of rows) this.leases.hold(row.id as string, lease);
+    const dueAt = (p: PostRecord) => p.scheduled_at ?? p.created_at;
+    return rows.map(toPost).sort((a, b) => dueAt(a) - dueAt(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   async nextDueAt(): Promise<number | null> {
@@ -934,6 +960,26 @@ export class PostgresStore implements Store {
   async releaseInterruptedPublishing(): Promise<number> {
     // Another instance may be publishing what looks interrupted: leases hand such posts over instead.
     return 0;
+  }
+
+  /**
+   * One statement for every post this instance holds: a row still carrying the lease written here is
+   * this instance's claim. It is renewed while an attempt of it is in flight, or, before its attempts
+   * start (a post waiting its turn in a claimed batch), for at most one lease from when it was taken,
+   * so a post this instance forgot is not kept from the others for ever. No wake-up: the instances
+   * woken for the lease it replaces find the later one in nextDueAt.
+   */
+  private async renewLeases(held: readonly HeldLease[], until: number, now: number): Promise<string[]> {
+    const rows = await this.guard(
+      () => this.pools.leases`
+        UPDATE posts p SET lease_until = ${until}
+        FROM jsonb_to_recordset(${JSON.stringify(held)}::text::jsonb) AS h(id text, lease bigint, since bigint)
+        WHERE p.id = h.id AND p.status = 'publishing' AND p.lease_until = h.lease
+          AND (h.since > ${now - this.publishLeaseMs}
+               OR EXISTS (SELECT 1 FROM targets t WHERE t.post_id = p.id AND t.in_flight = 1))
+        RETURNING p.id`,
+    );
+    return rows.map((row) => row.id as string);
   }
 
   // ── publishing targets ──────────────────────────────────────────────────────────────────────────
@@ -963,9 +1009,18 @@ export class PostgresStore implements Store {
         renewed AS (
           UPDATE posts SET lease_until = ${lease}
           WHERE id = ${postId} AND status = 'publishing' AND EXISTS (SELECT 1 FROM started)
-            AND (lease_until IS NULL OR lease_until < ${halfSpent}))
-        SELECT * FROM started`,
+            AND (lease_until IS NULL OR lease_until < ${halfSpent})
+          RETURNING lease_until)
+        SELECT started.*, (SELECT lease_until FROM renewed) AS renewed_lease,
+          (SELECT lease_until FROM posts WHERE id = ${postId} AND status = 'publishing') AS post_lease
+        FROM started`,
     );
+    // A lease renewed here is this instance's; one left as it was (read from the statement's snapshot,
+    // before the renewal) stays held only if it is the one this instance wrote.
+    const renewed = (rows[0]?.renewed_lease as number | null | undefined) ?? null;
+    if (renewed !== null) this.leases.hold(postId, renewed);
+    else if (rows.length > 0)
+      this.leases.releaseUnless(postId, (rows[0]?.post_lease as number | null) ?? null);
     return rows.map(toTarget).sort((a, b) => platforms.indexOf(a.platform) - platforms.indexOf(b.platform));
   }
 
@@ -1006,7 +1061,8 @@ export class PostgresStore implements Store {
     now: number,
     effects?: Effects | ((post: PostRecord) => Effects),
   ): Promise<PostRecord | null> {
-    return this.tx(async (tx) => {
+    let kept: number | null = null;
+    const settled = await this.tx(async (tx) => {
       const [row] = await tx`SELECT * FROM posts WHERE id = ${postId} FOR UPDATE`;
       if (!row) return null;
       for (const t of targets) {
@@ -1038,8 +1094,12 @@ export class PostgresStore implements Store {
                                 published_at = ${settled.published_at}, lease_until = ${lease as number | null}
                WHERE id = ${postId}`;
       await this.writeEffects(tx, typeof effects === "function" ? effects(settled) : effects);
+      kept = lease;
       return settled;
     });
+    // The lease kept is the one the row had: still held here only if it is the one written here.
+    if (settled !== null) this.leases.releaseUnless(postId, kept);
+    return settled;
   }
 
   async saveTargetStep(
