@@ -5,11 +5,12 @@ import { type BlueskyPeer, type PeerAccount, startBlueskyPeer } from "@socialpub
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore, type PostgresStore } from "../../src/store/postgres/postgres-store.ts";
-import { api, type ServerProcess, startServerProcess } from "../support/cli-process.ts";
+import { api, type ServerProcess } from "../support/cli-process.ts";
 import { HoldingProxy } from "../support/holding-proxy.ts";
 import { withProcessSlot } from "../support/process-slots.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { newDatabase } from "./support/databases.ts";
+import { startPublishingInstances, waitUntil } from "./support/publishing-instances.ts";
 
 /*
  * Three server processes on one PostgreSQL database publish to a real Bluesky PDS with a live key. One
@@ -49,26 +50,15 @@ beforeAll(async () => {
   proxy = await HoldingProxy.start(peer.url);
   alice = await peer.createAccount("alice");
   await provisionUser(store, { accounts: [], key: LIVE_KEY, plan: "studio" });
-  for (let i = 0; i < INSTANCES; i++) {
-    servers.push(
-      await startServerProcess(
-        [
-          "--db",
-          db,
-          "--media-dir",
-          dir.file("media"),
-          "--log-level",
-          "error",
-          "--allow-private-urls",
-          "--publish-lease-ms",
-          String(LEASE_MS),
-          "--pool-size",
-          "4",
-        ],
-        { SOCIALPUB_SECRET_KEY: SECRET_KEY },
-      ),
-    );
-  }
+  servers.push(
+    ...(await startPublishingInstances({
+      db,
+      count: INSTANCES,
+      mediaDir: dir.file("media"),
+      leaseMs: LEASE_MS,
+      secretKey: SECRET_KEY,
+    })),
+  );
 }, 180_000);
 
 afterAll(async () => {
@@ -78,15 +68,6 @@ afterAll(async () => {
   await store?.close();
   dir.remove();
 });
-
-async function waitUntil(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number) {
-  const started = performance.now();
-  for (;;) {
-    if (await check()) return performance.now() - started;
-    if (performance.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe("kill -9 of the instance publishing, three instances on one PostgreSQL database", () => {
   it("a survivor takes its posts over within the lease: each published exactly once, every event delivered", {

@@ -4,11 +4,12 @@ import { type BlueskyPeer, type PeerAccount, startBlueskyPeer } from "@socialpub
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore, type PostgresStore } from "../../src/store/postgres/postgres-store.ts";
-import { api, type ServerProcess, startServerProcess } from "../support/cli-process.ts";
+import { api, type ServerProcess } from "../support/cli-process.ts";
 import { withProcessSlot } from "../support/process-slots.ts";
 import { SlowProxy } from "../support/slow-proxy.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { newDatabase } from "./support/databases.ts";
+import { startPublishingInstances, waitUntil } from "./support/publishing-instances.ts";
 
 /*
  * A post's lease is renewed while its attempt is in flight. Three server processes share one database
@@ -45,26 +46,15 @@ beforeAll(async () => {
   proxy.only = /com\.atproto\.repo\.createRecord/;
   alice = await peer.createAccount("alice");
   await provisionUser(store, { accounts: [], key: LIVE_KEY, plan: "studio" });
-  for (let i = 0; i < INSTANCES; i++) {
-    servers.push(
-      await startServerProcess(
-        [
-          "--db",
-          db,
-          "--media-dir",
-          dir.file("media"),
-          "--log-level",
-          "error",
-          "--allow-private-urls",
-          "--publish-lease-ms",
-          String(LEASE_MS),
-          "--pool-size",
-          "4",
-        ],
-        { SOCIALPUB_SECRET_KEY: SECRET_KEY },
-      ),
-    );
-  }
+  servers.push(
+    ...(await startPublishingInstances({
+      db,
+      count: INSTANCES,
+      mediaDir: dir.file("media"),
+      leaseMs: LEASE_MS,
+      secretKey: SECRET_KEY,
+    })),
+  );
   const connected = await api(servers[1]!, LIVE_KEY, "POST", "/accounts/connect", {
     platform: "bluesky",
     handle: alice.handle,
@@ -82,15 +72,6 @@ afterAll(async () => {
   await store?.close();
   dir.remove();
 });
-
-async function waitUntil(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number) {
-  const started = performance.now();
-  for (;;) {
-    if (await check()) return;
-    if (performance.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 interface PostState {
   status: string;
