@@ -5,6 +5,7 @@ import { InstagramFake } from "@socialpub/networks/instagram/fake";
 import { PinterestFake } from "@socialpub/networks/pinterest/fake";
 import { RedditFake } from "@socialpub/networks/reddit/fake";
 import { ThreadsFake } from "@socialpub/networks/threads/fake";
+import { XFake } from "@socialpub/networks/x/fake";
 import { YouTubeFake } from "@socialpub/networks/youtube/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appSettings, type LiveOAuthServer, startLiveOAuthServer } from "./support/live-oauth-server.ts";
@@ -29,16 +30,18 @@ let threads: ThreadsFake;
 let instagram: InstagramFake;
 let youtube: YouTubeFake;
 let pinterest: PinterestFake;
+let x: XFake;
 let live: LiveOAuthServer;
 
 beforeAll(async () => {
-  [reddit, facebook, threads, instagram, youtube, pinterest] = await Promise.all([
+  [reddit, facebook, threads, instagram, youtube, pinterest, x] = await Promise.all([
     RedditFake.start(),
     FacebookFake.start(),
     ThreadsFake.start(),
     InstagramFake.start(),
     YouTubeFake.start(),
     PinterestFake.start(),
+    XFake.start(),
   ]);
   const redditApp = reddit.addApp();
   reddit.signIn(reddit.addUser({ name: "bea_ships" }));
@@ -55,6 +58,9 @@ beforeAll(async () => {
 
   const pinterestApp = pinterest.addApp();
   pinterest.signIn(pinterest.addUser({ username: "ada_pins", followers: 321, boards: ["Sketches"] }));
+
+  const xApp = x.addApp();
+  x.signIn(x.addUser({ username: "ada_ships" }));
 
   live = await startLiveOAuthServer(
     LIVE_KEY,
@@ -78,6 +84,9 @@ beforeAll(async () => {
       pinterestApi: pinterest.url,
       pinterestAuth: `${pinterest.url}/oauth/`,
       pinterestApp: appSettings(pinterestApp),
+      xApi: x.url,
+      xAuth: `${x.url}/i/oauth2/authorize`,
+      xApp: appSettings(xApp),
     },
     // Instagram fetches the post's image from this server's public media URL, on loopback here.
     { clock, allowPrivateWebhookUrls: true },
@@ -87,6 +96,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await live?.close();
   expect(pinterest?.specViolations ?? []).toEqual([]);
+  expect(x?.specViolations ?? []).toEqual([]);
   await Promise.all([
     reddit?.close(),
     facebook?.close(),
@@ -94,6 +104,7 @@ afterAll(async () => {
     instagram?.close(),
     youtube?.close(),
     pinterest?.close(),
+    x?.close(),
   ]);
 });
 
@@ -168,6 +179,21 @@ const CASES: MetricsCase[] = [
     },
     // Impressions as reach, saves as shares.
     expected: { reach: 510, likes: 22, comments: 3, shares: 14 },
+  },
+  {
+    network: "x",
+    connect: {},
+    report: () => {
+      x.posts.at(-1)!.metrics = {
+        impression_count: 700,
+        like_count: 25,
+        reply_count: 6,
+        repost_count: 4,
+        quote_count: 1,
+      };
+    },
+    // Impressions as reach; reposts and quotes both as shares (public_metrics, one lookup).
+    expected: { reach: 700, likes: 25, comments: 6, shares: 5 },
   },
 ];
 

@@ -8,6 +8,7 @@ import {
 import type { XApiConfig } from "./api.ts";
 import { X_SEGMENT_BYTES } from "./chunked-upload.ts";
 import { X_MAX_VIDEO_BYTES } from "./media-plan.ts";
+import { XMetricsReader } from "./metrics.ts";
 import { X_DEFAULT_SCOPES, xOAuth } from "./oauth.ts";
 import { publishX } from "./publish.ts";
 
@@ -40,6 +41,7 @@ export function xAdapter(options: XAdapterOptions = {}): NetworkAdapter {
       "segmentBytes must be a positive number of bytes up to 5 MB (X's limit per append).",
     );
   }
+  const metrics = new XMetricsReader(api);
   return {
     id: "x",
     rule: NETWORK_RULES.x,
@@ -57,5 +59,6 @@ export function xAdapter(options: XAdapterOptions = {}): NetworkAdapter {
       }),
     ),
     publish: (account, post) => publishX(api, { segmentBytes }, account, post),
+    readMetrics: (account, post, signal) => metrics.read(account, post.id, signal),
   };
 }

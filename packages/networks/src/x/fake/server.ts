@@ -6,7 +6,7 @@ import { OpenApiCheck } from "../../common/openapi-check.ts";
 import { oauthScopesOf } from "../../common/spec-files.ts";
 import { XFakeChunkedUploads } from "./chunked.ts";
 import { type FakeApp, type FakeGrant, XFakeOAuth } from "./oauth.ts";
-import { problem } from "./problem.ts";
+import { invalid, problem } from "./problem.ts";
 
 /*
  * A stateful fake of the X API v2 on a loopback port, for tests that cannot reach X: its OAuth 2.0
@@ -35,6 +35,13 @@ export interface XFakePost {
   userId: string;
   text: string;
   mediaIds: string[];
+  /** What X counts for the post (public_metrics); zeros until a test sets them. */
+  metrics?: Partial<
+    Record<
+      "impression_count" | "like_count" | "reply_count" | "repost_count" | "quote_count" | "bookmark_count",
+      number
+    >
+  >;
 }
 
 export interface XFakeOptions {
@@ -52,6 +59,8 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
   readonly media = new Map<string, { userId: string; bytes: number; type: string }>();
   /** Chunked (video, GIF) uploads: initialize, append, finalize, STATUS. */
   readonly chunked: XFakeChunkedUploads;
+  /** The ids of every post lookup (GET /2/tweets?ids=…), one array per request. */
+  readonly lookups: string[][] = [];
   /** Posts a user may create per 15 minutes (X: 100); lower it to run into the limit. */
   postsPerWindow = 100;
   readonly #postTimes = new Map<string, number[]>();
@@ -170,6 +179,7 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
     const chunked = this.#chunked(request, pathname, grant, json, form);
     if (chunked) return chunked;
     if (request.method === "POST" && pathname === "/2/tweets") return this.#post(grant, json);
+    if (request.method === "GET" && pathname === "/2/tweets") return this.#lookup(grant, request.url);
     return problem(
       404,
       "Not Found Error",
@@ -268,6 +278,50 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
       status: 201,
       json: { data: { id: post.id, text: post.text, edit_history_post_ids: [post.id] } },
     };
+  }
+
+  /** Posts by id, with public_metrics when asked; ids X does not know are answered in `errors`. */
+  #lookup(grant: FakeGrant, url: URL): FakeAnswer {
+    if (!grant.scopes.includes("tweet.read") || !grant.scopes.includes("users.read"))
+      return problem(403, "Forbidden", "Missing scope tweet.read or users.read", "about:blank");
+    const ids = (url.searchParams.get("ids") ?? "").split(",").filter((id) => id !== "");
+    if (ids.length === 0 || ids.length > 100) return invalid("ids must name 1 to 100 posts.");
+    this.lookups.push(ids);
+    const metrics = (url.searchParams.get("post.fields") ?? "").split(",").includes("public_metrics");
+    const data = [];
+    const errors = [];
+    for (const id of ids) {
+      const post = this.posts.find((p) => p.id === id);
+      if (!post) {
+        errors.push({
+          type: "https://api.x.com/2/problems/resource-not-found",
+          title: "Not Found Error",
+          detail: `Could not find post with ids: [${id}].`,
+          resource_type: "tweet",
+          resource_id: id,
+          parameter: "ids",
+          value: id,
+        });
+        continue;
+      }
+      data.push({
+        id: post.id,
+        text: post.text,
+        edit_history_post_ids: [post.id],
+        ...(metrics && {
+          public_metrics: {
+            impression_count: 0,
+            like_count: 0,
+            reply_count: 0,
+            repost_count: 0,
+            quote_count: 0,
+            bookmark_count: 0,
+            ...post.metrics,
+          },
+        }),
+      });
+    }
+    return { status: 200, json: { ...(data.length > 0 && { data }), ...(errors.length > 0 && { errors }) } };
   }
 
   #windowOf(userId: string): number[] {
