@@ -109,7 +109,15 @@ function startServer(args, env) {
   }
   const server = spawn(
     "node",
-    ["packages/server/src/cli.ts", "start", "--dev", "--db", "./.data/socialpub.db", ...args],
+    [
+      ...serverNodeFlags(),
+      "packages/server/src/cli.ts",
+      "start",
+      "--dev",
+      "--db",
+      "./.data/socialpub.db",
+      ...args,
+    ],
     {
       cwd: root,
       env,
@@ -137,6 +145,11 @@ function startServer(args, env) {
   server.on("exit", (code, signal) => {
     process.exit(code ?? 128 + (signalNumbers[signal] ?? 1));
   });
+}
+
+/** The Node options the server runs with, wherever it is started from (packages/server/node-flags.json says why). */
+function serverNodeFlags() {
+  return JSON.parse(readFileSync(join(root, "packages", "server", "node-flags.json"), "utf8")).flags;
 }
 
 const signalNumbers = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };

@@ -35,12 +35,17 @@ export interface ChildServer {
 
 const STARTUP_TIMEOUT_MS = 60_000;
 
-export async function startChild(script: URL, args: string[] = []): Promise<ChildServer> {
+/** `nodeFlags`: options for the child's Node (the reference server gets the ones its own start uses). */
+export async function startChild(
+  script: URL,
+  args: string[] = [],
+  nodeFlags: readonly string[] = [],
+): Promise<ChildServer> {
   const profileDir = process.env.BENCH_PROFILE_DIR;
   const child = fork(fileURLToPath(script), args, {
     // Request logs go to /dev/null, as a production server's would go to a collector: written, not read.
     stdio: ["ignore", "ignore", "inherit", "ipc"],
-    execArgv: profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [],
+    execArgv: [...nodeFlags, ...(profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [])],
   });
   const url = await waitForReady(child);
   let exited = false;

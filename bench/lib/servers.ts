@@ -1,3 +1,4 @@
+import serverNodeFlags from "../../packages/server/node-flags.json" with { type: "json" };
 import { type ChildServer, startChild } from "./child.ts";
 
 const SERVICE_SERVER = new URL("./service-server.ts", import.meta.url);
@@ -5,7 +6,8 @@ const BARE_SERVER = new URL("./bare-server.ts", import.meta.url);
 
 /** The reference server on a SQLite file, in a process of its own (served by `adapter` when given). */
 export function startServiceServer(dbPath: string, adapter?: "hono" | "socialpub"): Promise<ChildServer> {
-  return startChild(SERVICE_SERVER, adapter ? [dbPath, adapter] : [dbPath]);
+  // With the Node options the server's own start gives it: what is measured is what users run.
+  return startChild(SERVICE_SERVER, adapter ? [dbPath, adapter] : [dbPath], serverNodeFlags.flags);
 }
 
 /** The baseline: bare node:http answering every request with `body`, in a process of its own. */

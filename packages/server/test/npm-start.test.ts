@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import nodeFlags from "../node-flags.json" with { type: "json" };
 import { withProcessSlot } from "./support/process-slots.ts";
 import { tempDir } from "./support/temp-dir.ts";
 
@@ -60,6 +62,18 @@ function newDb(): string {
   return dir.file("npm-start.db");
 }
 
+/** Every process below `pid` (Linux: /proc/<pid>/task/<tid>/children). */
+function descendants(pid: number): number[] {
+  const children = readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
+    readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").split(" ").filter(Boolean).map(Number),
+  );
+  return children.flatMap((child) => [child, ...descendants(child)]);
+}
+
+function commandLine(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+}
+
 /** What npm and pnpm print when a script ends badly; a clean stop prints none of it. */
 const FAILURE = /ELIFECYCLE|Command failed|npm error|ERR!|exiting at once/;
 
@@ -77,6 +91,20 @@ describe("npm start", () => {
       expect(started.output()).not.toMatch(FAILURE);
     });
   }
+
+  it("runs the server's Node with the options of packages/server/node-flags.json", {
+    timeout: 180_000,
+  }, async () => {
+    const started = await npmStart(["--port", "0", "--db", newDb()]);
+    const server = descendants(started.child.pid!)
+      .map(commandLine)
+      .find((args) => args.some((arg) => arg.endsWith("cli.ts")));
+    expect(server, started.output()).toBeDefined();
+    const cli = server!.findIndex((arg) => arg.endsWith("cli.ts"));
+    expect(server!.slice(1, cli)).toEqual(nodeFlags.flags);
+    process.kill(-started.child.pid!, "SIGTERM");
+    expect(await started.exited, started.output()).toBe(0);
+  });
 
   it("on a taken port fails at once, naming the port and how to pick another", {
     timeout: 180_000,
