@@ -81,7 +81,7 @@ export async function announce(deps: AnnounceDeps): Promise<Outcome> {
       `\`platforms\` is empty: announcing on every ${publisher.kind === "direct" ? "network with credentials" : "connected network"} (${connected.join(", ")}).`,
     );
 
-  const choice = choosePlatforms(requested, hasMedia);
+  const choice = choosePlatforms(requested, inputs.media);
   const platforms = choice.platforms.filter((id) => connected.includes(id));
   const direct = publisher.kind === "direct";
   const leftOut: LeftOut[] = [

@@ -211,6 +211,8 @@ function leftOutRow(item: LeftOut): Row {
   const name = NETWORK_RULES[item.platform].name;
   if (item.reason === "needs-media")
     return [name, "left out", "", "needs media: set the `media` input to include it"];
+  if (item.reason === "needs-video")
+    return [name, "left out", "", "needs a video: set the `media` input to a video to include it"];
   if (item.reason === "no-credentials")
     return [name, "left out", "", "no credentials among the inputs: set them to include it"];
   return [name, "left out", "", "not connected to the account: connect it in the service to include it"];

@@ -1,11 +1,11 @@
-import { MEDIA_REQUIRED_NETWORKS, NETWORK_IDS } from "@socialpub/core";
+import { MEDIA_REQUIRED_NETWORKS, NETWORK_IDS, VIDEO_REQUIRED_NETWORKS } from "@socialpub/core";
 import { describe, expect, it } from "vitest";
 import { defaultIdempotencyKey } from "../src/idempotency.ts";
 import { choosePlatforms, describeLeftOut } from "../src/platforms.ts";
 
 describe("platforms", () => {
   it("without media, the networks that need media are left out and the rest kept in order", () => {
-    const choice = choosePlatforms(["instagram", "x", "youtube", "bluesky"], false);
+    const choice = choosePlatforms(["instagram", "x", "youtube", "bluesky"], undefined);
     expect(choice.platforms).toEqual(["x", "bluesky"]);
     expect(choice.leftOut).toEqual([
       { platform: "instagram", reason: "needs-media" },
@@ -14,12 +14,29 @@ describe("platforms", () => {
   });
 
   it("the networks left out are exactly the contract's media-only networks", () => {
-    const choice = choosePlatforms(NETWORK_IDS, false);
+    const choice = choosePlatforms(NETWORK_IDS, undefined);
     expect(choice.leftOut.map((l) => l.platform).sort()).toEqual([...MEDIA_REQUIRED_NETWORKS].sort());
   });
 
-  it("with media, every network is kept", () => {
-    expect(choosePlatforms(NETWORK_IDS, true)).toEqual({ platforms: [...NETWORK_IDS], leftOut: [] });
+  it("with a video, or media whose kind the URL does not tell, every network is kept", () => {
+    for (const media of [
+      "https://example.com/clip.mp4",
+      "https://example.com/m/123",
+      "med_01J00000000000000000000000",
+    ]) {
+      expect(choosePlatforms(NETWORK_IDS, media)).toEqual({ platforms: [...NETWORK_IDS], leftOut: [] });
+    }
+  });
+
+  it("with an image, exactly the contract's video-only networks are left out", () => {
+    const choice = choosePlatforms(NETWORK_IDS, "https://example.com/banner.PNG?v=2");
+    expect(choice.leftOut).toEqual(
+      VIDEO_REQUIRED_NETWORKS.map((platform) => ({ platform, reason: "needs-video" })),
+    );
+    expect(choice.leftOut.map((l) => l.platform)).toEqual(["youtube"]);
+    expect(describeLeftOut({ platform: "youtube", reason: "needs-video" })).toMatch(
+      /YouTube takes videos only/,
+    );
   });
 
   it("a left-out network's message says how to include it", () => {

@@ -25,16 +25,16 @@ function constArray(name: string, values: readonly string[], doc: string): strin
 /** The file's whole text, derived from the contract. */
 export function renderContract(): string {
   const networks = NETWORK_IDS.map((id) => {
-    const { name, needsMedia } = NETWORK_RULES[id];
-    return `  { id: ${JSON.stringify(id)}, name: ${JSON.stringify(name)}, needsMedia: ${needsMedia} },`;
+    const { name, needsMedia, needsVideo } = NETWORK_RULES[id];
+    return `  { id: ${JSON.stringify(id)}, name: ${JSON.stringify(name)}, needsMedia: ${needsMedia}, needsVideo: ${needsVideo} },`;
   }).join("\n");
   const sections = [
     "// Generated from @socialpub/core by scripts/generate-contract.mts. Do not edit by hand:\n" +
       "// run `pnpm --filter n8n-nodes-socialpub generate` after changing the contract.",
     constArray("NETWORK_IDS", NETWORK_IDS, "The network ids, in the contract's order."),
     "export type NetworkId = (typeof NETWORK_IDS)[number];",
-    "/** Display name of each network, and whether it refuses a post without media. */\n" +
-      "export const NETWORKS: ReadonlyArray<{ id: NetworkId; name: string; needsMedia: boolean }> = [\n" +
+    "/** Display name of each network, whether it refuses a post without media, and whether its media must be a video. */\n" +
+      "export const NETWORKS: ReadonlyArray<{ id: NetworkId; name: string; needsMedia: boolean; needsVideo: boolean }> = [\n" +
       `${networks}\n];`,
     constArray("EVENT_TYPES", EVENT_TYPES, "Webhook event types."),
     "export type EventType = (typeof EVENT_TYPES)[number];",

@@ -1,5 +1,6 @@
 import { NodeApiError, NodeOperationError } from "n8n-workflow";
 import { afterEach, describe, expect, it } from "vitest";
+import { MEDIA_RULES } from "../nodes/SocialPublish/resources/post/content.ts";
 import { failSocialPublish, runSocialPublish } from "./support/run-node.mts";
 import { type InProcessService, inProcessService } from "./support/service.mts";
 
@@ -333,6 +334,23 @@ describe("Post → Create", () => {
     });
     expect(error).toBeInstanceOf(NodeApiError);
     expect(error.message).toMatch(/instagram/);
+  });
+
+  it("passes on the service's refusal of an image for a network that needs a video, and says the rule", async () => {
+    service = await inProcessService({ accounts: ["x", "youtube"] });
+    const error = await failSocialPublish({
+      http: service.http,
+      credentials: service.credentials,
+      parameters: create({
+        caption: "a picture",
+        networks: ["x", "youtube"],
+        mediaSource: "url",
+        mediaUrl: "https://example.com/cat.png",
+      }),
+    });
+    expect(error).toBeInstanceOf(NodeApiError);
+    expect(error.message).toMatch(/youtube needs a video/);
+    expect(MEDIA_RULES).toMatch(/YouTube needs a video/);
   });
 
   it("refuses Wait Until Published for a post due after Wait Timeout, before creating anything", async () => {

@@ -109,12 +109,14 @@ describe("YouTube: Google OAuth connect and live video uploads", () => {
     expect((await call("GET", "/posts")).body.data).toEqual([]);
   });
 
-  it("an image is refused by the adapter, saying YouTube takes videos only; nothing is uploaded", async () => {
+  it("an image is refused when the post is made, as with a test key, saying YouTube needs a video; nothing is uploaded", async () => {
     const image = await uploadMedia(SAMPLE_PNG, "image/png");
     const res = await call("POST", "/posts", { caption: "A picture", platforms: ["youtube"], media: image });
-    const target = await targetOf(res.body.id);
-    expect(target.status).toBe("failed");
-    expect(target.error).toMatch(/YouTube: videos only; the post's media is image\/png/);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(
+      "youtube needs a video, and the post's media is an image (image/png): give a video (MP4, MOV, WebM, …) as media, or remove it from platforms.",
+    );
+    expect((await call("GET", "/posts")).body.data).toEqual([]);
     expect(youtube.sessions.size).toBe(0);
   });
 

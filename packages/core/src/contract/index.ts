@@ -1,5 +1,6 @@
 export * from "./errors.ts";
 export * from "./events.ts";
+export * from "./media-kinds.ts";
 export * from "./networks.ts";
 export * from "./plans.ts";
 export * from "./requests.ts";

@@ -32,6 +32,8 @@ export interface NetworkRule {
   readonly name: string;
   /** True when the network cannot publish text alone. */
   readonly needsMedia: boolean;
+  /** True when the network's media must be a video: an image is refused as a post is made (YouTube). */
+  readonly needsVideo: boolean;
   /** Longest text the network accepts. */
   readonly textLimit: number;
   /** Longest text when media is attached, where the network has a different limit. */
@@ -43,13 +45,21 @@ const rule = (
   id: NetworkId,
   name: string,
   textLimit: number,
-  extra: Partial<Pick<NetworkRule, "needsMedia" | "textLimitWithMedia" | "lengthUnit">> = {},
-): NetworkRule => ({ id, name, textLimit, needsMedia: false, lengthUnit: "characters", ...extra });
+  extra: Partial<Pick<NetworkRule, "needsMedia" | "needsVideo" | "textLimitWithMedia" | "lengthUnit">> = {},
+): NetworkRule => ({
+  id,
+  name,
+  textLimit,
+  needsMedia: false,
+  needsVideo: false,
+  lengthUnit: "characters",
+  ...extra,
+});
 
 export const NETWORK_RULES: Readonly<Record<NetworkId, NetworkRule>> = {
   tiktok: rule("tiktok", "TikTok", 2200, { needsMedia: true }),
   instagram: rule("instagram", "Instagram", 2200, { needsMedia: true }),
-  youtube: rule("youtube", "YouTube", 5000, { needsMedia: true }),
+  youtube: rule("youtube", "YouTube", 5000, { needsMedia: true, needsVideo: true }),
   x: rule("x", "X", 280, { lengthUnit: "weighted" }),
   linkedin: rule("linkedin", "LinkedIn", 3000),
   facebook: rule("facebook", "Facebook", 63206),
@@ -64,6 +74,11 @@ export const NETWORK_RULES: Readonly<Record<NetworkId, NetworkRule>> = {
 /** Networks that refuse a post without media. */
 export const MEDIA_REQUIRED_NETWORKS: readonly NetworkId[] = NETWORK_IDS.filter(
   (id) => NETWORK_RULES[id].needsMedia,
+);
+
+/** Networks whose media must be a video. */
+export const VIDEO_REQUIRED_NETWORKS: readonly NetworkId[] = NETWORK_IDS.filter(
+  (id) => NETWORK_RULES[id].needsVideo,
 );
 
 export function isNetworkId(value: unknown): value is NetworkId {

@@ -1,7 +1,11 @@
 import { z } from "zod";
 import { EventType, WEBHOOK_STATUSES } from "./events.ts";
-import { NetworkId } from "./networks.ts";
+import { MEDIA_REQUIRED_NETWORKS, NetworkId, VIDEO_REQUIRED_NETWORKS } from "./networks.ts";
 import { AccountHealth, POST_STATUSES, type PostStatus } from "./resources.ts";
+
+const words = new Intl.ListFormat("en", { type: "conjunction" });
+/** The networks' media rules in words, from the network rules (the client's and OpenAPI's docs). */
+const MEDIA_RULE = `required by ${words.format(MEDIA_REQUIRED_NETWORKS)}; ${words.format(VIDEO_REQUIRED_NETWORKS)} takes a video only`;
 
 /**
  * The string form of a schedule time that is not digits: an RFC 3339 date-time, the ISO 8601 profile
@@ -57,7 +61,7 @@ export const CreatePostBody = z
     media: z
       .string()
       .optional()
-      .describe("an http(s) URL of an image or video, or a med_ id from POST /media"),
+      .describe(`an http(s) URL of an image or video, or a med_ id from POST /media; ${MEDIA_RULE}`),
     draft: z.boolean().optional().describe("extension: true creates a draft (no fan-out, no schedule)"),
   })
   .meta({ id: "CreatePostBody" });
@@ -143,7 +147,11 @@ export const UpdatePostBody = z
       .array(z.string())
       .optional()
       .describe("replaces the networks; resolved as on POST /posts (unknown ignored, unconnected dropped)"),
-    media: z.string().nullable().optional().describe("an http(s) URL or a med_ id; null removes the media"),
+    media: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(`an http(s) URL or a med_ id; null removes the media; ${MEDIA_RULE}`),
     schedule_at: ScheduleTime.nullable()
       .optional()
       .describe("a new due time (schedules a draft); null makes a scheduled post a draft again"),

@@ -19,20 +19,20 @@ export const NETWORK_IDS = [
 
 export type NetworkId = (typeof NETWORK_IDS)[number];
 
-/** Display name of each network, and whether it refuses a post without media. */
-export const NETWORKS: ReadonlyArray<{ id: NetworkId; name: string; needsMedia: boolean }> = [
-  { id: "tiktok", name: "TikTok", needsMedia: true },
-  { id: "instagram", name: "Instagram", needsMedia: true },
-  { id: "youtube", name: "YouTube", needsMedia: true },
-  { id: "x", name: "X", needsMedia: false },
-  { id: "linkedin", name: "LinkedIn", needsMedia: false },
-  { id: "facebook", name: "Facebook", needsMedia: false },
-  { id: "threads", name: "Threads", needsMedia: false },
-  { id: "pinterest", name: "Pinterest", needsMedia: true },
-  { id: "reddit", name: "Reddit", needsMedia: false },
-  { id: "bluesky", name: "Bluesky", needsMedia: false },
-  { id: "discord", name: "Discord", needsMedia: false },
-  { id: "telegram", name: "Telegram", needsMedia: false },
+/** Display name of each network, whether it refuses a post without media, and whether its media must be a video. */
+export const NETWORKS: ReadonlyArray<{ id: NetworkId; name: string; needsMedia: boolean; needsVideo: boolean }> = [
+  { id: "tiktok", name: "TikTok", needsMedia: true, needsVideo: false },
+  { id: "instagram", name: "Instagram", needsMedia: true, needsVideo: false },
+  { id: "youtube", name: "YouTube", needsMedia: true, needsVideo: true },
+  { id: "x", name: "X", needsMedia: false, needsVideo: false },
+  { id: "linkedin", name: "LinkedIn", needsMedia: false, needsVideo: false },
+  { id: "facebook", name: "Facebook", needsMedia: false, needsVideo: false },
+  { id: "threads", name: "Threads", needsMedia: false, needsVideo: false },
+  { id: "pinterest", name: "Pinterest", needsMedia: true, needsVideo: false },
+  { id: "reddit", name: "Reddit", needsMedia: false, needsVideo: false },
+  { id: "bluesky", name: "Bluesky", needsMedia: false, needsVideo: false },
+  { id: "discord", name: "Discord", needsMedia: false, needsVideo: false },
+  { id: "telegram", name: "Telegram", needsMedia: false, needsVideo: false },
 ];
 
 /** Webhook event types. */

@@ -125,6 +125,19 @@ describe("youtube adapter", () => {
     });
   });
 
+  it("an image that reached the publish (a URL whose kind its path did not tell) is refused before any upload", async () => {
+    const sessions = fake.sessions.size;
+    const image: MediaFile = { ...video(1024), contentType: "image/png", filename: "picture" };
+    await expect(adapter().publish(sessionOf(credentials), postOf("Picture", [image]))).rejects.toMatchObject(
+      {
+        kind: "refused",
+        message:
+          "YouTube: videos only; the post's media is image/png. Give a video (MP4, MOV, WebM, …) as the media.",
+      },
+    );
+    expect(fake.sessions.size).toBe(sessions);
+  });
+
   it("the channel's upload limit waits a day; an expired token asks for a refresh", async () => {
     fake.uploadsPerChannel = fake.sessions.size;
     await expect(

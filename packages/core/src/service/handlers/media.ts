@@ -1,5 +1,6 @@
 import { fileTypeFromBuffer } from "file-type";
 import type { z } from "zod";
+import { mediaTypeOfUrl } from "../../contract/media-kinds.ts";
 import type { MediaUrlBody } from "../../contract/requests.ts";
 import type { Media } from "../../contract/resources.ts";
 import { newId } from "../../ids.ts";
@@ -11,20 +12,6 @@ import { API_BASE } from "../route.ts";
 
 /** Content types accepted as uploads and as declared types of remote media. */
 export const MEDIA_TYPE = /^(image|video)\/[a-z0-9.+-]+$/;
-
-const BY_EXTENSION: Record<string, string> = {
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
-  heic: "image/heic",
-  avif: "image/avif",
-  mp4: "video/mp4",
-  m4v: "video/x-m4v",
-  mov: "video/quicktime",
-  webm: "video/webm",
-};
 
 /**
  * The capability in an upload's content URL: 24 random bytes (192 bits), base64url. The URL is the only
@@ -178,8 +165,7 @@ function remoteType(url: string, declared: string | undefined): string {
       throw badRequest(`type must be an image/… or video/… MIME type, not ${declared}.`);
     return type;
   }
-  const extension = /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase();
-  const type = extension ? BY_EXTENSION[extension] : undefined;
+  const type = mediaTypeOfUrl(url);
   if (!type) {
     throw badRequest(
       'The type of this media cannot be told from its URL; add type, e.g. {"url": "…", "type": "image/png"}.',

@@ -1,5 +1,5 @@
 import { CONTRACT_MESSAGES } from "../../contract/errors.ts";
-import { isNetworkId, NETWORK_RULES, type NetworkId } from "../../contract/networks.ts";
+import { isNetworkId, type NetworkId } from "../../contract/networks.ts";
 import { PLANS } from "../../contract/plans.ts";
 import { newId } from "../../ids.ts";
 import { NOT_ATTEMPTED, settledPost } from "../../store/settle.ts";
@@ -10,6 +10,7 @@ import type { Caller, ServiceDeps } from "../context.ts";
 import { badRequest } from "../http-error.ts";
 import { type BegunAttempts, type PostAnswer, type Published, runAttempts } from "../publish.ts";
 import { refuseBeyondPace } from "../publishing/pacing.ts";
+import { checkMedia } from "./media-rules.ts";
 
 /** What a post says and where it goes, after the platform, empty-post and media rules. */
 export interface PostContent {
@@ -215,41 +216,6 @@ async function resolvePlatforms(
   }
   if (out.length === 0) throw badRequest(CONTRACT_MESSAGES.noConnectedNetwork);
   return out;
-}
-
-async function checkMedia(
-  deps: ServiceDeps,
-  caller: Caller,
-  platforms: NetworkId[],
-  media: string | null,
-): Promise<void> {
-  if (media === null) {
-    const needing = platforms.filter((p) => NETWORK_RULES[p].needsMedia);
-    if (needing.length === 0) return;
-    const names = new Intl.ListFormat("en", { type: "conjunction" }).format(needing);
-    const verb = needing.length === 1 ? "needs" : "need";
-    throw badRequest(
-      `${names} ${verb} media: add media (an image or video URL, or a med_ id), or remove ${needing.length === 1 ? "it" : "them"} from platforms.`,
-    );
-  }
-  if (media.startsWith("med_")) {
-    if (!(await deps.store.getMedia(caller.user.id, media))) {
-      throw badRequest(`media ${media} was not found; upload it with POST /media first, or give a URL.`);
-    }
-    return;
-  }
-  if (!isHttpUrl(media)) {
-    throw badRequest("media must be an http(s) URL of an image or video, or a med_ id from POST /media.");
-  }
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== "";
-  } catch {
-    return false;
-  }
 }
 
 export async function checkMonthlyPosts(deps: ServiceDeps, caller: Caller, now: number): Promise<void> {

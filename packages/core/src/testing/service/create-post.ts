@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CONTRACT_MESSAGES } from "../../contract/errors.ts";
 import { Post } from "../../contract/resources.ts";
+import { SAMPLE_PNG } from "../media-samples.ts";
 import { type Harness, keysOf } from "./harness.ts";
 
 const POST_FIELDS = [
@@ -262,6 +263,39 @@ export function createPostTests(h: Harness): void {
         expect(res.body.error).toMatch(/^instagram needs media/);
         res = await user.post("/posts", { caption: "Hi", platforms: ["x"], schedule_at: past });
         expect(res.body.error).toMatch(/^schedule_at/);
+      },
+    );
+
+    // Sandbox only: uses networks or account states the live peers do not offer.
+    it.skipIf(h.live)(
+      "youtube needs a video: media known to be an image (by its URL or its med_ upload) answers 400 and creates nothing",
+      async () => {
+        const user = await h.user({ accounts: ["x", "youtube"] });
+        const uploaded = await user.request("POST", "/media", {
+          rawBody: SAMPLE_PNG,
+          headers: { "content-type": "image/png" },
+        });
+        for (const [media, type] of [
+          ["https://example.com/cat.JPG?size=large", "image/jpeg"],
+          [uploaded.body.id, "image/png"],
+        ] as const) {
+          const res = await user.post("/posts", { caption: "Hi", platforms: ["x", "youtube"], media });
+          expect(res.status).toBe(400);
+          expect(res.body).toEqual({
+            error: `youtube needs a video, and the post's media is an image (${type}): give a video (MP4, MOV, WebM, …) as media, or remove it from platforms.`,
+          });
+          expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+        }
+        expect((await user.get("/posts")).body.data).toEqual([]);
+        // Without youtube, the image is fine; a video, or a URL whose kind cannot be told yet, passes too.
+        for (const [platforms, media] of [
+          [["x"], "https://example.com/cat.jpg"],
+          [["youtube"], "https://example.com/clip.mp4"],
+          [["youtube"], "https://example.com/media/12345"],
+        ] as const) {
+          const res = await user.post("/posts", { caption: "Hi", platforms, media, draft: true });
+          expect(res.status).toBe(201);
+        }
       },
     );
 

@@ -139,7 +139,7 @@ export function updatePostTests(h: Harness): void {
     it.skipIf(h.live)(
       "the post as edited is checked by the rules of POST /posts, in their order, and a refusal changes nothing",
       async () => {
-        const user = await h.user({ accounts: ["x", "instagram"] });
+        const user = await h.user({ accounts: ["x", "instagram", "youtube"] });
         const at = h.clock.now() + HOUR;
         const post = await user.createPost({
           caption: "Keep",
@@ -159,6 +159,7 @@ export function updatePostTests(h: Harness): void {
           [{ caption: "", captions: {} }, /^The post is empty/],
           [{ platforms: ["instagram"], schedule_at: 1 }, /^instagram needs media/],
           [{ media: "ftp://example.com/a.png" }, /^media must be an http\(s\) URL/],
+          [{ platforms: ["youtube"], media: "https://example.com/a.png" }, /^youtube needs a video/],
           [{ schedule_at: h.clock.now() - 2 * HOUR }, /is in the past/],
           [{ schedule_at: "tomorrow" }, /.+/],
           [{}, "Nothing to change: send any of caption, captions, platforms, media, schedule_at."],

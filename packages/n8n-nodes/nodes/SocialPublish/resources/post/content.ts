@@ -63,6 +63,12 @@ export const captionsField: INodeProperties = {
   ],
 };
 
+const names = (pick: (network: (typeof NETWORKS)[number]) => boolean) =>
+  new Intl.ListFormat("en", { type: "conjunction" }).format(NETWORKS.filter(pick).map((n) => n.name));
+
+/** The contract's media rules in words, from the generated network table (so they cannot drift). */
+export const MEDIA_RULES = `Image or video to attach. ${names((n) => n.needsMedia)} need media, and ${names((n) => n.needsVideo)} needs a video; the other networks take text alone.`;
+
 /** The Media source selector and the fields of each source, for the parameter names given. */
 export function mediaFields(sourceName = "mediaSource"): INodeProperties[] {
   return [
@@ -80,8 +86,7 @@ export function mediaFields(sourceName = "mediaSource"): INodeProperties[] {
         },
       ],
       default: "none",
-      description:
-        "Image or video to attach. Instagram, Pinterest, TikTok and YouTube need media; the other networks take text alone.",
+      description: MEDIA_RULES,
     },
     {
       displayName: "Media URL",
