@@ -4,7 +4,9 @@
 // the receiver — and the server delivers them as it does after a restart. The rate is counted at the
 // receiver (valid signed deliveries per second between the first and the last); the server's RSS is
 // sampled through the run. Goals: at least 2 000 signed deliveries/s, and RSS flat (the largest sample
-// of the second half of the run at most 10 % above the largest of the first half).
+// of the second half of the run at most 10 % above the largest of the first half). The run ends when
+// every event is delivered or after 90 s, whichever comes first: on a machine busy with other work the
+// figures are then those of the deliveries made (the result says how many of the events that was).
 //
 //   pnpm bench webhook-delivery [--quick]
 import { join } from "node:path";
@@ -23,6 +25,7 @@ const FLAT_GOAL = 1.1;
 const options = benchOptions();
 const ENDPOINTS = 8;
 const EVENTS = count(options, 40_000, 2_000);
+const DEADLINE_MS = count(options, 90_000, 30_000);
 const MB = 1024 * 1024;
 
 await withTempDir(async (dir) => {
@@ -42,10 +45,9 @@ await withTempDir(async (dir) => {
     const rss: number[] = [];
     // The JavaScript heap in use, beside RSS: growth in RSS alone may be V8 keeping freed space.
     const heapUsed: number[] = [];
-    const deadline = Date.now() + 120_000;
+    const deadline = Date.now() + DEADLINE_MS;
     let received = 0;
-    while (received < EVENTS) {
-      if (Date.now() > deadline) throw new Error(`only ${received} of ${EVENTS} deliveries within 2 minutes`);
+    while (received < EVENTS && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 250));
       const stats = await server.stats();
       rss.push(stats.rss);
@@ -53,6 +55,10 @@ await withTempDir(async (dir) => {
       received = (await receiver.stats()).counters.valid!;
     }
     const { counters } = await receiver.stats();
+    const allDelivered = counters.valid! >= EVENTS;
+    if (!allDelivered) {
+      console.log(`  ${counters.valid} of ${EVENTS} delivered within ${DEADLINE_MS / 1000} s: figures of those`);
+    }
     if (counters.invalid! > 0) throw new Error(`${counters.invalid} deliveries had a bad signature`);
     const seconds = (counters.last! - counters.first!) / 1000;
     const rate = Math.round((counters.valid! - 1) / seconds);
@@ -68,7 +74,7 @@ await withTempDir(async (dir) => {
       options,
       [
         {
-          what: `webhook delivery to a local receiver (${ENDPOINTS} endpoints, signatures verified)`,
+          what: `webhook delivery to a local receiver (${ENDPOINTS} endpoints, signatures verified${allDelivered ? "" : `; ${counters.valid!.toLocaleString("en-US")} of ${EVENTS.toLocaleString("en-US")} events within ${DEADLINE_MS / 1000} s`})`,
           figure: rate,
           unit: "deliveries/s",
           baseline: null,
@@ -92,6 +98,8 @@ await withTempDir(async (dir) => {
         events: EVENTS,
         endpoints: ENDPOINTS,
         deliveries: counters.valid,
+        all_delivered: allDelivered,
+        deadline_s: DEADLINE_MS / 1000,
         distinct_events: counters.distinct,
         seconds: round(seconds, 2),
         rss_samples_mb: rss.map((r) => round(r / MB, 1)),
