@@ -11,6 +11,7 @@ export default defineConfig({
       "examples/*/vitest.config.ts",
       "reliability",
       "reliability/vitest.postgres.config.ts",
+      "reliability/vitest.live.config.ts",
     ],
   },
 });

@@ -10,7 +10,7 @@ export default defineProject({
     globalSetup: ["./support/figures-setup.ts"],
     // Several checks start, kill and restart the server process many times; on a busy two-core
     // machine one start can take seconds.
-    testTimeout: 180_000,
+    testTimeout: 300_000,
     hookTimeout: 60_000,
   },
 });

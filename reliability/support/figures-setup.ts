@@ -10,7 +10,11 @@ import { addFigures, describeFigures, type Figures } from "./figures.ts";
  * requests tried, 31 faults injected, 1904 posts checked, lost = 0`. Each store's project prints its own.
  */
 export default function setup(project: TestProject): () => void {
-  const store = project.name === "reliability-postgres" ? "PostgreSQL" : "SQLite";
+  const store =
+    {
+      "reliability-postgres": "PostgreSQL",
+      "reliability-live": "SQLite, live keys to the networks' peers",
+    }[project.name] ?? "SQLite";
   const dir = mkdtempSync(join(tmpdir(), "socialpub-reliability-figures-"));
   project.provide("figuresDir", dir);
   return () => {

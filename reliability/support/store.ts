@@ -7,21 +7,29 @@ import { tempDir } from "../../packages/server/test/support/temp-dir.ts";
 /** The store a run of the suite checks: the project (vitest.config.ts or vitest.postgres.config.ts) says. */
 export type StoreKind = "sqlite" | "postgres";
 
+/** The keys a run's user holds: test keys publish to the sandbox, live keys to the networks' local peers. */
+export type KeysKind = "test" | "live";
+
 declare module "vitest" {
   export interface ProvidedContext {
     reliabilityStore: StoreKind;
+    reliabilityKeys?: KeysKind;
   }
 }
 
 export const STORE: StoreKind = inject("reliabilityStore");
-export const STORE_NAME = STORE === "postgres" ? "PostgreSQL" : "SQLite";
+export const KEYS: KeysKind = inject("reliabilityKeys") ?? "test";
+export const STORE_NAME = `${STORE === "postgres" ? "PostgreSQL" : "SQLite"}${KEYS === "live" ? " (live keys)" : ""}`;
 
 /**
  * How many rounds (or runs) a scenario makes: the first figure on SQLite, the second on PostgreSQL,
  * where each request costs a round trip to the cluster on the same two cores and a scenario at the
- * SQLite count would add minutes to CI for no new kind of fault (docs/testing.md lists them).
+ * SQLite count would add minutes to CI for no new kind of fault; the third with live keys, where every
+ * post publishes to the networks' peers and the networks' own pacing (X: 100 posts per 15 minutes,
+ * Telegram: 20 a minute) bounds how many a run may make (docs/testing.md lists them).
  */
-export function perStore(sqlite: number, postgres: number): number {
+export function perStore(sqlite: number, postgres: number, live = sqlite): number {
+  if (KEYS === "live") return live;
   return STORE === "postgres" ? postgres : sqlite;
 }
 

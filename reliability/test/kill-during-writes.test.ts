@@ -1,31 +1,16 @@
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  type ServerProcess,
-  startServerProcess,
-  TEST_KEY,
-} from "../../packages/server/test/support/cli-process.ts";
+import { describe, expect, it } from "vitest";
+import type { ServerProcess } from "../../packages/server/test/support/cli-process.ts";
 import { readDatabase } from "../support/database.ts";
 import { useFigures } from "../support/figures.ts";
 import { call, listAllPosts } from "../support/http.ts";
-import {
-  databaseArgs,
-  newTestDatabase,
-  perStore,
-  STORE,
-  STORE_NAME,
-  type TestDatabase,
-} from "../support/store.ts";
+import { checkNetworkSide } from "../support/network-side.ts";
+import { serverStage } from "../support/server-stage.ts";
+import { perStore, STORE, STORE_NAME } from "../support/store.ts";
 
-const ROUNDS = perStore(10, 4);
+// With live keys, ten rounds would publish more to X than it allows one account in 15 minutes.
+const ROUNDS = perStore(10, 4, 4);
 const CLIENTS = 8;
 const figures = useFigures("kill -9 during writes");
-
-const servers: ServerProcess[] = [];
-const databases: TestDatabase[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.stop("SIGKILL")));
-  for (const database of databases.splice(0)) database.remove();
-});
 
 interface Acknowledged {
   caption: string;
@@ -49,18 +34,8 @@ const NETWORK_SETS = [["x"], ["x", "bluesky"], ["linkedin", "threads", "bluesky"
 
 describe(`kill -9 during a burst of writes, ${STORE_NAME} store`, () => {
   it(`every post answered 201 is there after each of ${ROUNDS} kills, nothing is half-made, nothing invented, usage counted`, async () => {
-    const database = await newTestDatabase("kill");
-    databases.push(database);
-    const args = [
-      "--dev",
-      "--dev-key",
-      TEST_KEY,
-      ...databaseArgs(database.location),
-      "--rate-limit",
-      "0",
-      "--log-level",
-      "warn",
-    ];
+    const stage = await serverStage(figures, "kill");
+    const { key } = stage;
 
     const acknowledged = new Map<string, Acknowledged>();
     const deleted = new Set<string>();
@@ -74,7 +49,7 @@ describe(`kill -9 during a burst of writes, ${STORE_NAME} store`, () => {
 
     /** The state after a restart, through the API: every acknowledged post, none deleted, none invented. */
     async function verify(server: ServerProcess): Promise<void> {
-      const listed = new Map((await listAllPosts(figures, server, TEST_KEY)).map((p) => [p.id, p]));
+      const listed = new Map((await listAllPosts(figures, server, key)).map((p) => [p.id, p]));
       for (const [id, ack] of acknowledged) {
         if (deleted.has(id)) {
           expect(listed.has(id), `${id} was deleted (200) and is listed`).toBe(false);
@@ -89,14 +64,16 @@ describe(`kill -9 during a burst of writes, ${STORE_NAME} store`, () => {
         }
         expect(post.caption).toBe(ack.caption);
         expect(post.platforms).toEqual(ack.platforms);
-        if (ack.status !== "scheduled" || !ack.dueSoon) expect([ack.status, id]).toEqual([post.status, id]);
+        // A post still publishing when answered (live networks take their time) may have finished since.
+        if (ack.status === "publishing") expect(["publishing", "published"], id).toContain(post.status);
+        else if (ack.status !== "scheduled" || !ack.dueSoon)
+          expect([ack.status, id]).toEqual([post.status, id]);
       }
       for (const post of listed.values()) expect(captionsSent.has(post.caption), post.caption).toBe(true);
     }
 
     for (let round = 0; round < ROUNDS; round++) {
-      const server = await startServerProcess(args);
-      servers.push(server);
+      const server = await stage.start();
       await verify(server);
 
       const killAfter = 15 + ((round * 7) % 25);
@@ -117,7 +94,7 @@ describe(`kill -9 during a burst of writes, ${STORE_NAME} store`, () => {
           if (n % 4 === 3 && alive.length > 0) {
             const id = alive[(n * 31) % alive.length]!;
             maybeDeleted.add(id);
-            const res = await call(figures, server, TEST_KEY, "DELETE", `/posts/${id}`).catch(unanswered);
+            const res = await call(figures, server, key, "DELETE", `/posts/${id}`).catch(unanswered);
             if (!res) continue;
             answered++;
             expect([200, 404]).toContain(res.status);
@@ -134,7 +111,7 @@ describe(`kill -9 during a burst of writes, ${STORE_NAME} store`, () => {
           if (kind === 3) body.draft = true;
           const idempotencyKey = n % 2 === 0 ? `kill-${n}` : null;
           captionsSent.add(caption);
-          const res = await call(figures, server, TEST_KEY, "POST", "/posts", {
+          const res = await call(figures, server, key, "POST", "/posts", {
             body,
             ...(idempotencyKey && { headers: { "idempotency-key": idempotencyKey } }),
           }).catch(unanswered);
@@ -164,23 +141,22 @@ describe(`kill -9 during a burst of writes, ${STORE_NAME} store`, () => {
       expect(await server.stop()).toBe("SIGKILL");
     }
 
-    const server = await startServerProcess(args);
-    servers.push(server);
+    const server = await stage.start();
     await verify(server);
     // Posts that fell due during the rounds publish once a server runs.
     const dueSoon = [...acknowledged].filter(
       ([id, ack]) => ack.dueSoon && !deleted.has(id) && !maybeDeleted.has(id),
     );
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + perStore(30_000, 30_000, 120_000);
     for (;;) {
-      const statuses = new Map((await listAllPosts(figures, server, TEST_KEY)).map((p) => [p.id, p.status]));
+      const statuses = new Map((await listAllPosts(figures, server, key)).map((p) => [p.id, p.status]));
       if (dueSoon.every(([id]) => statuses.get(id) === "published") || Date.now() > deadline) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     // An acknowledged keyed create replays its post after all the kills.
     for (const [id, ack] of acknowledged) {
       if (!ack.idempotencyKey || deleted.has(id) || maybeDeleted.has(id)) continue;
-      const retry = await call(figures, server, TEST_KEY, "POST", "/posts", {
+      const retry = await call(figures, server, key, "POST", "/posts", {
         body: ack.body,
         headers: { "idempotency-key": ack.idempotencyKey },
       });
@@ -192,11 +168,11 @@ describe(`kill -9 during a burst of writes, ${STORE_NAME} store`, () => {
     }
     // A keyed create the kill cut off, retried with its key: the post it wrote (replayed), or, when
     // the kill came before it wrote anything, a new one — never a second.
-    const before = new Map((await listAllPosts(figures, server, TEST_KEY)).map((p) => [p.caption, p.id]));
+    const before = new Map((await listAllPosts(figures, server, key)).map((p) => [p.caption, p.id]));
     const refusedAsPast = new Set<string>();
     const stillClaimed = new Set<string>();
     for (const cut of cutOff) {
-      const retry = await call(figures, server, TEST_KEY, "POST", "/posts", {
+      const retry = await call(figures, server, key, "POST", "/posts", {
         body: cut.body,
         headers: { "idempotency-key": cut.idempotencyKey },
       });
@@ -231,7 +207,7 @@ describe(`kill -9 during a burst of writes, ${STORE_NAME} store`, () => {
       );
       figures.postsChecked++;
     }
-    const captions = (await listAllPosts(figures, server, TEST_KEY)).map((p) => p.caption);
+    const captions = (await listAllPosts(figures, server, key)).map((p) => p.caption);
     expect(
       captions.filter((caption, i) => captions.indexOf(caption) !== i),
       "posted twice",
@@ -240,17 +216,27 @@ describe(`kill -9 during a burst of writes, ${STORE_NAME} store`, () => {
       if (stillClaimed.has(cut.caption)) expect(captions, cut.caption).not.toContain(cut.caption);
       else if (!refusedAsPast.has(cut.caption)) expect(captions, cut.caption).toContain(cut.caption);
     }
-    const me = await call(figures, server, TEST_KEY, "GET", "/me");
+    // With live keys: each post that went out is on each of its networks once.
+    const wentOut = [...acknowledged].filter(
+      ([id, ack]) =>
+        !deleted.has(id) &&
+        !maybeDeleted.has(id) &&
+        ack.status !== "draft" &&
+        (ack.status !== "scheduled" || ack.dueSoon),
+    );
+    const excused = await checkNetworkSide(figures, stage, server, wentOut);
+    const me = await call(figures, server, key, "GET", "/me");
     const userId = me.body.id as string;
     expect(await server.stop("SIGTERM")).toBe(0);
 
-    await readDatabase(database.location, async (db) => {
+    await readDatabase(stage.db, async (db) => {
       expect(await db.halfMadePosts()).toEqual([]);
       // Published exactly once per network, however many kills came in between; drafts never.
       const published = await db.publishedEvents();
       for (const [id, ack] of acknowledged) {
         if (deleted.has(id) || maybeDeleted.has(id) || (ack.status === "scheduled" && !ack.dueSoon)) continue;
-        const expected = ack.status === "draft" ? undefined : [...ack.platforms].sort();
+        const out = ack.platforms.filter((p) => !excused.get(id)?.has(p));
+        const expected = ack.status === "draft" || out.length === 0 ? undefined : out.sort();
         expect(published.get(id), `post.published events of ${id}`).toEqual(expected);
       }
       // Every answered request was counted, and no request was counted twice.

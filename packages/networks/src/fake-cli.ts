@@ -25,14 +25,12 @@ async function startTelegram(port: number | undefined): Promise<Started> {
     port,
     onRequest: (r) => logRequest("telegram", r.method, r.status),
   });
-  const bot = fake.addBot({ username: "socialpub_demo_bot", firstName: "socialpub demo" });
-  const chat = fake.addChat({
-    type: "channel",
+  const { bot } = fake.addChannelWithBot({
+    bot: { username: "socialpub_demo_bot", firstName: "socialpub demo" },
     title: "socialpub demo",
     username: "socialpub_demo",
     memberCount: 42,
   });
-  fake.setMember(chat.id, bot.id, "administrator", { canPost: true });
   return Object.assign(fake, {
     connect: { platform: "telegram", bot_token: bot.token, chat: "@socialpub_demo" },
   });

@@ -21,8 +21,8 @@ beforeAll(async () => {
 afterAll(async () => {
   try {
     // The posts went to the networks, not to the sandbox.
-    expect(peers.x.posts.length).toBeGreaterThan(0);
-    expect(peers.linkedin.posts.length).toBeGreaterThan(0);
+    expect(await peers.count("x")).toBeGreaterThan(0);
+    expect(await peers.count("linkedin")).toBeGreaterThan(0);
   } finally {
     await peers?.stop();
   }

@@ -27,9 +27,11 @@ export async function startLivePeers(channel: { title: string; username: string 
     DiscordFake.start(),
   ]);
   const alice = await peer.createAccount("alice");
-  const bot = telegram.addBot({ username: "socialpub_bot" });
-  const chat = telegram.addChat({ type: "channel", ...channel, memberCount: 40 });
-  telegram.setMember(chat.id, bot.id, "administrator", { canPost: true });
+  const { bot, chat } = telegram.addChannelWithBot({
+    bot: { username: "socialpub_bot" },
+    ...channel,
+    memberCount: 40,
+  });
   const hook = discord.addWebhook({ name: "Releases" });
   const stop = async () => {
     await Promise.all([peer.stop(), telegram.close(), discord.close()]);

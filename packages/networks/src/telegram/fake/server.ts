@@ -141,6 +141,28 @@ export class TelegramFake {
     return { id };
   }
 
+  /**
+   * A public channel and a bot allowed to post in it, as a person sets them up before connecting the
+   * channel: the bot made by @BotFather, then made the channel's administrator with the right to post.
+   */
+  addChannelWithBot(options: {
+    bot: { username: string; firstName?: string };
+    title: string;
+    username: string;
+    memberCount?: number;
+  }): { bot: { id: number; token: string }; chat: { id: number } } {
+    const bot = this.addBot(options.bot);
+    const { title, username, memberCount } = options;
+    const chat = this.addChat({
+      type: "channel",
+      title,
+      username,
+      ...(memberCount !== undefined && { memberCount }),
+    });
+    this.setMember(chat.id, bot.id, "administrator", { canPost: true });
+    return { bot, chat };
+  }
+
   /** Sets a bot's status in a chat; `canPost` is a channel administrator's right to post messages. */
   setMember(chatId: number, botId: number, status: MemberStatus, options: { canPost?: boolean } = {}): void {
     this.#chat(chatId).members.set(botId, { status, canPost: options.canPost ?? true });
