@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FrontProxy } from "./support/front-proxy.ts";
 import { appSettings, type LiveOAuthServer, startLiveOAuthServer } from "./support/live-oauth-server.ts";
 import { grantInBrowser } from "./support/oauth-browser.ts";
+import { sampleVideo } from "./support/sample-video.ts";
 
 /*
  * Facebook Pages end to end: a server behind its public address connects a Page through the Facebook
@@ -113,6 +114,26 @@ describe("Facebook Pages: OAuth connect and live posts", () => {
       message: "Look at this loaf",
       photo: { type: "image/png", bytes: SAMPLE_PNG.length },
     });
+  });
+
+  it("posts a video with the text as its description; its permalink is the one Facebook gives", async () => {
+    const video = sampleVideo(120 * 1024);
+    const media = await live.upload(video, "video/mp4");
+    const posted = await call("POST", "/posts", {
+      caption: "The oven at work",
+      platforms: ["facebook"],
+      media,
+    });
+    expect(posted.body.status, JSON.stringify(await targetOf(posted.body.id))).toBe("published");
+    const made = facebook.posts.at(-1)!;
+    expect(made).toMatchObject({
+      pageId: dee.pages[1]!.id,
+      message: "The oven at work",
+      video: { type: "video/mp4", bytes: video.length },
+    });
+    expect((await targetOf(posted.body.id)).permalink).toBe(
+      `https://www.facebook.com/${made.pageId}/videos/${made.id}/`,
+    );
   });
 
   it("a Page over Meta's limit waits for the time X-Business-Use-Case-Usage gives", async () => {

@@ -138,6 +138,14 @@ const CASES: MetricsCase[] = [
     expected: { reach: 0, likes: 31, comments: 4, shares: 3 },
   },
   {
+    network: "facebook",
+    connect: {},
+    media: "video",
+    report: () => Object.assign(facebook.posts.at(-1)!, { reactions: 12, comments: 2, shares: 5 }),
+    // A video is its own node: reactions and comments are read, Graph's Video has no shares.
+    expected: { reach: 0, likes: 12, comments: 2, shares: 0 },
+  },
+  {
     network: "threads",
     connect: {},
     report: () => {

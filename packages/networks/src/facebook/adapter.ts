@@ -8,7 +8,8 @@ import {
 import { type FacebookApiConfig, GRAPH_VERSION } from "./api.ts";
 import { readFacebookMetrics } from "./metrics.ts";
 import { FACEBOOK_DEFAULT_SCOPES, facebookOAuth } from "./oauth.ts";
-import { FACEBOOK_MAX_IMAGE_BYTES, publishFacebook } from "./publish.ts";
+import { publishFacebook } from "./publish.ts";
+import { FACEBOOK_MAX_VIDEO_BYTES } from "./video.ts";
 
 export const FACEBOOK_API_URL = "https://graph.facebook.com";
 /** Facebook's site, which serves the login dialog (/{version}/dialog/oauth). */
@@ -23,7 +24,7 @@ export interface FacebookAdapterOptions extends OAuthAdapterOptions {
 }
 
 /**
- * A Facebook Page through the Graph API with its Page token: text posts and photo posts. Facebook gives
+ * A Facebook Page through the Graph API with its Page token: text, photo and video posts. Facebook gives
  * no way to find a post by a key of ours: an attempt without an answer fails as "outcome unknown".
  */
 export function facebookAdapter(options: FacebookAdapterOptions = {}): NetworkAdapter {
@@ -40,7 +41,8 @@ export function facebookAdapter(options: FacebookAdapterOptions = {}): NetworkAd
     // Meta limits a Page's calls by its engaged users (Business Use Case limits), and says so when hit;
     // a cap of 25 posts an hour per Page keeps a schedule well inside them.
     pacing: [{ count: 25, windowMs: 60 * 60_000 }],
-    maxMediaBytes: FACEBOOK_MAX_IMAGE_BYTES,
+    // The largest the server uploads (a video); photos are held to Facebook's 10 MB when posted.
+    maxMediaBytes: FACEBOOK_MAX_VIDEO_BYTES,
     connect: connectThroughOAuth("facebook", "Facebook", "Facebook's own login dialog"),
     oauth: facebookOAuth(
       oauthStepsConfig(options, {

@@ -2,7 +2,7 @@ import type { AccountSession, PublishedPost, TargetMetrics } from "@socialpub/co
 import { type FacebookApiConfig, graphCall } from "./api.ts";
 
 /** Reactions and comments are asked for as totals only (`summary`, `limit(0)`): no one's names. */
-const FIELDS = "reactions.summary(total_count).limit(0),comments.summary(total_count).limit(0),shares";
+const SUMMARIES = "reactions.summary(total_count).limit(0),comments.summary(total_count).limit(0)";
 
 interface PostFields {
   reactions?: { summary?: { total_count?: number } };
@@ -14,7 +14,7 @@ interface PostFields {
  * A Page post's counts, read with the Page token under `pages_read_engagement` (a scope the connect
  * already asks for): its reactions as likes, its comments, and its shares (Graph leaves `shares` out
  * until someone shares). Reach needs Page insights (`read_insights`, which this app does not ask for),
- * so reach is left alone.
+ * so reach is left alone. A video's shares are not in Graph's Video node: they stay 0.
  */
 export async function readFacebookMetrics(
   config: FacebookApiConfig,
@@ -23,11 +23,13 @@ export async function readFacebookMetrics(
   signal: AbortSignal,
 ): Promise<Partial<TargetMetrics>> {
   const token = String(account.credentials.access_token ?? "");
+  // A Page post's id is {page-id}_{post-id}; a video's is its own, and a Video has no `shares` field.
+  const fields = post.id.includes("_") ? `${SUMMARIES},shares` : SUMMARIES;
   const answer = (await graphCall(
     config,
     token,
     "GET",
-    `/${encodeURIComponent(post.id)}?fields=${encodeURIComponent(FIELDS)}`,
+    `/${encodeURIComponent(post.id)}?fields=${encodeURIComponent(fields)}`,
     null,
     signal,
     true,

@@ -6,6 +6,7 @@ import {
   type PublishInput,
 } from "@socialpub/core";
 import { type FacebookApiConfig, graphCall } from "./api.ts";
+import { publishVideo } from "./video.ts";
 
 /** Facebook takes photos up to 10 MB. */
 export const FACEBOOK_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -16,8 +17,8 @@ export const facebookPermalink = (postId: string) => `https://www.facebook.com/$
 
 /**
  * Publishes to the Page chosen at connect with its Page token: text as a feed post (POST
- * /{page-id}/feed), or a photo post with the text as its caption (POST /{page-id}/photos, the image
- * uploaded in the same request).
+ * /{page-id}/feed), a photo post with the text as its caption (POST /{page-id}/photos, the image
+ * uploaded in the same request), or a video with the text as its description (video.ts).
  */
 export async function publishFacebook(
   api: FacebookApiConfig,
@@ -38,6 +39,9 @@ export async function publishFacebook(
       id?: string;
     } | null;
     return published(answer?.id);
+  }
+  if (post.media.length === 1 && post.media[0]!.contentType.startsWith("video/")) {
+    return publishVideo(api, token, page, post.text, post.media[0]!, post.signal);
   }
   const image = onlyImage(post.media);
   const form = new FormData();
@@ -64,7 +68,9 @@ function published(id: string | undefined): PublishedPost {
 
 function onlyImage(media: readonly MediaFile[]): MediaFile {
   const refuse = (why: string) => new NetworkError("facebook", "refused", `Facebook: ${why}`);
-  if (media.length > 1) throw refuse("this server posts one photo per Facebook post; the post has more.");
+  if (media.length > 1) {
+    throw refuse("this server posts one photo or one video per Facebook post; the post has more media.");
+  }
   const image = media[0]!;
   if (!IMAGE_TYPES.test(image.contentType)) {
     throw refuse(

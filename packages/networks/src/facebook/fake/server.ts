@@ -7,10 +7,11 @@ import { type FakeAnswer, type FakeRequest, formDataOf, startFakeServer } from "
  * cannot reach Meta: the login dialog (/{version}/dialog/oauth, comma-separated permissions), the token
  * endpoint (/{version}/oauth/access_token: a code for a short-lived user token, fb_exchange_token for a
  * 60-day one; no refresh tokens), /me/accounts (the user's Pages with a Page token each), a Page's
- * /feed and /photos, and a post's reactions, comments and shares (GET /{post-id}?fields=…). Meta's
+ * /feed, /photos and /videos (the file in `source`; the video is the post, its id plain digits), a
+ * video's permalink_url, and a post's reactions, comments and shares (GET /{post-id}?fields=…). Meta's
  * habits: errors as `{error: {message, type, code, fbtrace_id}}`, code 190 for a
  * dead token, code 32 with X-Business-Use-Case-Usage for a Page over its limit, code 324 for a photo
- * that is not one. Meta publishes no OpenAPI description: the shapes follow the Graph API documentation.
+ * that is not one, code 352 for a video in a format Facebook does not take. Meta publishes no OpenAPI description: the shapes follow the Graph API documentation.
  */
 
 const DAY_SECONDS = 24 * 60 * 60;
@@ -26,6 +27,8 @@ export interface FacebookFakePost {
   pageId: string;
   message: string;
   photo: { type: string; bytes: number } | null;
+  /** A video post's file (its id is the video's, without the Page's prefix). */
+  video?: { type: string; bytes: number };
   /** What `?fields=reactions.summary…,comments.summary…,shares` reports; tests set them. */
   reactions: number;
   comments: number;
@@ -132,11 +135,11 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
       });
       return { status: 200, json: { data, paging: { cursors: { before: "b", after: "a" } } } };
     }
-    const read = /^\/(\d+_\d+)$/.exec(path);
+    const read = /^\/(\d+(?:_\d+)?)$/.exec(path);
     if (request.method === "GET" && read) return this.#postFields(token, read[1]!, request.url.searchParams);
-    const edge = /^\/(\d+)\/(feed|photos)$/.exec(path);
+    const edge = /^\/(\d+)\/(feed|photos|videos)$/.exec(path);
     if (request.method === "POST" && edge)
-      return this.#publish(request, token, edge[1]!, edge[2] as "feed" | "photos");
+      return this.#publish(request, token, edge[1]!, edge[2] as "feed" | "photos" | "videos");
     return graphError(400, 100, "GraphMethodException", `Unsupported ${request.method} request.`);
   }
 
@@ -156,6 +159,13 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
         `Unsupported get request. Object with ID '${postId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
       );
     const asked = askedFields(query.get("fields") ?? "");
+    if (post.video && asked.has("shares"))
+      return graphError(
+        400,
+        100,
+        "OAuthException",
+        "(#100) Tried accessing nonexisting field (shares) on node type (Video)",
+      );
     const summary = (total: number) => ({ data: [], summary: { total_count: total } });
     return {
       status: 200,
@@ -164,6 +174,8 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
         ...(asked.has("reactions") && { reactions: summary(post.reactions) }),
         ...(asked.has("comments") && { comments: summary(post.comments) }),
         ...(asked.has("shares") && post.shares > 0 && { shares: { count: post.shares } }),
+        ...(asked.has("permalink_url") &&
+          post.video && { permalink_url: `/${post.pageId}/videos/${post.id}/` }),
       },
     };
   }
@@ -199,7 +211,7 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
     request: FakeRequest,
     token: string,
     pageId: string,
-    edge: "feed" | "photos",
+    edge: "feed" | "photos" | "videos",
   ): Promise<FakeAnswer> {
     const page = this.pageTokens.get(token);
     // A Page token works while the user's grant does (Meta sets it no end of its own).
@@ -237,6 +249,39 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
     if (edge === "feed") {
       message = new URLSearchParams(new TextDecoder().decode(request.body)).get("message") ?? "";
       if (!message) return graphError(400, 100, "OAuthException", "(#100) Missing message or attachment");
+    } else if (edge === "videos") {
+      const form = await formDataOf(request);
+      const source = form.get("source");
+      if (!(source instanceof Blob))
+        return graphError(
+          400,
+          390,
+          "OAuthException",
+          "(#390) There was a problem uploading your video file. Please try again.",
+        );
+      const bytes = Buffer.from(await source.arrayBuffer());
+      if (!isVideo(bytes))
+        return graphError(
+          400,
+          352,
+          "OAuthException",
+          "(#352) Sorry, the video file you selected is in a format that we don't support.",
+        );
+      times.push(this.#now());
+      const id = String(this.#nextId++);
+      const video = { type: source.type, bytes: bytes.length };
+      const description = String(form.get("description") ?? "");
+      this.posts.push({
+        id,
+        pageId,
+        message: description,
+        photo: null,
+        video,
+        reactions: 0,
+        comments: 0,
+        shares: 0,
+      });
+      return { status: 200, json: { id } };
     } else {
       const form = await formDataOf(request);
       message = String(form.get("message") ?? "");
@@ -276,6 +321,14 @@ function invalidToken(): FakeAnswer {
     190,
     "OAuthException",
     "Error validating access token: The session has been invalidated.",
+  );
+}
+
+/** An MP4 or MOV (an `ftyp` box first) or a WebM (EBML header). */
+function isVideo(b: Buffer): boolean {
+  return (
+    b.subarray(4, 8).toString("latin1") === "ftyp" ||
+    b.subarray(0, 4).equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]))
   );
 }
 
