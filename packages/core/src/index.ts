@@ -10,6 +10,7 @@ export {
   type ConnectedAccount,
   type Credentials,
   type FailureKind,
+  type LostAttempt,
   type MediaFile,
   type NetworkAdapter,
   type NetworkAdapters,

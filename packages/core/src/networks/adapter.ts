@@ -93,6 +93,19 @@ export interface MediaFile {
  */
 export type PublishStep = Readonly<Record<string, string | number | boolean | null>>;
 
+/** What the service knows of an attempt whose answer never came, for `findPublished`. */
+export interface LostAttempt {
+  /** The post's key on this network, as the attempt had it (`PublishInput.key`). */
+  key: string;
+  /** The text the attempt sent, as adapted to this network (`PublishInput.text`). */
+  text: string;
+  /**
+   * No post of this attempt can be older than this (Unix ms): when the post was made or fell due, less
+   * a minute for the network's clock. A post with the same text made before it is someone else's.
+   */
+  since: number;
+}
+
 export interface PublishInput {
   /** The service's id of the post (post_…), for the adapter's own records; never sent as content. */
   postId: string;
@@ -180,10 +193,17 @@ export interface NetworkAdapter {
   publish(account: AccountSession, post: PublishInput): Promise<PublishedPost>;
 
   /**
-   * Looks for a post made earlier with `key`, after an attempt whose outcome is unknown. Absent when the
-   * network gives no way to tell; then such a target fails as "outcome unknown" instead of posting twice.
+   * Looks for the post an attempt whose answer never came may have made. Where the network lets us
+   * choose the post's key (Bluesky's record key) it reads that key; elsewhere it reads back the
+   * account's recent posts for one with the same text made since `lost.since`. Answers null when the
+   * network says the post is not there, and the service then sends it again. Absent when the network
+   * gives no way to tell; then such a target fails as "outcome unknown" instead of posting twice.
    */
-  findPublished?(account: AccountSession, key: string, signal: AbortSignal): Promise<PublishedPost | null>;
+  findPublished?(
+    account: AccountSession,
+    lost: LostAttempt,
+    signal: AbortSignal,
+  ): Promise<PublishedPost | null>;
 
   /**
    * Reads the account's follower count now (Bluesky's profile followersCount, a Telegram chat's member

@@ -62,11 +62,10 @@ export function createDirectPublisher(
     const adapter = svc.adapter("bluesky");
     if (!session || !adapter.findPublished) return {};
     try {
-      const found = await adapter.findPublished(
-        session,
-        networkKey(announcement.key, announcement.releaseTimeMs, "bluesky"),
-        AbortSignal.timeout(30_000),
-      );
+      // Bluesky finds its post by the record key alone; the text and time are for networks that read back.
+      const key = networkKey(announcement.key, announcement.releaseTimeMs, "bluesky");
+      const lost = { key, text: "", since: announcement.releaseTimeMs };
+      const found = await adapter.findPublished(session, lost, AbortSignal.timeout(30_000));
       return found ? { bluesky: { permalink: found.permalink, at: Date.now() } } : {};
     } catch (error) {
       // Not knowing is no reason to skip Bluesky: its record key still refuses a second post.

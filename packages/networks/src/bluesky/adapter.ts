@@ -206,8 +206,8 @@ export function blueskyAdapter(options: BlueskyAdapterOptions = {}): NetworkAdap
       });
     },
 
-    async findPublished(account, key, signal): Promise<PublishedPost | null> {
-      const rkey = recordKeyFor(key);
+    async findPublished(account, lost, signal): Promise<PublishedPost | null> {
+      const rkey = recordKeyFor(lost.key);
       return sessions.run(account, signal, async (session) => {
         try {
           const found = await readPost(session, rkey, signal);

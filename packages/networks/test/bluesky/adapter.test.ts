@@ -346,10 +346,12 @@ describe("bluesky adapter against a real PDS", { timeout: 60_000 }, () => {
     expect(lost).toBeInstanceOf(NetworkError);
     expect(lost.kind).toBe("unknown");
 
-    const found = await adapter.findPublished!(account, key, signal());
+    const since = Date.now() - 60_000;
+    const found = await adapter.findPublished!(account, { key, text: "exactly once", since }, signal());
     expect(found).not.toBeNull();
+    const otherKey = "post_01JDXYZ0000000000000000009:bluesky";
     expect(
-      await adapter.findPublished!(account, "post_01JDXYZ0000000000000000009:bluesky", signal()),
+      await adapter.findPublished!(account, { key: otherKey, text: "exactly once", since }, signal()),
     ).toBeNull();
 
     const retried = await adapter.publish(account, input("exactly once", key));

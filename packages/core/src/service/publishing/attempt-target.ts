@@ -105,7 +105,8 @@ async function attemptWith(
     // With a step saved, the adapter resumes from it and tells for itself what was already sent.
     if (target.outcome_unknown && steps.saved === null) {
       if (!adapter.findPublished) return fail(outcomeUnknown(name, "no answer came to an earlier attempt"));
-      const found = await withSession((session) => adapter.findPublished!(session, key, signal));
+      const lost = { key, text: target.text, since: lostAttemptSince(post) };
+      const found = await withSession((session) => adapter.findPublished!(session, lost, signal));
       if (found) return published(deps, post, target, adapter, found, now());
     }
     if (post.mode === "live") {
@@ -337,4 +338,12 @@ function describeCauses(cause: unknown): string | undefined {
     parts.push(`${c.name}: ${c.message}`);
   }
   return parts.length > 0 ? parts.join(" ← ") : undefined;
+}
+
+/** Skew allowed between our clock and a network's when reading back its recent posts. */
+const NETWORK_CLOCK_SKEW_MS = 60_000;
+
+/** The earliest a lost attempt of `post` can have published: when it was made or fell due, less skew. */
+function lostAttemptSince(post: PostRecord): number {
+  return Math.max(post.created_at, post.scheduled_at ?? 0) - NETWORK_CLOCK_SKEW_MS;
 }

@@ -73,7 +73,7 @@ export class ScriptedAdapter implements NetworkAdapter {
     return step(post);
   }
 
-  findPublished?: NetworkAdapter["findPublished"] = async (_account, key) => {
+  findPublished?: NetworkAdapter["findPublished"] = async (_account, { key }) => {
     this.finds.push({ at: this.clock.now(), key });
     return this.found.get(key) ?? null;
   };
