@@ -1,3 +1,5 @@
+import type { EventEmitter } from "node:events";
+import type { AttemptDeadlines } from "./attempt-cutoff.ts";
 import type { Transport, TransportRequest, TransportResponse } from "./transport.ts";
 
 /** How one attempt ended when no answer came. */
@@ -7,7 +9,7 @@ export type AttemptFailure =
 
 export type AttemptResult = { kind: "response"; response: TransportResponse } | AttemptFailure;
 
-class AttemptTimedOut extends Error {}
+class AttemptCutOff extends Error {}
 
 /**
  * Sends one request, bounded by `timeoutMs` even when the transport ignores its signal (an in-process
@@ -17,37 +19,32 @@ class AttemptTimedOut extends Error {}
 export async function sendAttempt(
   transport: Transport,
   request: Omit<TransportRequest, "signal">,
+  deadlines: AttemptDeadlines,
   timeoutMs: number,
   callerSignal: AbortSignal | undefined,
 ): Promise<AttemptResult> {
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(new AttemptTimedOut()), timeoutMs);
-  const signal = callerSignal ? AbortSignal.any([callerSignal, timeout.signal]) : timeout.signal;
+  const cutoff = deadlines.start(timeoutMs, callerSignal);
   try {
-    const pending = transport({ ...request, signal });
-    // A transport that rejects on abort needs no race: listening to the signal here too costs a
+    const pending = transport({ ...request, signal: cutoff.signal });
+    // A transport that rejects once the signal fires needs no race: listening to it here too costs a
     // listener per attempt for nothing.
     const response = await (transport.rejectsOnAbort
       ? pending
-      : Promise.race([pending, rejectOnAbort(signal, pending)]));
+      : Promise.race([pending, rejectOnCutoff(cutoff.signal)]));
     return { kind: "response", response };
   } catch (error) {
     if (callerSignal?.aborted) throw callerSignal.reason;
-    if (timeout.signal.aborted || isUndiciTimeout(error)) return { kind: "timeout", cause: error };
+    if (cutoff.timedOut || isUndiciTimeout(error)) return { kind: "timeout", cause: error };
     return { kind: "connection", cause: error, reason: describeCause(error) };
   } finally {
-    clearTimeout(timer);
+    cutoff.end();
   }
 }
 
-function rejectOnAbort(signal: AbortSignal, pending: Promise<unknown>): Promise<never> {
+/** Rejects when the attempt is cut off. The signal is the attempt's own, so its listener goes with it. */
+function rejectOnCutoff(signal: EventEmitter): Promise<never> {
   return new Promise((_, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    // Drop the listener once the attempt settles, so a long-lived caller signal does not collect them.
-    const done = () => signal.removeEventListener("abort", onAbort);
-    pending.then(done, done);
+    signal.once("abort", () => reject(new AttemptCutOff("the attempt was cut off")));
   });
 }
 

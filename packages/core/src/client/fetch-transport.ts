@@ -6,7 +6,9 @@ import type { FetchLike, Transport } from "./transport.ts";
  */
 export function createFetchTransport(fetch: FetchLike): Transport {
   return async ({ method, url, headers, body, signal }) => {
-    const response = await fetch(new Request(url, { method, headers, body, signal }));
+    const controller = new AbortController();
+    signal.once("abort", () => controller.abort(new Error("The attempt was cut off.")));
+    const response = await fetch(new Request(url, { method, headers, body, signal: controller.signal }));
     return {
       status: response.status,
       headers: response.headers,

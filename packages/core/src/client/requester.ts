@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { withoutTrailingSlashes } from "../text/trailing-slashes.ts";
 import { sendAttempt } from "./attempt.ts";
+import { AttemptDeadlines } from "./attempt-cutoff.ts";
 import {
   ConnectionError,
   type ErrorDetails,
@@ -78,6 +79,7 @@ const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 export function createRequester(config: RequesterConfig): Requester {
   const basePath = withoutTrailingSlashes(config.baseUrl.pathname);
   const origin = config.baseUrl.origin;
+  const deadlines = new AttemptDeadlines();
 
   return async function send(request) {
     const options = request.options ?? {};
@@ -102,7 +104,7 @@ export function createRequester(config: RequesterConfig): Requester {
 
     for (let retries = 0; ; retries++) {
       options.signal?.throwIfAborted();
-      const result = await sendAttempt(config.transport, outgoing, timeoutMs, options.signal);
+      const result = await sendAttempt(config.transport, outgoing, deadlines, timeoutMs, options.signal);
       if (result.kind === "timeout") {
         // Not retried: the attempt already used its whole allowance, and the caller chose that allowance.
         throw new TimeoutError(

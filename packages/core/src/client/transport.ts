@@ -1,3 +1,5 @@
+import type { EventEmitter } from "node:events";
+
 /*
  * The one seam between the client and the network. A transport sends one request and reads the whole
  * answer; retries, timeouts and validation live above it, so every transport gets them for free.
@@ -8,7 +10,11 @@ export interface TransportRequest {
   url: string;
   headers: Record<string, string>;
   body?: string | Uint8Array<ArrayBuffer>;
-  signal: AbortSignal;
+  /**
+   * Emits "abort" once when the attempt is cut off: its time ran out or the caller cancelled. undici
+   * takes it as a request's signal as it is; a transport that needs an AbortSignal makes one from it.
+   */
+  signal: EventEmitter;
 }
 
 export interface TransportResponse {
@@ -22,7 +28,7 @@ export interface TransportResponse {
 
 export type Transport = ((request: TransportRequest) => Promise<TransportResponse>) & {
   /**
-   * True when the transport's promise rejects as soon as the request's signal aborts (undici's does).
+   * True when the transport's promise rejects as soon as the request's signal fires (undici's does).
    * Otherwise (an in-process handler may ignore the signal) each attempt races it against the signal.
    */
   readonly rejectsOnAbort?: boolean;

@@ -22,7 +22,7 @@ export function createUndiciTransport(dispatcher: Dispatcher): Transport {
     const text = await response.body.text();
     return new UndiciResponse(response.statusCode, response.headers, text);
   };
-  // undici ends the request and rejects with the signal's reason once it aborts, body included.
+  // undici ends the request, body included, and rejects as soon as the signal fires.
   return Object.assign(transport, { rejectsOnAbort: true });
 }
 
