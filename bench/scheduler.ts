@@ -36,11 +36,16 @@ const nowPrecise = () => performance.timeOrigin + performance.now();
 function observed(store: Store): { store: Store; publishedAt: Map<string, number> } {
   const publishedAt = new Map<string, number>();
   const wrapped: Store = Object.create(store);
-  wrapped.transitionPost = async (...args: Parameters<Store["transitionPost"]>) => {
-    const result: PostRecord | null = await store.transitionPost(...args);
-    if (result?.status === "published") publishedAt.set(result.id, nowPrecise());
+  const seen = (result: PostRecord | null) => {
+    if (result?.status === "published" && !publishedAt.has(result.id)) publishedAt.set(result.id, nowPrecise());
     return result;
   };
+  // A post turns published when its networks' outcomes are written (finishTargets); a post whose
+  // publishing is moved by hand goes through transitionPost.
+  wrapped.finishTargets = async (...args: Parameters<Store["finishTargets"]>) =>
+    seen(await store.finishTargets(...args));
+  wrapped.transitionPost = async (...args: Parameters<Store["transitionPost"]>) =>
+    seen(await store.transitionPost(...args));
   return { store: wrapped, publishedAt };
 }
 
