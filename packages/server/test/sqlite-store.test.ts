@@ -105,6 +105,32 @@ describe("SQLite store", () => {
     expect(userVersion(path)).toBe(MIGRATIONS.length);
   });
 
+  it("moves a user's posts version when a target's figures change, not when a write repeats them", async () => {
+    const path = dbFile();
+    const store = openSqliteStore(path);
+    await store.createUser(user);
+    await store.insertPost(post("post_1"), [target("post_1")]);
+    await store.close();
+    const db = new DatabaseSync(path);
+    try {
+      const version = () =>
+        (db.prepare("SELECT posts_version FROM users WHERE id = ?").get(user.id) as { posts_version: number })
+          .posts_version;
+      const setFigures = db.prepare(
+        "UPDATE targets SET status = ?, reach = ?, likes = ?, comments = ?, shares = ? WHERE post_id = 'post_1'",
+      );
+      const before = version();
+      setFigures.run("published", 0, 0, 0, 0);
+      expect(version()).toBe(before);
+      setFigures.run("published", 10, 0, 0, 0);
+      expect(version()).toBe(before + 1);
+      setFigures.run("published", 10, 1, 0, 0);
+      expect(version()).toBe(before + 2);
+    } finally {
+      db.close();
+    }
+  });
+
   it("refuses a database written by a newer version of the server", async () => {
     const path = dbFile();
     const db = new DatabaseSync(path);

@@ -9,6 +9,7 @@ import { oauthStates } from "./0008-oauth-states.ts";
 import { postsVersion } from "./0009-posts-version.ts";
 import { publishSteps } from "./0010-publish-steps.ts";
 import { grantEnds } from "./0011-grant-ends.ts";
+import { postsVersionOnChangedMetrics } from "./0012-posts-version-on-changed-metrics.ts";
 import type { Migration } from "./types.ts";
 
 export type { Migration } from "./types.ts";
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   postsVersion,
   publishSteps,
   grantEnds,
+  postsVersionOnChangedMetrics,
 ];
