@@ -111,7 +111,7 @@ export function paginationTests(h: Harness): void {
       const post = await user.createPost({
         caption: "Everywhere",
         platforms: networks,
-        media: "https://cdn.example.com/a.png",
+        media: "https://cdn.example.com/a.mp4",
       });
       const targets = await user.get(`/posts/${post.id}/targets?limit=1`);
       expect(targets.body.data).toHaveLength(12);
