@@ -3,6 +3,7 @@ import {
   type Clock,
   CredentialKeyring,
   type NetworkAdapters,
+  type PublishingOptions,
   provisionUser,
   type Store,
 } from "@socialpub/core";
@@ -57,6 +58,8 @@ export async function startLiveOAuthServer(
     clock?: Clock;
     /** The adapters to publish with, where the test makes them itself (one that counts on the test's clock). */
     adapters?: NetworkAdapters;
+    /** Publishing's figures, where a test needs them shorter (an attempt's time limit, the retry delays). */
+    publishing?: PublishingOptions;
   } = {},
 ): Promise<LiveOAuthServer> {
   const front = await FrontProxy.start();
@@ -84,6 +87,7 @@ export async function startLiveOAuthServer(
         credentialKeyring: new CredentialKeyring(randomBytes(32)),
         liveAdapters: options.adapters ?? networkAdapters(addresses),
         rateLimit: false,
+        ...(options.publishing && { publishing: options.publishing }),
         ...(options.allowPrivateWebhookUrls && { allowPrivateWebhookUrls: true }),
       },
     });
