@@ -1,4 +1,4 @@
-import { SAMPLE_JPEG, SAMPLE_MP4 } from "@socialpub/core/testing";
+import { SAMPLE_JPEG, SAMPLE_MP4, sampleMp4Lasting } from "@socialpub/core/testing";
 import { TikTokFake, type TikTokFakeCreator } from "@socialpub/networks/tiktok/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NetworkAddresses } from "../src/live/network-adapters.ts";
@@ -267,5 +267,20 @@ describe("TikTok, audited app with a verified domain: public posts, media pulled
       privacy: "PUBLIC_TO_EVERYONE",
     });
     expect(r.fake.inits.at(-1)).toEqual({ path: "/v2/post/publish/content/init/", code: "ok" });
+  });
+
+  it("a video longer than the creator's maximum fails the target before TikTok is asked to pull it, saying how to fix it", async () => {
+    r.alice.maxDurationSec = 180;
+    const inits = r.fake.inits.length;
+    const long = await upload(r, sampleMp4Lasting(185, 256 * 1024), "video/mp4");
+    const res = await call(r, "POST", "/posts", { caption: "Long clip", platforms: ["tiktok"], media: long });
+    const target = await targetOf(r, res.body.id);
+    expect(target.status).toBe("failed");
+    expect(target.error).toMatch(
+      /the video is 3 min 5 s long, and TikTok lets this creator post videos of at most 3 min \(max_video_post_duration_sec 180\)\. Trim the video to 3 min or less/,
+    );
+    // The server refused it: TikTok saw no init, so its own duration_check_failed never came into it.
+    expect(r.fake.inits.length).toBe(inits);
+    r.alice.maxDurationSec = 600;
   });
 });

@@ -1,7 +1,7 @@
 // @socialpub/core/testing: what tests of any store or transport need to check the service.
 export { provisionUser } from "../provision.ts";
 export { FAKE_CLOCK_START, FakeClock } from "./fake-clock.ts";
-export { SAMPLE_JPEG, SAMPLE_MP4, SAMPLE_PNG } from "./media-samples.ts";
+export { SAMPLE_JPEG, SAMPLE_MP4, SAMPLE_PNG, sampleMp4Lasting } from "./media-samples.ts";
 export { burstWithOneKey } from "./service/concurrency.ts";
 export {
   ApiUser,

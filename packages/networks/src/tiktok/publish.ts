@@ -8,6 +8,7 @@ import {
 } from "@socialpub/core";
 import { type TikTokApiConfig, tiktokCall } from "./api.ts";
 import { type CreatorInfo, queryCreator } from "./creator.ts";
+import { refuseTooLong } from "./duration.ts";
 import { photoInit } from "./photo.ts";
 import { pullable } from "./pull.ts";
 import { fetchStatus, type PublishStatus, statusFailure } from "./status.ts";
@@ -91,6 +92,7 @@ async function start(
     return photoInit(config, token, creator, privacy, post);
   }
   const video = onlyVideo(media);
+  refuseTooLong(video, creator);
   const pull = pullable(config, video);
   const plan = planChunks(video.bytes.length, config.chunkBytes);
   const body = {

@@ -1,5 +1,5 @@
 import type { AccountSession, PublishInput } from "@socialpub/core";
-import { SAMPLE_MP4 } from "@socialpub/core/testing";
+import { SAMPLE_MP4, sampleMp4Lasting } from "@socialpub/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tiktokAdapter } from "../../src/index.ts";
 import { TikTokFake } from "../../src/tiktok/fake/server.ts";
@@ -117,6 +117,66 @@ describe("TikTok adapter against the fake", () => {
     expect(error).toMatchObject({ kind: "refused", status: 403 });
     expect(error.message).toMatch(/does not let this creator post at the moment \(banned from posting\)/);
     expect(fake.inits.length).toBe(inits);
+  });
+
+  const withVideo = (bytes: Uint8Array<ArrayBuffer>): PublishInput => ({
+    ...input(),
+    media: [{ bytes, contentType: "video/mp4", filename: "long.mp4", url: "https://x.invalid/long.mp4" }],
+  });
+
+  it("a video longer than the creator's maximum is refused before anything is started: its length, the maximum, the fix", async () => {
+    const adapter = tiktokAdapter({ apiUrl: fake.url });
+    const granted = await grant("user.info.basic,video.publish");
+    const creator = [...fake.creators.values()].at(-1)!;
+    expect(creator.maxDurationSec).toBe(600);
+    const account = { ...session(granted.access_token), credentials: { ...granted, username: "cy.tt" } };
+    const inits = fake.inits.length;
+    const error = await adapter.publish(account, withVideo(sampleMp4Lasting(605.2))).catch((e) => e);
+    expect(error).toMatchObject({ network: "tiktok", kind: "refused" });
+    expect(error.message).toBe(
+      "TikTok: the video is 10 min 5.2 s long, and TikTok lets this creator post videos of at most 10 min (max_video_post_duration_sec 600). Trim the video to 10 min or less and post it again.",
+    );
+    // Refused here, not by TikTok: no post was started.
+    expect(fake.inits.length).toBe(inits);
+    expect(fake.publishesOf(creator)).toEqual([]);
+
+    // Exactly the maximum goes out, as does a video whose length the file does not say.
+    await adapter.publish(account, withVideo(sampleMp4Lasting(600)));
+    await adapter.publish(account, input());
+    expect(fake.publishesOf(creator).map((p) => p.status)).toEqual(["PUBLISH_COMPLETE", "PUBLISH_COMPLETE"]);
+  });
+
+  it("the fake, as TikTok, fails a video longer than the creator's maximum once received: duration_check_failed", async () => {
+    const granted = await grant("user.info.basic,video.publish");
+    const call = async (path: string, body: unknown) =>
+      (await (
+        await fetch(`${fake.url}${path}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${granted.access_token}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        })
+      ).json()) as { data: Record<string, unknown> };
+    const bytes = sampleMp4Lasting(601);
+    const started = await call("/v2/post/publish/video/init/", {
+      post_info: { title: "Too long", privacy_level: "SELF_ONLY" },
+      source_info: {
+        source: "FILE_UPLOAD",
+        video_size: bytes.length,
+        chunk_size: bytes.length,
+        total_chunk_count: 1,
+      },
+    });
+    const put = await fetch(String(started.data.upload_url), {
+      method: "PUT",
+      headers: {
+        "content-type": "video/mp4",
+        "content-range": `bytes 0-${bytes.length - 1}/${bytes.length}`,
+      },
+      body: bytes,
+    });
+    expect(put.status).toBe(201);
+    const status = await call("/v2/post/publish/status/fetch/", { publish_id: started.data.publish_id });
+    expect(status.data).toMatchObject({ status: "FAILED", fail_reason: "duration_check_failed" });
   });
 
   it("an unknown token is access_token_invalid: reconnect, with TikTok's log id", async () => {

@@ -1,12 +1,14 @@
 import { randomBytes } from "node:crypto";
 import type { FakeAnswer, FakeRequest } from "../../common/fake-server.ts";
+import { mp4DurationSeconds } from "../../common/mp4-duration.ts";
 import { ok, tiktokError } from "./envelope.ts";
 
 /*
  * The TikTok fake's posts: what an init started, the chunks its upload URL received (TikTok's rules:
  * declared at init, sent in order with Content-Range, 5 to 64 MB each, the last up to 128 MB, a video
  * under 5 MB whole), and where each stands as status/fetch answers it. A finished upload of a file that
- * is no MP4, WebM or MOV fails with file_format_check_failed, as TikTok's processing does.
+ * is no MP4, WebM or MOV fails with file_format_check_failed, and a video longer than the creator's
+ * max_video_post_duration_sec with duration_check_failed, as TikTok's processing does.
  */
 
 const MB = 1024 * 1024;
@@ -21,9 +23,12 @@ export interface FakePublish {
   videoSize: number;
   chunkSize: number;
   totalChunks: number;
-  /** Bytes received so far, and the Content-Range of each chunk. */
+  /** Bytes received so far, the Content-Range of each chunk, and the chunks until the last is in. */
   received: number;
   ranges: string[];
+  chunks: Uint8Array[];
+  /** The creator's longest video when the post was started (creator_info's max_video_post_duration_sec). */
+  maxDurationSec: number;
   uploadToken: string;
   urls: string[];
   status: "PROCESSING_UPLOAD" | "PROCESSING_DOWNLOAD" | "PUBLISH_COMPLETE" | "FAILED";
@@ -59,7 +64,7 @@ export class FakePublishes {
     this.hold = false;
   }
 
-  initVideo(userId: string, body: unknown): Made {
+  initVideo(userId: string, body: unknown, maxDurationSec: number): Made {
     const b = (body ?? {}) as { post_info?: Record<string, unknown>; source_info?: Record<string, unknown> };
     const title = b.post_info?.title;
     if (title !== undefined && (typeof title !== "string" || [...title].length > 2200)) {
@@ -75,6 +80,7 @@ export class FakePublishes {
         return { code: "url_ownership_unverified", problem: "The video_url's domain is not verified." };
       }
       const made = this.#make(userId, "VIDEO", "PULL_FROM_URL", String(title ?? ""), b, [url]);
+      made.maxDurationSec = maxDurationSec;
       this.#pull(made);
       return { data: { publish_id: made.publishId } };
     }
@@ -87,7 +93,7 @@ export class FakePublishes {
     const problem = chunkProblem(size, chunk, count);
     if (problem) return { code: "invalid_params", problem };
     const made = this.#make(userId, "VIDEO", "FILE_UPLOAD", String(title ?? ""), b, []);
-    Object.assign(made, { videoSize: size, chunkSize: chunk, totalChunks: count });
+    Object.assign(made, { videoSize: size, chunkSize: chunk, totalChunks: count, maxDurationSec });
     return {
       data: { publish_id: made.publishId, upload_url: `${this.#baseUrl}/upload/${made.uploadToken}` },
     };
@@ -142,8 +148,16 @@ export class FakePublishes {
       return { status: 416, text: "The chunk does not follow the declared plan" };
     }
     made.ranges.push(`${first}-${last}/${total}`);
+    made.chunks.push(request.body);
     made.received += request.body.length;
     if (index === 0 && !isVideo(request.body)) made.failReason = "file_format_check_failed";
+    if (isLast) {
+      if (!made.failReason && tooLong(Buffer.concat(made.chunks), made.maxDurationSec)) {
+        made.failReason = "duration_check_failed";
+      }
+      // The video was measured: its bytes are not kept.
+      made.chunks = [];
+    }
     return { status: isLast ? 201 : 206, text: "" };
   }
 
@@ -201,6 +215,8 @@ export class FakePublishes {
       totalChunks: 0,
       received: 0,
       ranges: [],
+      chunks: [],
+      maxDurationSec: 0,
       uploadToken: randomBytes(12).toString("hex"),
       urls,
       status: source === "FILE_UPLOAD" ? "PROCESSING_UPLOAD" : "PROCESSING_DOWNLOAD",
@@ -222,6 +238,9 @@ export class FakePublishes {
       .then((files) => {
         const good = files.every((f) => f !== null && (made.mediaType === "PHOTO" ? isImage(f) : isVideo(f)));
         if (!good) made.failReason = made.mediaType === "PHOTO" ? "photo_pull_failed" : "video_pull_failed";
+        else if (made.mediaType === "VIDEO" && tooLong(files[0]!, made.maxDurationSec)) {
+          made.failReason = "duration_check_failed";
+        }
         made.received = files.reduce((n, f) => n + (f?.length ?? 0), 0) || 1;
       });
   }
@@ -243,6 +262,12 @@ function chunkProblem(size: number, chunk: number, count: number): string | null
   if (count > 1000) return "At most 1000 chunks.";
   if (size - (count - 1) * chunk > 128 * MB) return "The last chunk may be at most 128 MB.";
   return null;
+}
+
+/** TikTok measures the video it received; a length this fake cannot read passes, as WebM does here. */
+function tooLong(bytes: Uint8Array, maxDurationSec: number): boolean {
+  const length = mp4DurationSeconds(bytes);
+  return maxDurationSec > 0 && length !== null && length > maxDurationSec;
 }
 
 function isVideo(bytes: Uint8Array): boolean {

@@ -235,7 +235,7 @@ export class TikTokFake extends OAuthNetworkFake<TikTokFakeCreator> {
     }
     const made =
       path === "/v2/post/publish/video/init/"
-        ? this.publishes.initVideo(creator.id, body)
+        ? this.publishes.initVideo(creator.id, body, creator.maxDurationSec)
         : this.publishes.initPhotos(creator.id, body);
     if ("problem" in made) return tiktokError(400, made.code, made.problem);
     return ok(made.data);
