@@ -177,6 +177,12 @@ export interface NetworkAdapter {
   readonly pacing: readonly PacingRule[];
   /** Largest media file the network takes, in bytes. */
   readonly maxMediaBytes: number;
+  /**
+   * True when publishing sends nothing out of the service (the sandbox): an attempt then has no effect
+   * anywhere until its outcome is written, so a publish-now need not mark it in flight first, and writes
+   * the post with what its networks did in one step.
+   */
+  readonly local?: boolean;
 
   /**
    * Checks credentials a user pasted (the fields of POST /accounts/connect other than `platform`)

@@ -15,6 +15,7 @@ export function sandboxAdapter(platform: NetworkId): NetworkAdapter {
     rule: NETWORK_RULES[platform],
     pacing: [],
     maxMediaBytes: Number.POSITIVE_INFINITY,
+    local: true,
     async connect(fields) {
       const handle = typeof fields.handle === "string" && fields.handle !== "" ? fields.handle : platform;
       return { handle, followers: 0, health: "healthy", credentials: {} };

@@ -84,14 +84,10 @@ export async function runAttempts(
   await waitFor(Promise.all(attempts), waitMs, clock);
 
   const finishedNow = new Set(done.keys());
-  // In the order of the post's networks, whatever order they answered in: events are written (and
-  // their ids made) in that order, as the fan-out has always announced them.
-  const finished = [...done.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([, outcome]) => ({
-      ...outcome,
-      events: outcome.events.map((event) => ({ ...event, id: newId("evt", clock.now()) })),
-    }));
+  const finished = inNetworkOrder(
+    [...done.entries()].sort(([a], [b]) => a - b).map(([, outcome]) => outcome),
+    clock.now(),
+  );
   for (const outcome of finished) current.set(outcome.target.platform, outcome.target);
   const written = [...current.values()];
   const write = () =>
@@ -135,6 +131,17 @@ export async function runAttempts(
   return { post: settled, targets: written };
 }
 
+/**
+ * Outcomes, given in the order of the post's networks, with their events' ids made in that order,
+ * whatever order the networks answered in: the fan-out announces them so.
+ */
+export function inNetworkOrder(outcomes: readonly AttemptOutcome[], now: number): AttemptOutcome[] {
+  return outcomes.map((outcome) => ({
+    ...outcome,
+    events: outcome.events.map((event) => ({ ...event, id: newId("evt", now) })),
+  }));
+}
+
 /** Makes an attempt of a target the retry worker claimed, and writes what it came to. */
 export async function retryClaimedTarget(
   deps: ServiceDeps,
@@ -156,7 +163,7 @@ export async function retryClaimedTarget(
  * or while recording that an account needs reconnecting) turned into a retry in a few seconds that does
  * not count as one of the network's attempts: nothing reached the network, or what did is asked again.
  */
-async function attemptSafely(
+export async function attemptSafely(
   deps: ServiceDeps,
   post: PostRecord,
   target: TargetRecord,
@@ -183,7 +190,7 @@ async function attemptSafely(
 /** Delay before an attempt the service itself could not make is made again. */
 export const SERVICE_RETRY_DELAY_MS = 5_000;
 
-function notifyRetries(deps: ServiceDeps, outcomes: readonly AttemptOutcome[]): void {
+export function notifyRetries(deps: ServiceDeps, outcomes: readonly AttemptOutcome[]): void {
   for (const { target } of outcomes) {
     if (target.status === "pending" && target.next_attempt_at !== null) {
       deps.publishing.retries.notify(target.next_attempt_at);

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { NetworkError, type PublishedPost, type PublishInput } from "@socialpub/core";
 import { type MetaGraphConfig, metaCall } from "./meta-graph.ts";
+import { findMetaPost } from "./meta-recent.ts";
 
 /*
  * Meta's two-step publish, as Threads and Instagram document it: make a media container
@@ -12,6 +13,12 @@ import { type MetaGraphConfig, metaCall } from "./meta-graph.ts";
  * post went out: PUBLISHED → it did (the post is found among the account's recent posts and answered,
  * never made again); FINISHED or IN_PROGRESS → not yet (it is published now); EXPIRED (after 24 hours)
  * → nothing went out, a new container is made; ERROR → Meta could not use the media: refused.
+ *
+ * An attempt cut off before it saved a container (the server stopped while the container was made)
+ * leaves no step to resume: the service then asks the adapter's findPublished, which reads the
+ * account's recent posts back (meta-recent.ts). Only a published container makes a post, and none is
+ * published before its id is saved, so that read finds nothing and the post is sent again; it is read
+ * all the same, because a post is never sent again on reasoning alone where the network can be asked.
  */
 
 export interface ContainerFlow {
@@ -150,35 +157,14 @@ async function waitUntilFinished(
 
 /** The post a PUBLISHED container became, among the account's recent posts (same text, made since). */
 async function foundOrFail(flow: ContainerFlow, post: PublishInput, madeAt: number): Promise<PublishedPost> {
-  const answer = await metaCall(
-    flow.graph,
-    flow.token,
-    "GET",
-    flow.listPath,
-    { fields: `id,${flow.textField},permalink,timestamp`, limit: "25" },
-    post.signal,
-  );
-  const data = Array.isArray(answer.data) ? (answer.data as Record<string, unknown>[]) : [];
-  const found = data.find(
-    (m) =>
-      (m[flow.textField] ?? "") === post.text &&
-      typeof m.id === "string" &&
-      metaTime(m.timestamp) >= madeAt - CLOCK_SLACK_MS,
-  );
-  if (found)
-    return { id: String(found.id), permalink: typeof found.permalink === "string" ? found.permalink : "" };
+  const find = { text: post.text, since: madeAt - CLOCK_SLACK_MS };
+  const found = await findMetaPost(flow.graph, flow, flow.token, find, post.signal);
+  if (found) return found;
   throw new NetworkError(
     flow.graph.network,
     "refused",
     `${flow.graph.name} says the post was published, but it is not among the account's recent posts; check the account (it was not sent again).`,
   );
-}
-
-/** Meta writes times as 2026-11-24T07:00:00+0000. */
-function metaTime(value: unknown): number {
-  if (typeof value !== "string") return 0;
-  const at = Date.parse(value.replace(/([+-]\d\d)(\d\d)$/, "$1:$2"));
-  return Number.isFinite(at) ? at : 0;
 }
 
 function unusable(flow: ContainerFlow, message: string): NetworkError {

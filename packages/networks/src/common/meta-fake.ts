@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { type FakeAnswer, type FakeRequest, startFakeServer } from "./fake-server.ts";
+import { listMetaPosts, metaFakeTime } from "./meta-fake-listing.ts";
 
 /*
  * A stateful fake of one of Meta's Graph APIs that publish through media containers (Threads,
@@ -8,7 +9,8 @@ import { type FakeAnswer, type FakeRequest, startFakeServer } from "./fake-serve
  * token traded for a 60-day one; a long-lived token refreshed with rotation), the account (GET /me),
  * containers (made from text or from a media URL the fake fetches itself, as Meta does; IN_PROGRESS
  * while held, FINISHED, PUBLISHED, EXPIRED, ERROR), publishing a container once, the publishing limit
- * per 24 hours (error 9 / 2207042), a post's lifetime insights (GET /{media-id}/insights, with the
+ * per 24 hours (error 9 / 2207042), the account's posts listed newest first with cursor paging
+ * (meta-fake-listing.ts), a post's lifetime insights (GET /{media-id}/insights, with the
  * network's insights scope), throttling (error 17 with X-Business-Use-Case-Usage), and tokens
  * that expire or are revoked (error 190). Each network's fake (threads/fake, instagram/fake) sets the
  * names that differ.
@@ -24,6 +26,8 @@ export interface MetaFakeShape {
   publishEdge: string;
   listEdge: string;
   limitEdge: string;
+  /** Graph's node type of a post, as its errors name it (ThreadsMedia, IGMedia). */
+  mediaNode: string;
   statusField: string;
   textField: string;
   /** Grant types of the long-lived exchange and of its refresh. */
@@ -99,6 +103,8 @@ export class MetaFake {
   readonly statusReads = new Map<string, number>();
   /** Publishing calls made, with their container, whatever they answered. */
   readonly publishCalls: string[] = [];
+  /** Each read of an account's posts (GET /{user}/threads, /{user}/media): its query. */
+  readonly listings: Record<string, string>[] = [];
   signedIn: string | null = null;
   /** New containers stay IN_PROGRESS until `release()` (media Meta is still processing). */
   holdContainers = false;
@@ -366,17 +372,18 @@ export class MetaFake {
       return this.#publish(user, form().get("creation_id") ?? "");
     }
     if (first === user.id && edge === this.shape.listEdge && request.method === "GET") {
-      const data = this.postsOf(user)
-        .slice()
-        .reverse()
-        .slice(0, Number(q.get("limit") ?? 25))
-        .map((p) => ({
-          id: p.id,
-          [this.shape.textField]: p.text,
-          permalink: p.permalink,
-          timestamp: metaTime(p.at),
-        }));
-      return { status: 200, json: { data } };
+      this.listings.push(Object.fromEntries(q));
+      return listMetaPosts({
+        // Newest first by when each was published; of two at once, the later made first.
+        posts: this.postsOf(user)
+          .reverse()
+          .sort((a, b) => b.at - a.at)
+          .map((p) => ({ ...p, username: user.username })),
+        query: q,
+        textField: this.shape.textField,
+        nodeType: this.shape.mediaNode,
+        address: `${this.url}${this.shape.version}/${user.id}/${edge}`,
+      });
     }
     if (first === user.id && edge === this.shape.limitEdge && request.method === "GET") {
       return {
@@ -412,7 +419,7 @@ export class MetaFake {
       if (post)
         return {
           status: 200,
-          json: { id: post.id, permalink: post.permalink, timestamp: metaTime(post.at) },
+          json: { id: post.id, permalink: post.permalink, timestamp: metaFakeTime(post.at) },
         };
     }
     return graphError(
@@ -521,10 +528,6 @@ export class MetaFake {
     const since = this.#now() - DAY_MS;
     return this.postsOf(user).filter((p) => p.at > since);
   }
-}
-
-function metaTime(at: number): string {
-  return new Date(at).toISOString().replace(/\.\d{3}Z$/, "+0000");
 }
 
 function graphError(

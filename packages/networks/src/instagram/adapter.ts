@@ -2,8 +2,9 @@ import { NETWORK_RULES, type NetworkAdapter } from "@socialpub/core";
 import type { MetaGraphConfig } from "../common/meta-graph.ts";
 import { readMetaInsights } from "../common/meta-insights.ts";
 import { metaMe, metaOAuth } from "../common/meta-oauth.ts";
+import { findLostMetaPost } from "../common/meta-recent.ts";
 import { baseUrl, connectThroughOAuth, type OAuthAdapterOptions } from "../common/oauth-adapter.ts";
-import { INSTAGRAM_MAX_MEDIA_BYTES, publishInstagram } from "./publish.ts";
+import { INSTAGRAM_MAX_MEDIA_BYTES, instagramListing, publishInstagram } from "./publish.ts";
 
 export const INSTAGRAM_API_URL = "https://graph.instagram.com";
 /** Where the code is traded: Instagram's login host, not the Graph API's. */
@@ -35,7 +36,8 @@ export interface InstagramAdapterOptions extends OAuthAdapterOptions {
  * Instagram professional accounts through the Instagram API with Instagram Login: an image or a reel
  * (video) that Instagram fetches from the post's public media URL, with the text as caption, published
  * in two steps (container, polled until FINISHED, then media_publish) whose progress is kept on the
- * target so a restart never posts twice.
+ * target so a restart never posts twice. An attempt cut off before its container was saved is looked
+ * for among the account's recent media (findPublished, common/meta-recent.ts) before it is sent again.
  */
 export function instagramAdapter(options: InstagramAdapterOptions = {}): NetworkAdapter {
   const host = baseUrl(options.apiUrl, INSTAGRAM_API_URL);
@@ -73,6 +75,8 @@ export function instagramAdapter(options: InstagramAdapterOptions = {}): Network
       },
     }),
     publish: (account, post) => publishInstagram(graph, account, post, options.containerWaitMs),
+    findPublished: (account, lost, signal) =>
+      findLostMetaPost(graph, instagramListing, account, lost, signal),
     async readMetrics(account, post, signal) {
       const m = await readMetaInsights(graph, account, post, INSTAGRAM_METRICS, signal);
       return { reach: m.reach, likes: m.likes, comments: m.comments, shares: m.shares };

@@ -1,6 +1,7 @@
 import { type AccountSession, NetworkError, type PublishedPost, type PublishInput } from "@socialpub/core";
 import { publishThroughContainer } from "../common/container-publish.ts";
 import type { MetaGraphConfig } from "../common/meta-graph.ts";
+import type { MetaListing } from "../common/meta-recent.ts";
 
 /** Instagram takes JPEG images up to 8 MB (reels up to 300 MB; the server fetches no more than this). */
 export const INSTAGRAM_MAX_MEDIA_BYTES = 8 * 1024 * 1024;
@@ -28,6 +29,12 @@ export function instagramContainer(post: PublishInput): Record<string, string> {
   );
 }
 
+/** The account's media, newest first, each with its caption. */
+export const instagramListing = (userId: string): MetaListing => ({
+  listPath: `/${userId}/media`,
+  textField: "caption",
+});
+
 export function publishInstagram(
   graph: MetaGraphConfig,
   account: AccountSession,
@@ -42,9 +49,8 @@ export function publishInstagram(
       userId,
       createPath: `/${userId}/media`,
       publishPath: `/${userId}/media_publish`,
-      listPath: `/${userId}/media`,
+      ...instagramListing(userId),
       statusField: "status_code",
-      textField: "caption",
       params: instagramContainer(post),
       ...(waitMs !== undefined && { waitMs }),
     },

@@ -2,8 +2,9 @@ import { NETWORK_RULES, type NetworkAdapter } from "@socialpub/core";
 import type { MetaGraphConfig } from "../common/meta-graph.ts";
 import { readMetaInsights } from "../common/meta-insights.ts";
 import { metaMe, metaOAuth } from "../common/meta-oauth.ts";
+import { findLostMetaPost } from "../common/meta-recent.ts";
 import { baseUrl, connectThroughOAuth, type OAuthAdapterOptions } from "../common/oauth-adapter.ts";
-import { publishThreads, THREADS_MAX_MEDIA_BYTES } from "./publish.ts";
+import { publishThreads, THREADS_MAX_MEDIA_BYTES, threadsListing } from "./publish.ts";
 
 export const THREADS_API_URL = "https://graph.threads.net";
 export const THREADS_AUTHORIZE_URL = "https://threads.net/oauth/authorize";
@@ -25,7 +26,9 @@ export interface ThreadsAdapterOptions extends OAuthAdapterOptions {
 /**
  * Threads through its Graph API with the user's long-lived token: text, or text with one image or
  * video that Threads fetches from the post's public media URL, published in two steps (container,
- * then threads_publish) whose progress is kept on the target so a restart never posts twice.
+ * then threads_publish) whose progress is kept on the target so a restart never posts twice. An
+ * attempt cut off before its container was saved is looked for among the account's recent threads
+ * (findPublished, common/meta-recent.ts) before it is sent again.
  */
 export function threadsAdapter(options: ThreadsAdapterOptions = {}): NetworkAdapter {
   const host = baseUrl(options.apiUrl, THREADS_API_URL);
@@ -60,6 +63,7 @@ export function threadsAdapter(options: ThreadsAdapterOptions = {}): NetworkAdap
       },
     }),
     publish: (account, post) => publishThreads(graph, account, post, options.containerWaitMs),
+    findPublished: (account, lost, signal) => findLostMetaPost(graph, threadsListing, account, lost, signal),
     async readMetrics(account, post, signal) {
       const m = await readMetaInsights(graph, account, post, THREADS_METRICS, signal);
       return { reach: m.views, likes: m.likes, comments: m.replies, shares: m.reposts! + m.quotes! };

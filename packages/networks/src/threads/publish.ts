@@ -1,6 +1,7 @@
 import { type AccountSession, NetworkError, type PublishedPost, type PublishInput } from "@socialpub/core";
 import { publishThroughContainer } from "../common/container-publish.ts";
 import type { MetaGraphConfig } from "../common/meta-graph.ts";
+import type { MetaListing } from "../common/meta-recent.ts";
 
 /** Threads takes images up to 8 MB and videos up to 1 GB; the server fetches no more than this. */
 export const THREADS_MAX_MEDIA_BYTES = 8 * 1024 * 1024;
@@ -27,6 +28,12 @@ export function threadsContainer(post: PublishInput): Record<string, string> {
   );
 }
 
+/** The account's threads, newest first, each with its text. */
+export const threadsListing = (userId: string): MetaListing => ({
+  listPath: `/${userId}/threads`,
+  textField: "text",
+});
+
 export function publishThreads(
   graph: MetaGraphConfig,
   account: AccountSession,
@@ -41,9 +48,8 @@ export function publishThreads(
       userId,
       createPath: `/${userId}/threads`,
       publishPath: `/${userId}/threads_publish`,
-      listPath: `/${userId}/threads`,
+      ...threadsListing(userId),
       statusField: "status",
-      textField: "text",
       params: threadsContainer(post),
       ...(waitMs !== undefined && { waitMs }),
     },

@@ -4,6 +4,7 @@ import { expect, onTestFinished } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite-store.ts";
 import { api, type ServerProcess, startServerProcess } from "./cli-process.ts";
 import { FrontProxy } from "./front-proxy.ts";
+import { HoldingProxy } from "./holding-proxy.ts";
 import { grantInBrowser, until } from "./oauth-browser.ts";
 import { tempDir } from "./temp-dir.ts";
 
@@ -11,8 +12,9 @@ import { tempDir } from "./temp-dir.ts";
  * The stage of a crash-and-resume test: a network's fake, a SQLite database holding one user with a
  * live key, and a server process on that database behind a front proxy, so the server can be killed
  * with SIGKILL and started again on the same database and the same public address (the one the
- * network's OAuth callback and the user reach it at). Everything is stopped and removed when the test
- * ends, passed or failed.
+ * network's OAuth callback and the user reach it at). With `holding`, the server reaches the network's
+ * API through a HoldingProxy, so a test can keep an answer back and kill the server while it waits.
+ * Everything is stopped and removed when the test ends, passed or failed.
  */
 
 /** A network fake as far as the stage needs it: where it listens, an app to register, a close. */
@@ -35,6 +37,8 @@ export interface CrashNetwork<F extends NetworkFake> {
 export interface CrashStage<F extends NetworkFake> {
   readonly fake: F;
   readonly front: FrontProxy;
+  /** With `holding`, the proxy the server reaches the network's API through, to keep an answer back. */
+  readonly holding: HoldingProxy | null;
   /** Starts the server (again) on the stage's database and points the front proxy at it. */
   start(): Promise<ServerProcess>;
   /** A request to the server, through the front proxy, with the stage's live key. */
@@ -53,6 +57,7 @@ export interface CrashStage<F extends NetworkFake> {
 export async function crashStage<F extends NetworkFake>(
   network: CrashNetwork<F>,
   key: string,
+  options: { holding?: boolean } = {},
 ): Promise<CrashStage<F>> {
   const cleanups: (() => Promise<void> | void)[] = [];
   onTestFinished(async () => {
@@ -66,6 +71,8 @@ export async function crashStage<F extends NetworkFake>(
     () => fake.close(),
     () => front.close(),
   );
+  const holding = options.holding ? await HoldingProxy.start(fake.url) : null;
+  if (holding) cleanups.push(() => holding.close());
   const app = fake.addApp();
   const store = openSqliteStore(db);
   await provisionUser(store, { accounts: [], key, plan: "studio" });
@@ -73,7 +80,7 @@ export async function crashStage<F extends NetworkFake>(
   const env = {
     SOCIALPUB_SECRET_KEY: randomBytes(32).toString("base64"),
     SOCIALPUB_PUBLIC_URL: front.url,
-    [`SOCIALPUB_${network.prefix}_API_URL`]: fake.url,
+    [`SOCIALPUB_${network.prefix}_API_URL`]: holding?.url ?? fake.url,
     [`SOCIALPUB_${network.prefix}_AUTH_URL`]: `${fake.url}${network.authPath}`,
     [`SOCIALPUB_${network.prefix}_CLIENT_ID`]: app.clientId,
     [`SOCIALPUB_${network.prefix}_CLIENT_SECRET`]: app.clientSecret,
@@ -84,6 +91,7 @@ export async function crashStage<F extends NetworkFake>(
   return {
     fake,
     front,
+    holding,
     async start() {
       const server = await startServerProcess(["--db", db], env);
       cleanups.push(() => void server.stop("SIGKILL"));

@@ -10,6 +10,7 @@ import type { Caller, ServiceDeps } from "../context.ts";
 import { badRequest } from "../http-error.ts";
 import { type BegunAttempts, type PostAnswer, type Published, runAttempts } from "../publish.ts";
 import { refuseBeyondPace } from "../publishing/pacing.ts";
+import { publishesInPlace, publishInPlace } from "../publishing/publish-in-place.ts";
 import { checkMedia } from "./media-rules.ts";
 
 /** What a post says and where it goes, after the platform, empty-post and media rules. */
@@ -84,7 +85,9 @@ export type PostMode = { kind: "draft" } | { kind: "now" } | { kind: "scheduled"
  * can neither pass the limit together nor take the same slot.
  *
  * Each write stores `answer` for the post as it writes it (Idempotency-Key): the insert keeps the post
- * as created, so a retry after a crash replays it; publish-now then keeps the published post.
+ * as created, so a retry after a crash replays it; publish-now then keeps the published post. A
+ * publish-now whose networks all publish in place (the sandbox) is written once, already published
+ * (publish-in-place.ts).
  */
 export async function savePost(
   deps: ServiceDeps,
@@ -100,10 +103,14 @@ export async function savePost(
     if (resolved.kind === "now") {
       await refuseBeyondPace(deps, caller.user.id, caller.key.mode, content.platforms, now);
     }
+    const fresh = newPost(caller, content, resolved, now);
+    if (resolved.kind === "now" && publishesInPlace(deps, fresh.post)) {
+      return { ...(await publishInPlace(deps, fresh.post, fresh.targets, answer)), begun: null };
+    }
     // Publish now: the targets are written with their first attempt already begun (in flight), in the
     // insert's own transaction and in this step, so the next request's pacing check counts them and a
     // crash after it leaves them to the in-flight sweep, as a separate write to begin them did.
-    const saved = await insertNewPost(deps, caller, content, resolved, now, answer);
+    const saved = await insertNewPost(deps, fresh, answer);
     if (resolved.kind !== "now") return { ...saved, begun: null };
     const begun: Promise<BegunAttempts> = Promise.resolve({ targets: saved.targets, started: saved.targets });
     return { ...saved, begun };
@@ -112,14 +119,14 @@ export async function savePost(
   return publishNow(deps, post, now, answer, begun);
 }
 
-async function insertNewPost(
-  deps: ServiceDeps,
-  caller: Caller,
-  content: PostContent,
-  mode: PostMode,
-  now: number,
-  answer: PostAnswer,
-): Promise<{ post: PostRecord; targets: TargetRecord[] }> {
+/** A new post as it is first written: its targets (begun, for publish-now) and its events. */
+interface NewPost {
+  post: PostRecord;
+  targets: TargetRecord[];
+  events: NewEvent[];
+}
+
+function newPost(caller: Caller, content: PostContent, mode: PostMode, now: number): NewPost {
   const status = mode.kind === "draft" ? "draft" : mode.kind === "scheduled" ? "scheduled" : "publishing";
   const scheduledAt = mode.kind === "scheduled" ? mode.at : null;
   const post: PostRecord = {
@@ -154,8 +161,16 @@ async function insertNewPost(
       data: { post_id: post.id, platforms: post.platforms, scheduled_at: scheduledAt },
     });
   }
+  return { post, targets, events };
+}
+
+async function insertNewPost(
+  deps: ServiceDeps,
+  { post, targets, events }: NewPost,
+  answer: PostAnswer,
+): Promise<{ post: PostRecord; targets: TargetRecord[] }> {
   await deps.store.insertPost(post, targets, { events, idempotency: answer(post, targets) });
-  if (scheduledAt !== null) deps.scheduler.notify(scheduledAt);
+  if (post.scheduled_at !== null) deps.scheduler.notify(post.scheduled_at);
   return { post, targets };
 }
 

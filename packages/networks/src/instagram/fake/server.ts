@@ -5,7 +5,8 @@ import { MetaFake, type MetaFakeShape } from "../../common/meta-fake.ts";
  * with Instagram Login, as its docs give them (developers.facebook.com/docs/instagram-platform): the
  * code exchange answered inside data[], ig_exchange_token and ig_refresh_token, containers at
  * POST /v23.0/{ig-user}/media (an image_url, or a REELS video_url; never text alone) whose `status_code`
- * is read, POST /v23.0/{ig-user}/media_publish, a post's insights (GET /v23.0/{media}/insights: reach,
+ * is read, POST /v23.0/{ig-user}/media_publish, the account's media (GET /v23.0/{ig-user}/media:
+ * caption, timestamp, permalink, newest first, paged), a post's insights (GET /v23.0/{media}/insights: reach,
  * views, likes, comments, shares, saved, total_interactions), 50 posts a day, 2200 characters.
  */
 export const INSTAGRAM_FAKE_SHAPE: MetaFakeShape = {
@@ -14,6 +15,7 @@ export const INSTAGRAM_FAKE_SHAPE: MetaFakeShape = {
   createEdge: "media",
   publishEdge: "media_publish",
   listEdge: "media",
+  mediaNode: "IGMedia",
   limitEdge: "content_publishing_limit",
   statusField: "status_code",
   textField: "caption",

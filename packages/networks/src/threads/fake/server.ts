@@ -4,7 +4,8 @@ import { MetaFake, type MetaFakeShape } from "../../common/meta-fake.ts";
  * The Threads fake: Meta's container fake (common/meta-fake.ts) with Threads' names, as its docs give
  * them (developers.facebook.com/docs/threads): authorize at /oauth/authorize, the code traded at
  * /oauth/access_token, th_exchange_token and th_refresh_token, containers at POST /v1.0/{user}/threads
- * (TEXT, IMAGE, VIDEO) whose `status` is read, POST /v1.0/{user}/threads_publish, a post's insights
+ * (TEXT, IMAGE, VIDEO) whose `status` is read, POST /v1.0/{user}/threads_publish, the account's
+ * threads (GET /v1.0/{user}/threads: text, timestamp, permalink, newest first, paged), a post's insights
  * (GET /v1.0/{media}/insights: views, likes, replies, reposts, quotes, shares), 250 posts a day, 500
  * characters.
  */
@@ -14,6 +15,7 @@ export const THREADS_FAKE_SHAPE: MetaFakeShape = {
   createEdge: "threads",
   publishEdge: "threads_publish",
   listEdge: "threads",
+  mediaNode: "ThreadsMedia",
   limitEdge: "threads_publishing_limit",
   statusField: "status",
   textField: "text",
