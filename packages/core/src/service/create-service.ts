@@ -21,6 +21,7 @@ import { consoleLogger, type Logger } from "./logger.ts";
 import { type MediaStorage, MemoryMediaStorage } from "./media-storage.ts";
 import { notifyOnEvents } from "./notifying-store.ts";
 import { EXPIRING_AHEAD_MS } from "./oauth/grant.ts";
+import { fillGrantEnds } from "./oauth/grant-backfill.ts";
 import { endingGrantsWork } from "./oauth/grant-sweep.ts";
 import type { OAuthConnectStart } from "./oauth/start-connect.ts";
 import { PerUserQueue } from "./per-user-queue.ts";
@@ -323,6 +324,20 @@ export function createService(options: ServiceOptions): Service {
       await scheduler.start();
       await retries.start();
       await metrics.start();
+      // Before the sweep of ending grants arms: accounts connected before their grant's end was kept.
+      try {
+        const filled = await fillGrantEnds(deps);
+        if (filled > 0)
+          logger.info(
+            { filled },
+            "kept when grants we cannot refresh end, read from their accounts' credentials",
+          );
+      } catch (err) {
+        logger.error(
+          { err },
+          "reading when connected accounts' grants end failed; they are read again at the next start",
+        );
+      }
       await grants.start();
       await inFlightTimer.start();
       // Writes the analytics.daily of days that ended while the service was stopped, then arms.

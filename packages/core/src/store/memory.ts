@@ -40,6 +40,8 @@ import type {
 const copy = <T>(value: T): T => structuredClone(value);
 
 const accountKey = (userId: string, mode: KeyMode, platform: NetworkId) => `${userId}|${mode}|${platform}`;
+/** Code-unit order, as SQLite compares text and as paging by (user_id, platform) needs. */
+const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** A target an attempt may start on now: pending, not in flight, and no later attempt time set. */
 function isDue(target: TargetRecord, now: number): boolean {
@@ -281,6 +283,41 @@ export class MemoryStore implements Store {
       if (next === null || at < next) next = at;
     }
     return next;
+  }
+
+  async listAccountsWithoutGrantEnd(
+    platforms: readonly NetworkId[],
+    after: { user_id: string; platform: NetworkId } | null,
+    limit: number,
+  ): Promise<AccountRecord[]> {
+    const later = (a: AccountRecord) =>
+      after === null ||
+      a.user_id > after.user_id ||
+      (a.user_id === after.user_id && a.platform > after.platform);
+    return [...this.accounts.values()]
+      .filter(
+        (a) =>
+          a.mode === "live" &&
+          a.credentials !== null &&
+          a.grant_ends_at === undefined &&
+          platforms.includes(a.platform) &&
+          later(a),
+      )
+      .sort((a, b) => byKey(a.user_id, b.user_id) || byKey(a.platform, b.platform))
+      .slice(0, limit)
+      .map(copy);
+  }
+
+  async fillGrantEnd(
+    userId: string,
+    platform: NetworkId,
+    grantEndsAt: number,
+    expected: string,
+  ): Promise<boolean> {
+    const account = this.accounts.get(accountKey(userId, "live", platform));
+    if (!account || account.grant_ends_at !== undefined || account.credentials !== expected) return false;
+    account.grant_ends_at = grantEndsAt;
+    return true;
   }
 
   // OAuth connects under way

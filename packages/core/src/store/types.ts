@@ -478,6 +478,22 @@ export interface Store {
    * now), or null when no account's grant will change its health.
    */
   nextGrantChangeAt(aheadMs: number): Promise<number | null>;
+  /**
+   * Live accounts of `platforms` that hold credentials but no `grant_ends_at` (connected before it was
+   * kept, or holding a grant that is refreshed or does not end), in (user_id, platform) order after
+   * `after`, at most `limit`: what filling grant_ends_at in from the sealed credentials goes through.
+   */
+  listAccountsWithoutGrantEnd(
+    platforms: readonly NetworkId[],
+    after: { user_id: string; platform: NetworkId } | null,
+    limit: number,
+  ): Promise<AccountRecord[]>;
+  /**
+   * Sets `grant_ends_at` of a live account that has none and whose sealed credentials are still
+   * `expected` (neither reconnected nor refreshed since they were read), changing nothing else; false,
+   * and nothing written, otherwise.
+   */
+  fillGrantEnd(userId: string, platform: NetworkId, grantEndsAt: number, expected: string): Promise<boolean>;
 
   // OAuth connects under way (single-use states, bound to the user)
   /** Stores a pending connect; connects that expired at or before its created_at are removed with it. */

@@ -471,6 +471,52 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
         }
       });
 
+      it("listAccountsWithoutGrantEnd pages through live accounts of the networks asked that hold credentials and no end; fillGrantEnd writes that end alone, over the credentials read", async () => {
+        const a = await user();
+        const b = await user();
+        const mine = new Set([a.id, b.id]);
+        await store.putAccount(live(a.id, "facebook"));
+        await store.putAccount(live(a.id, "linkedin"));
+        await store.putAccount(live(b.id, "instagram"));
+        await store.putAccount(live(b.id, "threads", { grant_ends_at: T0 + DAY })); // has its end
+        await store.putAccount(live(a.id, "x")); // a network not asked for
+        await store.putAccount({ ...live(b.id, "facebook"), mode: "test", credentials: null });
+        const asked: NetworkId[] = ["facebook", "instagram", "threads", "linkedin"];
+        const pages: AccountRecord[][] = [];
+        let after: AccountRecord | null = null;
+        do {
+          pages.push(await store.listAccountsWithoutGrantEnd(asked, after, 2));
+          after = pages.at(-1)!.at(-1) ?? null;
+        } while (pages.at(-1)!.length === 2 && pages.length < 1000);
+        const keys = pages.flat().map((x) => `${x.user_id} ${x.platform}`);
+        // Each listed once (the order is the database's own collation of ids, so only the set is checked).
+        expect(keys.filter((k) => mine.has(k.split(" ")[0]!)).sort()).toEqual(
+          [`${a.id} facebook`, `${a.id} linkedin`, `${b.id} instagram`].sort(),
+        );
+        expect(new Set(keys).size).toBe(keys.length);
+        expect(await store.listAccountsWithoutGrantEnd([], null, 10)).toEqual([]);
+
+        const sealed = live(a.id, "facebook").credentials!;
+        expect(await store.fillGrantEnd(a.id, "facebook", T0 + 60 * DAY, "v1.k.other.ct.tag")).toBe(false);
+        expect("grant_ends_at" in (await store.getAccount(a.id, "live", "facebook"))!).toBe(false);
+        expect(await store.fillGrantEnd(a.id, "facebook", T0 + 60 * DAY, sealed)).toBe(true);
+        expect(await store.getAccount(a.id, "live", "facebook")).toEqual(
+          live(a.id, "facebook", { grant_ends_at: T0 + 60 * DAY }),
+        );
+        // Once kept, an end is not replaced, and the account is no longer listed.
+        expect(await store.fillGrantEnd(a.id, "facebook", T0 + DAY, sealed)).toBe(false);
+        expect((await store.getAccount(a.id, "live", "facebook"))!.grant_ends_at).toBe(T0 + 60 * DAY);
+        expect(await store.fillGrantEnd(b.id, "threads", T0 + 9 * DAY, sealed)).toBe(false);
+        expect(await store.fillGrantEnd(b.id, "pinterest", T0 + 9 * DAY, sealed)).toBe(false);
+        const rest = await store.listAccountsWithoutGrantEnd(asked, null, 10_000);
+        expect(
+          rest
+            .filter((x) => mine.has(x.user_id))
+            .map((x) => x.platform)
+            .sort(),
+        ).toEqual(["instagram", "linkedin"]);
+      });
+
       it("nextGrantChangeAt is when the next live account crosses a threshold: 7 days before its end while healthy, its end while expiring", async () => {
         const a = await user();
         expect(await store.nextGrantChangeAt(AHEAD)).toBeNull();

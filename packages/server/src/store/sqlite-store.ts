@@ -593,6 +593,45 @@ export class SqliteStore implements Store {
     return (row?.at as number | null) ?? null;
   }
 
+  async listAccountsWithoutGrantEnd(
+    platforms: readonly NetworkId[],
+    after: { user_id: string; platform: NetworkId } | null,
+    limit: number,
+  ): Promise<AccountRecord[]> {
+    if (platforms.length === 0) return [];
+    return this.all(
+      `SELECT * FROM accounts
+       WHERE mode = 'live' AND credentials IS NOT NULL AND grant_ends_at IS NULL
+         AND platform IN (${platforms.map(() => "?").join(", ")})
+         AND (user_id > ? OR (user_id = ? AND platform > ?))
+       ORDER BY user_id, platform LIMIT ?`,
+      ...platforms,
+      after?.user_id ?? "",
+      after?.user_id ?? "",
+      after?.platform ?? "",
+      limit,
+    ).map(toAccount);
+  }
+
+  async fillGrantEnd(
+    userId: string,
+    platform: NetworkId,
+    grantEndsAt: number,
+    expected: string,
+  ): Promise<boolean> {
+    return this.tx(
+      () =>
+        this.run(
+          `UPDATE accounts SET grant_ends_at = ?
+           WHERE user_id = ? AND mode = 'live' AND platform = ? AND grant_ends_at IS NULL AND credentials = ?`,
+          grantEndsAt,
+          userId,
+          platform,
+          expected,
+        ) > 0,
+    );
+  }
+
   // ── OAuth connects under way ────────────────────────────────────────────────────────────────────
 
   async putOAuthState(record: OAuthStateRecord): Promise<void> {

@@ -759,6 +759,42 @@ export class PostgresStore implements Store {
   }
 
   // ── posts ───────────────────────────────────────────────────────────────────────────────────────
+  async listAccountsWithoutGrantEnd(
+    platforms: readonly NetworkId[],
+    after: { user_id: string; platform: NetworkId } | null,
+    limit: number,
+  ): Promise<AccountRecord[]> {
+    if (platforms.length === 0) return [];
+    const userId = after?.user_id ?? "";
+    const platform = after?.platform ?? "";
+    return (
+      await this.rows(
+        () => this.sql`SELECT * FROM accounts
+                       WHERE mode = 'live' AND credentials IS NOT NULL AND grant_ends_at IS NULL
+                         AND platform IN ${this.sql(platforms as NetworkId[])}
+                         AND (user_id > ${userId} OR (user_id = ${userId} AND platform > ${platform}))
+                       ORDER BY user_id, platform LIMIT ${limit}`,
+      )
+    ).map(toAccount);
+  }
+
+  async fillGrantEnd(
+    userId: string,
+    platform: NetworkId,
+    grantEndsAt: number,
+    expected: string,
+  ): Promise<boolean> {
+    return this.tx(async (tx) => {
+      const filled = await tx`UPDATE accounts SET grant_ends_at = ${grantEndsAt}
+                              WHERE user_id = ${userId} AND mode = 'live' AND platform = ${platform}
+                                AND grant_ends_at IS NULL AND credentials = ${expected}
+                              RETURNING user_id`;
+      // Every instance's sweep of ending grants looks again at when it next has something to do.
+      if (filled.length > 0) await this.wake(tx, "grants");
+      return filled.length > 0;
+    });
+  }
+
 
   async insertPost(post: PostRecord, targets: TargetRecord[], effects?: Effects): Promise<void> {
     await this.tx(async (tx) => {
