@@ -7,6 +7,7 @@ import {
 } from "../common/oauth-adapter.ts";
 import type { XApiConfig } from "./api.ts";
 import { X_SEGMENT_BYTES } from "./chunked-upload.ts";
+import { findXPost } from "./find-published.ts";
 import { X_MAX_VIDEO_BYTES } from "./media-plan.ts";
 import { XMetricsReader } from "./metrics.ts";
 import { X_DEFAULT_SCOPES, xOAuth } from "./oauth.ts";
@@ -26,8 +27,8 @@ export interface XAdapterOptions extends OAuthAdapterOptions {
 /**
  * X through the API v2 with the user's OAuth 2.0 token (authorization code with PKCE). Posts text with
  * up to four images, one video or one animated GIF (chunked upload, resumed from the target's saved
- * step). X has no way to look a post up by a key of ours, so there is no findPublished: an
- * attempt without an answer fails as "outcome unknown" rather than posting twice.
+ * step). X takes no key of ours for a post, so after an attempt whose answer was lost the account's
+ * timeline is read back for a post with the same text made since (find-published.ts).
  */
 export function xAdapter(options: XAdapterOptions = {}): NetworkAdapter {
   const api: XApiConfig = {
@@ -59,6 +60,7 @@ export function xAdapter(options: XAdapterOptions = {}): NetworkAdapter {
       }),
     ),
     publish: (account, post) => publishX(api, { segmentBytes }, account, post),
+    findPublished: (account, lost, signal) => findXPost(api, account, lost, signal),
     readMetrics: (account, post, signal) => metrics.read(account, post.id, signal),
   };
 }

@@ -1,19 +1,18 @@
 import {
   type AccountSession,
   type MediaFile,
-  measure,
-  NETWORK_RULES,
   NetworkError,
   type PublishedPost,
   type PublishInput,
-  truncate,
 } from "@socialpub/core";
 import { type XApiConfig, xCall } from "./api.ts";
+import { findXPost } from "./find-published.ts";
 import { planMedia } from "./media-plan.ts";
-import { markPosting, uploadResumably } from "./resumable-media.ts";
+import { fitX, xPermalink } from "./post-text.ts";
+import { markPosting, sentWithUpload, uploadResumably } from "./resumable-media.ts";
 
-/** The post's permalink: X resolves it to the account's own address. */
-export const xPermalink = (id: string) => `https://x.com/i/web/status/${id}`;
+/** Skew allowed between our clock and X's when reading back a post sent at a time we noted. */
+const CLOCK_SKEW_MS = 60_000;
 
 export interface XPublishOptions {
   /** What one append of a chunked upload sends at most. */
@@ -37,10 +36,18 @@ export async function publishX(
   const mediaIds: string[] = [];
   if (plan.kind === "chunked") {
     const { file, category } = plan;
+    const sentAt = sentWithUpload(post, file);
+    if (sentAt !== null) {
+      // An earlier attempt sent the post and its answer was lost: X is asked first, by its timeline.
+      const lost = { key: post.key, text: post.text, since: sentAt - CLOCK_SKEW_MS };
+      const found = await findXPost(api, account, lost, post.signal);
+      if (found) return found;
+      await markPosting(post, file, false, api.now());
+    }
     mediaIds.push(
       await uploadResumably({ api, token, file, category, segmentBytes: options.segmentBytes, post }),
     );
-    await markPosting(post, file, true);
+    await markPosting(post, file, true, api.now());
   } else {
     for (const file of plan.files) mediaIds.push(await uploadImage(api, token, file, post.signal));
   }
@@ -51,7 +58,7 @@ export async function publishX(
   } catch (error) {
     // X answered with a refusal: nothing was posted, so the upload may be posted by the next attempt.
     if (plan.kind === "chunked" && error instanceof NetworkError && error.status !== undefined) {
-      await markPosting(post, plan.file, false);
+      await markPosting(post, plan.file, false, api.now());
     }
     throw error;
   }
@@ -60,16 +67,6 @@ export async function publishX(
     throw new NetworkError("x", "unknown", "X answered the post without its id; check the account.");
   }
   return { id, permalink: xPermalink(id) };
-}
-
-/**
- * The text as X weighs it (a URL 23, most non-Latin characters 2). The service has already fitted the
- * caption by the same rule; a text that still weighs more (given to the adapter directly) is cut the
- * same way rather than refused by X.
- */
-export function fitX(text: string): string {
-  const limit = NETWORK_RULES.x.textLimit;
-  return measure(text, "weighted") <= limit ? text : truncate(text, limit, "weighted");
 }
 
 async function uploadImage(

@@ -19,8 +19,10 @@ import {
  *               still holds it, else a new upload is opened;
  *   finalized → nothing is sent again: X is asked where processing stands, and the post is made once
  *               it has succeeded (an upload X has forgotten meanwhile is made again: nothing went out);
- *   posting   → the post was sent and its answer lost: X may have made it, and X gives no way to tell,
- *               so it is not sent again.
+ *   posting   → the post was sent (at `sent_at`) and its answer lost: X may have made it. The post
+ *               is looked for on the account's timeline first (publish.ts); one that is not there is
+ *               sent again with the same upload. A step saved without `sent_at` gives no time to read
+ *               back from, so that post is not sent again.
  */
 
 /** How long one attempt waits for X to process a video before it lets go and is retried. */
@@ -46,7 +48,7 @@ export interface ResumableUpload {
 export async function uploadResumably(upload: ResumableUpload): Promise<string> {
   const { api, token, file, post } = upload;
   const saved = savedUpload(post, file);
-  if (saved?.stage === "posting") {
+  if (saved?.stage === "posting" && saved.sentAt === null) {
     throw new NetworkError(
       "x",
       "refused",
@@ -69,28 +71,59 @@ export async function uploadResumably(upload: ResumableUpload): Promise<string> 
 }
 
 /**
- * Marks the upload's post as sent (before POST /2/tweets), and back as not sent when X answered it with
- * a refusal (nothing was posted, so the next attempt may post with the same upload).
+ * Marks the upload's post as sent at `at` (before POST /2/tweets), and back as not sent when X answered
+ * it with a refusal or it was not found on the timeline (nothing was posted, so the post may go out with
+ * the same upload).
  */
-export async function markPosting(post: PublishInput, file: MediaFile, sending: boolean): Promise<void> {
+export async function markPosting(
+  post: PublishInput,
+  file: MediaFile,
+  sending: boolean,
+  at: number,
+): Promise<void> {
   const saved = savedUpload(post, file);
-  if (saved) await save(post, file, saved.id, saved.expiresAt, sending ? "posting" : "finalized");
+  if (!saved) return;
+  await save(post, file, saved.id, saved.expiresAt, sending ? "posting" : "finalized", sending ? at : null);
 }
 
-async function save(post: PublishInput, file: MediaFile, id: string, expiresAt: number, stage: Stage) {
-  const step: PublishStep = { x_media: id, size: file.bytes.length, expires_at: expiresAt, stage };
+/** When the post went out with the saved upload, if an earlier attempt sent it and kept the time. */
+export function sentWithUpload(post: PublishInput, file: MediaFile): number | null {
+  const saved = savedUpload(post, file);
+  return saved?.stage === "posting" ? saved.sentAt : null;
+}
+
+async function save(
+  post: PublishInput,
+  file: MediaFile,
+  id: string,
+  expiresAt: number,
+  stage: Stage,
+  sentAt: number | null = null,
+) {
+  const step: PublishStep = {
+    x_media: id,
+    size: file.bytes.length,
+    expires_at: expiresAt,
+    stage,
+    ...(sentAt !== null && { sent_at: sentAt }),
+  };
   await saveAttemptStep(post, step);
 }
 
 function savedUpload(
   post: PublishInput,
   file: MediaFile,
-): { id: string; expiresAt: number; stage: Stage } | null {
+): { id: string; expiresAt: number; stage: Stage; sentAt: number | null } | null {
   const step = currentStep(post);
   if (typeof step?.x_media !== "string" || step.size !== file.bytes.length) return null;
   const stage = step.stage;
   if (stage !== "appending" && stage !== "finalized" && stage !== "posting") return null;
-  return { id: step.x_media, expiresAt: typeof step.expires_at === "number" ? step.expires_at : 0, stage };
+  return {
+    id: step.x_media,
+    expiresAt: typeof step.expires_at === "number" ? step.expires_at : 0,
+    stage,
+    sentAt: typeof step.sent_at === "number" ? step.sent_at : null,
+  };
 }
 
 /** Polls X's processing until it succeeded; gives the attempt up while X still works. */

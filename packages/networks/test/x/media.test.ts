@@ -134,7 +134,49 @@ describe("x adapter: video and animated GIF", { timeout: 60_000 }, () => {
     expect(again.steps[0]).toMatchObject({ stage: "appending" });
   });
 
-  it("never sends again a post whose answer was lost, and refuses what X cannot use in X's words", async () => {
+  it("a post sent with its upload whose answer was lost is looked for on the timeline: found, it is the post", async () => {
+    const file = video(60 * 1024);
+    const sent = recorded(`Sent, answer lost ${Date.now()}`, [file]);
+    const made = await adapter().publish(sessionOf(credentials), sent.post);
+    const posting = sent.steps.at(-1)!;
+    expect(posting).toMatchObject({ stage: "posting", sent_at: expect.any(Number) });
+    const posts = fake.posts.length;
+    const initialized = fake.chunked.uploads.size;
+
+    const retry = recorded(sent.post.text, [file], posting);
+    expect(await adapter().publish(sessionOf(credentials), retry.post)).toEqual(made);
+    expect(fake.posts.length).toBe(posts);
+    expect(fake.chunked.uploads.size).toBe(initialized);
+    expect(retry.steps).toEqual([]);
+  });
+
+  it("a post sent with its upload that X never made is sent again with the same upload", async () => {
+    const file = video(60 * 1024);
+    const text = `Sent, never made ${Date.now()}`;
+    // X refuses the post (its limit): the upload is finalized and nothing was posted.
+    fake.postsPerWindow = 0;
+    const first = recorded(text, [file]);
+    expect(await caught(() => adapter().publish(sessionOf(credentials), first.post))).toMatchObject({
+      kind: "retry",
+    });
+    fake.postsPerWindow = 100;
+    const finalized = first.steps.at(-1)!;
+    expect(finalized).toMatchObject({ stage: "finalized" });
+    const initialized = fake.chunked.uploads.size;
+
+    // As if the refusal had been lost on its way back: the step says the post went out.
+    const retry = recorded(text, [file], { ...finalized, stage: "posting", sent_at: Date.now() });
+    const published = await adapter().publish(sessionOf(credentials), retry.post);
+    const made = fake.posts.filter((p) => p.text === text);
+    expect(made).toHaveLength(1);
+    expect(published.id).toBe(made[0]!.id);
+    expect(made[0]!.mediaIds).toEqual([finalized.x_media]);
+    expect(fake.chunked.uploads.size).toBe(initialized);
+    expect(retry.steps.map((s) => s.stage)).toEqual(["finalized", "posting"]);
+    expect(fake.specViolations).toEqual([]);
+  });
+
+  it("never sends again a post whose answer was lost at a time it did not note, and refuses what X cannot use in X's words", async () => {
     const file = video(60 * 1024);
     const posts = fake.posts.length;
     const lost = recorded("Lost answer", [file], {

@@ -7,12 +7,14 @@ import { oauthScopesOf } from "../../common/spec-files.ts";
 import { XFakeChunkedUploads } from "./chunked.ts";
 import { type FakeApp, type FakeGrant, XFakeOAuth } from "./oauth.ts";
 import { invalid, problem } from "./problem.ts";
+import { timeline, unknownUser } from "./timeline.ts";
 
 /*
  * A stateful fake of the X API v2 on a loopback port, for tests that cannot reach X: its OAuth 2.0
  * pages and token endpoint (oauth.ts), the signed-in user (GET /2/users/me), image uploads
  * (POST /2/media/upload), chunked video and GIF uploads with their processing (chunked.ts) and posts
- * (POST /2/tweets), with X's errors: an expired or revoked token (401),
+ * (POST /2/tweets), a user's posts as their timeline lists them (GET /2/users/{id}/tweets, timeline.ts),
+ * with X's errors: an expired or revoked token (401),
  * a duplicate post (403), and a used-up limit (429 with x-rate-limit-* headers). Every API request and
  * answer is checked against x-openapi.json (specViolations).
  */
@@ -35,6 +37,8 @@ export interface XFakePost {
   userId: string;
   text: string;
   mediaIds: string[];
+  /** When X made it (Unix ms). */
+  createdAt: number;
   /** What X counts for the post (public_metrics); zeros until a test sets them. */
   metrics?: Partial<
     Record<
@@ -61,6 +65,13 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
   readonly chunked: XFakeChunkedUploads;
   /** The ids of every post lookup (GET /2/tweets?ids=…), one array per request. */
   readonly lookups: string[][] = [];
+  /** The query of every timeline read (GET /2/users/{id}/tweets), in order. */
+  readonly timelineReads: Record<string, string>[] = [];
+  /**
+   * While set, a post is made and its answer never sent, as when the connection drops after X made it
+   * (tests kill a server in the middle of such an attempt).
+   */
+  keepPostAnswers = false;
   /** Posts a user may create per 15 minutes (X: 100); lower it to run into the limit. */
   postsPerWindow = 100;
   readonly #postTimes = new Map<string, number[]>();
@@ -134,6 +145,13 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
       }
     }
     const answer = this.#api(request, pathname, json, form);
+    if (
+      this.keepPostAnswers &&
+      request.method === "POST" &&
+      pathname === "/2/tweets" &&
+      answer.status === 201
+    )
+      return new Promise<FakeAnswer>(() => {});
     answer.headers = { ...this.#rateHeaders(request), ...answer.headers };
     if (this.#check) {
       for (const p of this.#check.answer(
@@ -180,6 +198,8 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
     if (chunked) return chunked;
     if (request.method === "POST" && pathname === "/2/tweets") return this.#post(grant, json);
     if (request.method === "GET" && pathname === "/2/tweets") return this.#lookup(grant, request.url);
+    const userPosts = /^\/2\/users\/(\d{1,19})\/tweets$/.exec(pathname);
+    if (request.method === "GET" && userPosts) return this.#timeline(grant, userPosts[1]!, request.url);
     return problem(
       404,
       "Not Found Error",
@@ -272,7 +292,7 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
       );
     }
     times.push(this.#now());
-    const post = { id: String(this.#nextId++), userId: grant.userId, text, mediaIds };
+    const post = { id: String(this.#nextId++), userId: grant.userId, text, mediaIds, createdAt: this.#now() };
     this.posts.push(post);
     return {
       status: 201,
@@ -322,6 +342,15 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
       });
     }
     return { status: 200, json: { ...(data.length > 0 && { data }), ...(errors.length > 0 && { errors }) } };
+  }
+
+  /** A user's posts, newest first, as their timeline lists them. */
+  #timeline(grant: FakeGrant, userId: string, url: URL): FakeAnswer {
+    if (!grant.scopes.includes("tweet.read") || !grant.scopes.includes("users.read"))
+      return problem(403, "Forbidden", "Missing scope tweet.read or users.read", "about:blank");
+    if (!this.users.has(userId)) return unknownUser(userId);
+    this.timelineReads.push(Object.fromEntries(url.searchParams));
+    return timeline(this.posts, userId, url.searchParams);
   }
 
   #windowOf(userId: string): number[] {
