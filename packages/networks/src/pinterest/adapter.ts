@@ -6,6 +6,7 @@ import {
   oauthStepsConfig,
 } from "../common/oauth-adapter.ts";
 import type { PinterestApiConfig } from "./api.ts";
+import { findPin } from "./find-published.ts";
 import { readPinterestMetrics } from "./metrics.ts";
 import { PINTEREST_DEFAULT_SCOPES, pinterestOAuth } from "./oauth.ts";
 import { PINTEREST_MAX_IMAGE_BYTES, publishPinterest } from "./publish.ts";
@@ -24,8 +25,9 @@ export interface PinterestAdapterOptions extends OAuthAdapterOptions {
 
 /**
  * Pinterest through the API v5 with the user's OAuth 2.0 token: one image pin per post on the board
- * chosen at connect. Pinterest has no way to look a pin up by a key of ours, so there is no
- * findPublished: an attempt without an answer fails as "outcome unknown" rather than pinning twice.
+ * chosen at connect. Pinterest has no way to look a pin up by a key of ours, so after an attempt without
+ * an answer the board's pins are read back for one with the same text made since (find-published.ts):
+ * found, it is the post; not there, the pin is made again.
  */
 export function pinterestAdapter(options: PinterestAdapterOptions = {}): NetworkAdapter {
   const api: PinterestApiConfig = {
@@ -49,6 +51,7 @@ export function pinterestAdapter(options: PinterestAdapterOptions = {}): Network
       }),
     ),
     publish: (account, post) => publishPinterest(api, account, post),
+    findPublished: (account, lost, signal) => findPin(api, account, lost, signal),
     readMetrics: (account, post, signal) => readPinterestMetrics(api, account, post, signal),
   };
 }

@@ -8,8 +8,9 @@ import { PinterestFakeOAuth } from "./oauth.ts";
 /*
  * A stateful fake of the Pinterest API v5 on a loopback port, for tests that cannot reach Pinterest:
  * its OAuth pages and token endpoint (oauth.ts), the signed-in account (GET /v5/user_account), its
- * boards (GET /v5/boards, paged with a bookmark), pins (POST /v5/pins with an image in base64) and a
- * Pin's analytics (GET /v5/pins/{pin_id}/analytics), with
+ * boards (GET /v5/boards, paged with a bookmark), pins (POST /v5/pins with an image in base64), a
+ * board's pins (GET /v5/boards/{board_id}/pins, newest first, paged with a bookmark) and a Pin's
+ * analytics (GET /v5/pins/{pin_id}/analytics), with
  * Pinterest's errors: an expired or revoked token (401), an unknown board (404), an image that is not
  * one (400), and a used-up limit (429 with x-ratelimit-* headers). Every request under /v5 and every
  * answer to it is checked against pinterest-openapi.json (specViolations).
@@ -43,6 +44,8 @@ export interface PinterestFakePin {
   link: string | null;
   altText: string | null;
   image: { contentType: string; bytes: number };
+  /** When it was made (Unix ms). */
+  createdAt: number;
   /** What /v5/pins/{id}/analytics reports (IMPRESSION, SAVE, TOTAL_COMMENTS, TOTAL_REACTIONS, …); tests set them. */
   analytics: Record<string, number>;
 }
@@ -59,6 +62,8 @@ export class PinterestFake extends OAuthNetworkFake<PinterestFakeUser> {
   readonly oauth: PinterestFakeOAuth;
   readonly users = new Map<string, PinterestFakeUser>();
   readonly pins: PinterestFakePin[] = [];
+  /** Each read of a board's pins (GET /v5/boards/{board_id}/pins): its query. */
+  readonly boardReads: Record<string, string>[] = [];
   /** Pins a user may create per minute; lower it to run into the limit. */
   pinsPerWindow = 100;
   readonly #pinTimes = new Map<string, number[]>();
@@ -173,6 +178,9 @@ export class PinterestFake extends OAuthNetworkFake<PinterestFakeUser> {
     if (request.method === "GET" && path === "/boards")
       return this.#boards(grant, user, request.url.searchParams);
     if (request.method === "POST" && path === "/pins") return this.#pin(grant, user, json);
+    const boardPins = /^\/boards\/(\d+)\/pins$/.exec(path);
+    if (request.method === "GET" && boardPins)
+      return this.#boardPins(grant, user, boardPins[1]!, request.url.searchParams);
     const analytics = /^\/pins\/(\d+)\/analytics$/.exec(path);
     if (request.method === "GET" && analytics)
       return this.#analytics(grant, user, analytics[1]!, request.url.searchParams);
@@ -220,21 +228,32 @@ export class PinterestFake extends OAuthNetworkFake<PinterestFakeUser> {
       link: typeof b.link === "string" ? b.link : null,
       altText: typeof b.alt_text === "string" ? b.alt_text : null,
       image: { contentType: kind, bytes: bytes.length },
+      createdAt: this.#now(),
       analytics: {},
     };
     this.pins.push(pin);
-    return {
-      status: 201,
-      json: {
-        id: pin.id,
-        board_id: pin.boardId,
-        created_at: new Date(this.#now()).toISOString(),
-        title: pin.title,
-        description: pin.description,
-        link: pin.link,
-        alt_text: pin.altText,
-      },
-    };
+    return { status: 201, json: pinJson(pin) };
+  }
+
+  /**
+   * A board's pins, newest first, `page_size` a page (25 unless asked; the description's bounds are
+   * 1 to 250) and the next page's `bookmark` (null on the last). The board must be the account's.
+   */
+  #boardPins(grant: FakeGrant, user: PinterestFakeUser, boardId: string, query: URLSearchParams): FakeAnswer {
+    if (!grant.scopes.includes("boards:read") || !grant.scopes.includes("pins:read"))
+      return error(403, 3, "Not authorized to access board or Pin.");
+    if (!user.boards.some((b) => b.id === boardId)) return error(404, 404, "Board not found.");
+    this.boardReads.push(Object.fromEntries(query));
+    const size = Math.min(250, Math.max(1, Number(query.get("page_size") ?? 25) || 25));
+    const start = Number(query.get("bookmark") ?? 0) || 0;
+    // Newest first by when each was made; of two at once, the later pinned first.
+    const pins = this.pins
+      .filter((p) => p.boardId === boardId)
+      .reverse()
+      .sort((a, b) => b.createdAt - a.createdAt);
+    const items = pins.slice(start, start + size).map(pinJson);
+    const next = start + size < pins.length ? String(start + size) : null;
+    return { status: 200, json: { items, bookmark: next } };
   }
 
   /**
@@ -286,6 +305,19 @@ export class PinterestFake extends OAuthNetworkFake<PinterestFakeUser> {
       "x-ratelimit-reset": String(Math.max(1, Math.ceil(resetMs / 1000))),
     };
   }
+}
+
+/** A Pin as the API answers it. */
+function pinJson(pin: PinterestFakePin): Record<string, unknown> {
+  return {
+    id: pin.id,
+    board_id: pin.boardId,
+    created_at: new Date(pin.createdAt).toISOString(),
+    title: pin.title,
+    description: pin.description,
+    link: pin.link,
+    alt_text: pin.altText,
+  };
 }
 
 /** What an image's first bytes say it is: JPEG or PNG (the kinds base64 pins take), else null. */

@@ -1,0 +1,61 @@
+import type { AccountSession, LostAttempt, PublishedPost } from "@socialpub/core";
+import { type ListedPost, readBackSince } from "../common/read-back.ts";
+import { type PinterestApiConfig, pinterestCall } from "./api.ts";
+import { pinTitle, pinterestPermalink } from "./publish.ts";
+
+/*
+ * The pin a lost attempt may have made, read back from the board pins go to (GET
+ * /v5/boards/{board_id}/pins, `boards:read` and `pins:read`, which the connect asks for): Pinterest
+ * lists a board's pins newest first, paged with a bookmark, each with its description, title and
+ * created_at. A pin is the attempt's when its description is exactly the text sent and its title the
+ * first line the adapter made of it (publish.ts), made since the attempt could publish.
+ */
+
+/** Pins a page (Pinterest gives up to 250). */
+const PAGE_SIZE = 100;
+/** Five pages: more pins than Pinterest's write limit lets one account make in the hour retries take. */
+const MAX_PAGES = 5;
+
+interface BoardPins {
+  items?: { id?: unknown; title?: unknown; description?: unknown; created_at?: unknown }[];
+  bookmark?: string | null;
+}
+
+export async function findPin(
+  api: PinterestApiConfig,
+  account: AccountSession,
+  lost: LostAttempt,
+  signal: AbortSignal,
+): Promise<PublishedPost | null> {
+  const token = String(account.credentials.access_token ?? "");
+  const board = encodeURIComponent(String(account.credentials.board_id ?? ""));
+  const title = pinTitle(lost.text);
+  return readBackSince<string>({
+    network: "pinterest",
+    name: "Pinterest",
+    text: lost.text,
+    since: lost.since,
+    maxPages: MAX_PAGES,
+    async readPage(bookmark) {
+      const query = new URLSearchParams({ page_size: String(PAGE_SIZE) });
+      if (bookmark !== null) query.set("bookmark", bookmark);
+      const path = `/boards/${board}/pins?${query}`;
+      const answer = (await pinterestCall(api, token, "GET", path, undefined, signal, true)) as BoardPins;
+      const posts = (answer?.items ?? []).flatMap((pin): ListedPost[] => {
+        if (typeof pin.id !== "string") return [];
+        // A pin whose title is not the one made from this text is not the attempt's, whatever its description.
+        const sameTitle = (typeof pin.title === "string" ? pin.title : "") === title;
+        return [
+          {
+            id: pin.id,
+            text: sameTitle && typeof pin.description === "string" ? pin.description : null,
+            at: typeof pin.created_at === "string" ? Date.parse(pin.created_at) : Number.NaN,
+            permalink: pinterestPermalink(pin.id),
+          },
+        ];
+      });
+      const next = typeof answer?.bookmark === "string" && answer.bookmark !== "" ? answer.bookmark : null;
+      return { posts, next };
+    },
+  });
+}
