@@ -63,7 +63,7 @@ describe("Reddit: OAuth connect with a subreddit, and live posts", () => {
     const url = new URL((await connect({ subreddit: "r/socialpub" })).authorize_url);
     expect(url.origin + url.pathname).toBe(`${reddit.url}/api/v1/authorize`);
     expect(url.searchParams.get("duration")).toBe("permanent");
-    expect(url.searchParams.get("scope")).toBe("identity read submit");
+    expect(url.searchParams.get("scope")).toBe("identity read submit history");
     expect(url.searchParams.get("redirect_uri")).toBe(`${front.url}/api/v1/accounts/callback/reddit`);
     expect(url.searchParams.get("code_challenge")).toBeNull();
     const bad = await call("POST", "/accounts/connect", { platform: "reddit", subreddit: "no spaces here" });

@@ -6,6 +6,7 @@ import {
   oauthStepsConfig,
 } from "../common/oauth-adapter.ts";
 import { type FacebookApiConfig, GRAPH_VERSION } from "./api.ts";
+import { findFacebookPost } from "./find-published.ts";
 import { readFacebookMetrics } from "./metrics.ts";
 import { FACEBOOK_DEFAULT_SCOPES, facebookOAuth } from "./oauth.ts";
 import { publishFacebook } from "./publish.ts";
@@ -24,8 +25,9 @@ export interface FacebookAdapterOptions extends OAuthAdapterOptions {
 }
 
 /**
- * A Facebook Page through the Graph API with its Page token: text, photo and video posts. Facebook gives
- * no way to find a post by a key of ours: an attempt without an answer fails as "outcome unknown".
+ * A Facebook Page through the Graph API with its Page token: text, photo and video posts. Facebook takes
+ * no key of ours for a post, so after an attempt whose answer was lost the Page's recent posts are read
+ * back for one with the same text (find-published.ts).
  */
 export function facebookAdapter(options: FacebookAdapterOptions = {}): NetworkAdapter {
   const version = options.version ?? GRAPH_VERSION;
@@ -58,6 +60,7 @@ export function facebookAdapter(options: FacebookAdapterOptions = {}): NetworkAd
       }),
     ),
     publish: (account, post) => publishFacebook(api, account, post),
+    findPublished: (account, lost, signal) => findFacebookPost(api, account, lost, signal),
     readMetrics: (account, post, signal) => readFacebookMetrics(api, account, post, signal),
   };
 }

@@ -6,6 +6,7 @@ import {
   oauthStepsConfig,
 } from "../common/oauth-adapter.ts";
 import { LINKEDIN_VERSION, type LinkedInApiConfig } from "./api.ts";
+import { findLinkedInPost } from "./find-published.ts";
 import { LINKEDIN_DEFAULT_SCOPES, linkedinOAuth } from "./oauth.ts";
 import { LINKEDIN_MAX_IMAGE_BYTES, publishLinkedIn } from "./publish.ts";
 
@@ -23,8 +24,9 @@ export interface LinkedInAdapterOptions extends OAuthAdapterOptions {
 
 /**
  * LinkedIn through its versioned REST API: posts as the member who connected (text, or text with one
- * image). LinkedIn gives no way to find a post by a key of ours: an attempt without an answer fails as
- * "outcome unknown" rather than posting twice.
+ * image). LinkedIn takes no key of ours for a post, so after an attempt whose answer was lost the
+ * member's recent posts are read back for one with the same text (find-published.ts; an app LinkedIn
+ * has approved for r_member_social only).
  */
 export function linkedinAdapter(options: LinkedInAdapterOptions = {}): NetworkAdapter {
   const api: LinkedInApiConfig = {
@@ -55,5 +57,6 @@ export function linkedinAdapter(options: LinkedInAdapterOptions = {}): NetworkAd
       }),
     ),
     publish: (account, post) => publishLinkedIn(api, account, post),
+    findPublished: (account, lost, signal) => findLinkedInPost(api, account, lost, signal),
   };
 }

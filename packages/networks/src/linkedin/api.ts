@@ -84,7 +84,8 @@ export function linkedinError(status: number, body: unknown, headers: Headers, n
 
 /**
  * One call with the member's token; answers the body (null when empty) and headers. Before anything
- * was sent a failure is `retry`; after, with no answer, `unknown`, unless `idempotent`.
+ * was sent a failure is `retry`; after, with no answer, `unknown`, unless `idempotent`. `extraHeaders`
+ * adds what one kind of call needs (a finder's X-RestLi-Method).
  */
 export async function linkedinCall(
   config: LinkedInApiConfig,
@@ -94,8 +95,10 @@ export async function linkedinCall(
   body: { json: unknown } | { bytes: Uint8Array; type: string } | null,
   signal: AbortSignal,
   idempotent = false,
+  extraHeaders: Record<string, string> = {},
 ): Promise<{ body: unknown; headers: Headers }> {
   const headers: Record<string, string> = {
+    ...extraHeaders,
     authorization: `Bearer ${token}`,
     "linkedin-version": config.version,
     "x-restli-protocol-version": "2.0.0",

@@ -6,6 +6,7 @@ import {
   oauthStepsConfig,
 } from "../common/oauth-adapter.ts";
 import type { RedditApiConfig } from "./api.ts";
+import { findRedditPost } from "./find-published.ts";
 import { readRedditMetrics } from "./metrics.ts";
 import { REDDIT_DEFAULT_SCOPES, redditOAuth } from "./oauth.ts";
 import { publishReddit, REDDIT_MAX_IMAGE_BYTES } from "./publish.ts";
@@ -33,8 +34,8 @@ export const defaultRedditUserAgent = (clientId: string) =>
 
 /**
  * Reddit through its OAuth API with the user's token: one post per publish to the subreddit chosen at
- * connect. No findPublished for text posts (Reddit has no key of ours to look for): an attempt without
- * an answer fails as "outcome unknown" rather than posting twice.
+ * connect. Reddit takes no key of ours for a post, so after an attempt whose answer was lost the
+ * account's submitted posts are read back for one with the same title and body (find-published.ts).
  */
 export function redditAdapter(options: RedditAdapterOptions = {}): NetworkAdapter {
   const userAgent = options.userAgent ?? defaultRedditUserAgent(options.clientId ?? "");
@@ -67,6 +68,7 @@ export function redditAdapter(options: RedditAdapterOptions = {}): NetworkAdapte
       }),
     ),
     publish: (account, post) => publishReddit(api, account, post),
+    findPublished: (account, lost, signal) => findRedditPost(api, account, lost, signal),
     readMetrics: (account, post, signal) => readRedditMetrics(api, account, post, signal),
   };
 }

@@ -7,7 +7,8 @@ import { type FakeAnswer, type FakeRequest, formDataOf, startFakeServer } from "
  * cannot reach Meta: the login dialog (/{version}/dialog/oauth, comma-separated permissions), the token
  * endpoint (/{version}/oauth/access_token: a code for a short-lived user token, fb_exchange_token for a
  * 60-day one; no refresh tokens), /me/accounts (the user's Pages with a Page token each), a Page's
- * /feed, /photos and /videos (the file in `source`; the video is the post, its id plain digits), a
+ * /feed, /photos and /videos (the file in `source`; the video is the post, its id plain digits), the
+ * Page's own posts newest first (GET /{page-id}/posts with `since`, `limit` and cursors), a
  * video's permalink_url, and a post's reactions, comments and shares (GET /{post-id}?fields=…). Meta's
  * habits: errors as `{error: {message, type, code, fbtrace_id}}`, code 190 for a
  * dead token, code 32 with X-Business-Use-Case-Usage for a Page over its limit, code 324 for a photo
@@ -29,6 +30,8 @@ export interface FacebookFakePost {
   photo: { type: string; bytes: number } | null;
   /** A video post's file (its id is the video's, without the Page's prefix). */
   video?: { type: string; bytes: number };
+  /** When Facebook made it (Unix ms). */
+  createdAt: number;
   /** What `?fields=reactions.summary…,comments.summary…,shares` reports; tests set them. */
   reactions: number;
   comments: number;
@@ -44,6 +47,8 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
   readonly pageTokens = new Map<string, { pageId: string; userId: string }>();
   /** Lifetime of long-lived user tokens issued from now on (Meta: 60 days). */
   longLivedSeconds = 60 * DAY_SECONDS;
+  /** The query of every read of a Page's posts (GET /{page-id}/posts), in order. */
+  readonly postReads: Record<string, string>[] = [];
   /** Posts a Page may make per hour; lower it to run into Meta's limit. */
   postsPerHour = 200;
   readonly #postTimes = new Map<string, number[]>();
@@ -137,6 +142,9 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
     }
     const read = /^\/(\d+(?:_\d+)?)$/.exec(path);
     if (request.method === "GET" && read) return this.#postFields(token, read[1]!, request.url.searchParams);
+    const listed = /^\/(\d+)\/posts$/.exec(path);
+    if (request.method === "GET" && listed)
+      return this.#pagePosts(token, listed[1]!, request.url.searchParams);
     const edge = /^\/(\d+)\/(feed|photos|videos)$/.exec(path);
     if (request.method === "POST" && edge)
       return this.#publish(request, token, edge[1]!, edge[2] as "feed" | "photos" | "videos");
@@ -176,6 +184,62 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
         ...(asked.has("shares") && post.shares > 0 && { shares: { count: post.shares } }),
         ...(asked.has("permalink_url") &&
           post.video && { permalink_url: `/${post.pageId}/videos/${post.id}/` }),
+      },
+    };
+  }
+
+  /**
+   * GET /{page-id}/posts: the posts the Page made, newest first, with the fields asked for; `since` (Unix
+   * seconds) leaves out older ones, `limit` is a page (25 by default, 100 at most), and `after` is the
+   * cursor of the next page, given in `paging` with a `next` address while there is one. A photo's
+   * caption and a video's description are the post's message, as on Facebook.
+   */
+  #pagePosts(token: string, pageId: string, query: URLSearchParams): FakeAnswer {
+    const page = this.pageTokens.get(token);
+    const grant = page && this.oauth.grants.find((g) => g.userId === page.userId && !g.revoked);
+    if (!page || !grant) return invalidToken();
+    if (page.pageId !== pageId || !grant.scopes.includes("pages_read_engagement"))
+      return graphError(
+        403,
+        10,
+        "OAuthException",
+        "(#10) This endpoint requires the 'pages_read_engagement' permission",
+      );
+    const limit = Number(query.get("limit") ?? 25);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      return graphError(400, 100, "OAuthException", "(#100) The limit must be from 1 to 100");
+    this.postReads.push(Object.fromEntries(query));
+    const since = query.has("since") ? Number(query.get("since")) * 1000 : Number.NEGATIVE_INFINITY;
+    const mine = this.posts.filter((p) => p.pageId === pageId && p.createdAt >= since).reverse();
+    const after = query.get("after");
+    const start = after === null ? 0 : Number(Buffer.from(after, "base64url").toString()) + 1;
+    const shown = mine.slice(start, start + limit);
+    const asked = askedFields(query.get("fields") ?? "id");
+    const data = shown.map((p) => ({
+      id: p.id,
+      ...(asked.has("message") && p.message !== "" && { message: p.message }),
+      ...(asked.has("created_time") && { created_time: graphTime(p.createdAt) }),
+      ...(asked.has("permalink_url") && {
+        permalink_url: p.video
+          ? `https://www.facebook.com/${p.pageId}/videos/${p.id}/`
+          : `https://www.facebook.com/${p.id}`,
+      }),
+    }));
+    const cursor = (index: number) => Buffer.from(String(index)).toString("base64url");
+    const last = start + shown.length - 1;
+    const more = last + 1 < mine.length;
+    const next = new URLSearchParams(query);
+    next.set("after", cursor(last));
+    return {
+      status: 200,
+      json: {
+        data,
+        ...(shown.length > 0 && {
+          paging: {
+            cursors: { before: cursor(start), after: cursor(last) },
+            ...(more && { next: `${this.url}/${this.version}/${pageId}/posts?${next}` }),
+          },
+        }),
       },
     };
   }
@@ -277,6 +341,7 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
         message: description,
         photo: null,
         video,
+        createdAt: this.#now(),
         reactions: 0,
         comments: 0,
         shares: 0,
@@ -295,7 +360,16 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
     }
     times.push(this.#now());
     const postId = `${pageId}_${this.#nextId++}`;
-    this.posts.push({ id: postId, pageId, message, photo, reactions: 0, comments: 0, shares: 0 });
+    this.posts.push({
+      id: postId,
+      pageId,
+      message,
+      photo,
+      createdAt: this.#now(),
+      reactions: 0,
+      comments: 0,
+      shares: 0,
+    });
     return {
       status: 200,
       json: edge === "feed" ? { id: postId } : { id: String(this.#nextId++), post_id: postId },
@@ -306,6 +380,11 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
 /** Which summaries `fields` asks for: `reactions.summary(total_count).limit(0)` → reactions. */
 function askedFields(fields: string): Set<string> {
   return new Set(fields.split(",").map((f) => f.trim().split(/[.{(]/)[0]!));
+}
+
+/** A time as Graph writes it: 2026-11-28T09:30:00+0000. */
+function graphTime(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "+0000");
 }
 
 function graphError(status: number, code: number, type: string, message: string): FakeAnswer {

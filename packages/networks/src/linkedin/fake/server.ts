@@ -6,8 +6,9 @@ import { type FakeAnswer, type FakeRequest, startFakeServer } from "../../common
  * A stateful fake of LinkedIn on a loopback port, for tests that cannot reach LinkedIn: its site's
  * authorize page and token endpoint (/oauth/v2/…: no PKCE, the client's id and secret in the form,
  * 60-day access tokens, a refresh token only for apps approved for programmatic refresh, not rotated),
- * OpenID userinfo, the image upload (initializeUpload, then a PUT of the bytes to the upload URL) and
- * /rest/posts, which answers 201 with the post's URN in x-restli-id. LinkedIn's habits: a missing or
+ * OpenID userinfo, the image upload (initializeUpload, then a PUT of the bytes to the upload URL),
+ * /rest/posts, which answers 201 with the post's URN in x-restli-id, and its author finder
+ * (GET /rest/posts?q=author: the member's own posts, newest first, with r_member_social only). LinkedIn's habits: a missing or
  * retired LinkedIn-Version is a 426, a used-up daily limit a 429 without a reset header, errors as
  * `{status, serviceErrorCode, code, message}`. LinkedIn publishes no OpenAPI description: the shapes
  * follow its API documentation.
@@ -29,6 +30,8 @@ export interface LinkedInFakePost {
   imageUrn: string | null;
   altText: string | null;
   version: string;
+  /** When LinkedIn made it (Unix ms). */
+  createdAt: number;
 }
 
 export class LinkedInFake extends OAuthNetworkFake<LinkedInFakeMember> {
@@ -40,6 +43,8 @@ export class LinkedInFake extends OAuthNetworkFake<LinkedInFakeMember> {
     string,
     { owner: string; uploadToken: string; bytes: number | null; type: string | null }
   >();
+  /** The query of every author finder read (GET /rest/posts?q=author), in order. */
+  readonly finderReads: Record<string, string>[] = [];
   /** Posts a member may create per day; lower it to run into the limit. */
   postsPerDay = 150;
   /** Whether the app is approved for programmatic refresh (refresh tokens). */
@@ -53,7 +58,7 @@ export class LinkedInFake extends OAuthNetworkFake<LinkedInFakeMember> {
     this.#now = now;
     this.oauth = new FakeOAuth({
       name: "LinkedIn",
-      scopes: ["openid", "profile", "email", "w_member_social", "r_liteprofile"],
+      scopes: ["openid", "profile", "email", "w_member_social", "r_member_social", "r_liteprofile"],
       scopeSeparator: " ",
       authorizePath: "/oauth/v2/authorization",
       consentPath: "/oauth/v2/consent",
@@ -135,6 +140,7 @@ export class LinkedInFake extends OAuthNetworkFake<LinkedInFakeMember> {
       return this.#initialize(grant, json);
     }
     if (request.method === "POST" && pathname === "/rest/posts") return this.#post(grant, json, version);
+    if (request.method === "GET" && pathname === "/rest/posts") return this.#findByAuthor(grant, request);
     return error(404, 0, "NOT_FOUND", `No route ${pathname}`);
   }
 
@@ -209,8 +215,50 @@ export class LinkedInFake extends OAuthNetworkFake<LinkedInFakeMember> {
       imageUrn,
       altText: (b.content as { media?: { altText?: string } } | undefined)?.media?.altText ?? null,
       version,
+      createdAt: this.#now(),
     });
     return { status: 201, headers: { "x-restli-id": urn, "x-linkedin-id": urn }, text: "" };
+  }
+
+  /**
+   * The author finder: the member's own posts (another's are refused), newest made first, `count` a page
+   * (10 by default, 100 at most) from `start`, with a next link while more follow.
+   */
+  #findByAuthor(grant: FakeGrant, request: FakeRequest): FakeAnswer {
+    const query = request.url.searchParams;
+    if (query.get("q") !== "author") return error(400, 0, "ILLEGAL_ARGUMENT", "q must name a finder");
+    if (!grant.scopes.includes("r_member_social"))
+      return error(403, 100, "ACCESS_DENIED", "Not enough permissions to access: posts.FINDER-author");
+    const author = query.get("author");
+    if (author !== `urn:li:person:${grant.userId}`)
+      return error(403, 100, "ACCESS_DENIED", "Not enough permissions to read this author's posts");
+    const count = Number(query.get("count") ?? 10);
+    const start = Number(query.get("start") ?? 0);
+    if (!Number.isInteger(count) || count < 1 || count > 100 || !Number.isInteger(start) || start < 0)
+      return error(400, 0, "ILLEGAL_ARGUMENT", "count must be from 1 to 100 and start at least 0");
+    this.finderReads.push(Object.fromEntries(query));
+    const mine = this.posts.filter((p) => p.author === author).reverse();
+    const elements = mine.slice(start, start + count).map((p) => ({
+      id: p.urn,
+      author: p.author,
+      commentary: p.commentary,
+      visibility: "PUBLIC",
+      lifecycleState: "PUBLISHED",
+      lifecycleStateInfo: { isEditedByAuthor: false },
+      isReshareDisabledByAuthor: false,
+      distribution: { feedDistribution: "MAIN_FEED", targetEntities: [], thirdPartyDistributionChannels: [] },
+      createdAt: p.createdAt,
+      publishedAt: p.createdAt,
+      lastModifiedAt: p.createdAt,
+      ...(p.imageUrn && { content: { media: { id: p.imageUrn, ...(p.altText && { altText: p.altText }) } } }),
+    }));
+    const next = new URLSearchParams(query);
+    next.set("start", String(start + count));
+    const links =
+      start + count < mine.length
+        ? [{ type: "application/json", rel: "next", href: `/rest/posts?${next}` }]
+        : [];
+    return { status: 200, json: { paging: { start, count, links, total: mine.length }, elements } };
   }
 }
 

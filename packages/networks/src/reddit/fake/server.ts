@@ -7,7 +7,8 @@ import { type FakeAnswer, type FakeRequest, formDataOf, startFakeServer } from "
  * authorize page and token endpoint (www.reddit.com/api/v1/…: no PKCE, Basic client credentials,
  * one-hour tokens, a refresh token for duration=permanent that does not rotate), and its OAuth API: the
  * account (/api/v1/me), a subreddit's about page, the image lease (/api/media/asset.json) and the upload
- * form it points to, /api/submit (self, link and image posts), the account's newest posts and /api/info (a post's score,
+ * form it points to, /api/submit (self, link and image posts), a user's submitted posts (newest first,
+ * with the history scope) and /api/info (a post's score,
  * comments and crossposts). Reddit's
  * habits: every answer carries X-Ratelimit-Used/-Remaining/-Reset; a used-up window is a 429; a
  * generic User-Agent is throttled with a 429; refusals of a submit come as HTTP 200 with json.errors
@@ -41,6 +42,8 @@ export interface RedditFakePost {
   text: string | null;
   url: string | null;
   permalink: string;
+  /** When Reddit made it (Unix ms). */
+  createdAt: number;
   /** Upvotes less downvotes, comments and crossposts, as /api/info reports them; tests set them. */
   score: number;
   comments: number;
@@ -54,6 +57,8 @@ export class RedditFake extends OAuthNetworkFake<RedditFakeUser> {
   readonly posts: RedditFakePost[] = [];
   /** Uploaded images by key, with their type and size. */
   readonly uploads = new Map<string, { type: string; bytes: number }>();
+  /** The query of every read of a user's submitted posts, in order. */
+  readonly submittedReads: Record<string, string>[] = [];
   /** Every User-Agent the API and token endpoint were called with. */
   readonly userAgents = new Set<string>();
   /** Requests a client may make per 10-minute window; lower it to run into the limit. */
@@ -185,24 +190,51 @@ export class RedditFake extends OAuthNetworkFake<RedditFakeUser> {
     }
     const submitted = /^\/user\/([^/]+)\/submitted$/.exec(pathname);
     if (request.method === "GET" && submitted) {
-      const children = this.posts
-        .filter((p) => this.users.get(p.userId)?.name === submitted[1])
-        .reverse()
-        .slice(0, Number(request.url.searchParams.get("limit") ?? 25))
-        .map((p) => ({
-          kind: "t3",
-          data: {
-            id: p.id,
-            name: `t3_${p.id}`,
-            title: p.title,
-            subreddit: p.subreddit,
-            permalink: p.permalink,
-            url: p.url,
-          },
-        }));
-      return { status: 200, json: { kind: "Listing", data: { children, after: null } } };
+      if (!scoped("history")) return forbidden();
+      return this.#submitted(submitted[1]!, request.url.searchParams);
     }
     return { status: 404, json: { message: "Not Found", error: 404 } };
+  }
+
+  /**
+   * A user's submitted posts, newest first: `limit` a page (25 by default, 100 at most), `after` the
+   * fullname of the post the page follows, and the listing's `after` the last one's while more follow.
+   * Without raw_json=1, & < > in titles and bodies come HTML-escaped, as Reddit's legacy JSON does.
+   */
+  #submitted(name: string, query: URLSearchParams): FakeAnswer {
+    this.submittedReads.push(Object.fromEntries(query));
+    const limit = Math.min(100, Math.max(1, Number(query.get("limit") ?? 25) || 25));
+    const mine = this.posts.filter((p) => this.users.get(p.userId)?.name === name).reverse();
+    const after = query.get("after");
+    const start = after === null ? 0 : mine.findIndex((p) => `t3_${p.id}` === after) + 1;
+    const page = mine.slice(start, start + limit);
+    const raw = query.get("raw_json") === "1";
+    const text = (value: string) =>
+      raw ? value : value.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+    const children = page.map((p) => ({
+      kind: "t3",
+      data: {
+        id: p.id,
+        name: `t3_${p.id}`,
+        title: text(p.title),
+        subreddit: p.subreddit,
+        permalink: p.permalink,
+        created_utc: Math.floor(p.createdAt / 1000),
+        is_self: p.kind === "self",
+        selftext: text(p.text ?? ""),
+        url: p.kind === "self" ? `https://www.reddit.com${p.permalink}` : p.url,
+        is_reddit_media_domain: p.kind === "image",
+        ...(p.kind === "image" && { post_hint: "image" }),
+      },
+    }));
+    const more = start + limit < mine.length;
+    return {
+      status: 200,
+      json: {
+        kind: "Listing",
+        data: { children, after: more ? `t3_${page.at(-1)!.id}` : null, before: null, dist: children.length },
+      },
+    };
   }
 
   #lease(grant: FakeGrant, form: URLSearchParams): FakeAnswer {
@@ -300,6 +332,7 @@ export class RedditFake extends OAuthNetworkFake<RedditFakeUser> {
       text: kind === "self" ? (form.get("text") ?? "") : null,
       url: kind === "self" ? null : url,
       permalink,
+      createdAt: this.#now(),
       score: 1,
       comments: 0,
       crossposts: 0,
