@@ -8,7 +8,9 @@ import { sampleVideo } from "./support/sample-video.ts";
  * A server process killed in the middle of a YouTube upload (the resumable session opened and saved,
  * part of the bytes sent) and started again on the same database resumes that session: it asks YouTube
  * where the session stands (`Content-Range: bytes *\/N`), sends only the rest, and the channel ends up
- * with exactly one video, from the one session.
+ * with exactly one video, from the one session. Killed sooner, while YouTube opened the session and
+ * before its answer came (so nothing was saved), the restarted server reads the channel's uploads back,
+ * finds no video of the post, and uploads it: one video, from a second session.
  */
 
 const LIVE_KEY = `sp_live_${"CrashInTheMiddleOfAYouTubeUpload".repeat(2)}`;
@@ -69,6 +71,55 @@ describe("youtube: a crash between opening the upload session and its last byte"
     expect(await stage.permalink(post.id)).toBe(
       `https://www.youtube.com/watch?v=${fake.videosOf(ada)[0]!.id}`,
     );
+    await server.stop();
+  });
+});
+
+describe("youtube: a crash while the upload session was opened", () => {
+  it("reads the channel's uploads back after a restart, finds none, and makes one video", {
+    timeout: 240_000,
+  }, async () => {
+    const stage = await crashStage(YOUTUBE, LIVE_KEY);
+    const { fake } = stage;
+    const ada = fake.addUser({ title: "Ada Ships", handle: "@adaships" });
+    fake.signIn(ada);
+    let server = await stage.start();
+    await stage.connect();
+    const media = await stage.upload(VIDEO, "video/mp4");
+
+    // YouTube opens the session; its answer never comes, and the server is killed waiting for it.
+    fake.holdSessionOpens();
+    const request = stage
+      .api("POST", "/posts", { caption: "Cut off early\nUploaded once.", platforms: ["youtube"], media })
+      .catch(() => null);
+    await until(
+      async () => fake.sessions.size,
+      (opened) => opened === 1,
+      60_000,
+    );
+    expect(await server.stop("SIGKILL")).toBe("SIGKILL");
+    await request;
+    fake.release();
+    const [lost] = [...fake.sessions.values()];
+
+    server = await stage.start();
+    const post = await stage.published();
+    // Asked first: the channel's uploads since the post was made, none of them from it.
+    expect(fake.playlistReads.length).toBeGreaterThan(0);
+    expect(fake.playlistReads[0]).toMatchObject({
+      part: "snippet",
+      playlistId: `UU${ada.channel!.id.slice(2)}`,
+    });
+    expect(fake.sessions.size).toBe(2);
+    expect(fake.videosOf(ada)).toHaveLength(1);
+    const [made] = fake.videosOf(ada);
+    expect(made).toMatchObject({
+      title: "Cut off early",
+      description: "Uploaded once.",
+      bytes: VIDEO.length,
+    });
+    expect(made!.sessionId).not.toBe(lost!.id);
+    expect(await stage.permalink(post.id)).toBe(`https://www.youtube.com/watch?v=${made!.id}`);
     await server.stop();
   });
 });

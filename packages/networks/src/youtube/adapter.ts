@@ -6,6 +6,7 @@ import {
   oauthStepsConfig,
 } from "../common/oauth-adapter.ts";
 import type { YouTubeApiConfig } from "./api.ts";
+import { findVideo } from "./find-published.ts";
 import { readVideoMetrics } from "./metrics.ts";
 import { readChannel, YOUTUBE_DEFAULT_SCOPES, youtubeOAuth } from "./oauth.ts";
 import { publishYouTube, YOUTUBE_MAX_VIDEO_BYTES } from "./publish.ts";
@@ -36,7 +37,9 @@ export interface YouTubeAdapterOptions extends OAuthAdapterOptions {
 
 /**
  * YouTube through the Data API v3 with the channel owner's Google grant: one video per post, uploaded
- * through a resumable session kept on the target, so a restart resumes it and never uploads twice.
+ * through a resumable session kept on the target, so a restart resumes it and never uploads twice. An
+ * attempt cut off before its session was saved is looked for among the channel's uploads
+ * (findPublished, find-published.ts) before it is sent again.
  */
 export function youtubeAdapter(options: YouTubeAdapterOptions = {}): NetworkAdapter {
   const api: YouTubeApiConfig = {
@@ -74,6 +77,7 @@ export function youtubeAdapter(options: YouTubeAdapterOptions = {}): NetworkAdap
     connect: connectThroughOAuth("youtube", "YouTube", "Google's own page"),
     oauth,
     publish: (account, post) => publishYouTube(api, { audited, chunkBytes }, account, post),
+    findPublished: (account, lost, signal) => findVideo(api, account, lost, signal),
     async readFollowers(account, signal) {
       const token = await readToken(account, oauth, api.now(), signal);
       const channel = await readChannel(api, token, signal);

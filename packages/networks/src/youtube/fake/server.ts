@@ -9,6 +9,7 @@ import {
   uploadLimitExceeded,
 } from "./errors.ts";
 import { YouTubeFakeOAuth } from "./oauth.ts";
+import { listPlaylistItems, uploadsPlaylistOf } from "./uploads.ts";
 
 /*
  * A stateful fake of Google's OAuth 2.0 and the YouTube Data API v3 on a loopback port, for tests that
@@ -17,7 +18,7 @@ import { YouTubeFakeOAuth } from "./oauth.ts";
  * resumable upload of videos.insert (a POST opens a session and answers its URL in Location; PUTs send
  * the bytes, whole or in Content-Range chunks; 308 Resume Incomplete with Range until the last byte is
  * in, then 201 with the video resource; `bytes *\/N` asks where a session stands), videos.list
- * statistics, and the project's daily quota (10,000 units; an upload costs 1600, a read 1). Errors:
+ * statistics, the channel's uploads playlist (uploads.ts), and the project's daily quota (10,000 units; an upload costs 1600, a read 1). Errors:
  * 401 for an expired or revoked token, 403 quotaExceeded, 400 uploadLimitExceeded, 400 for a title or
  * description YouTube refuses or a file that is not a video, 404 for an unknown session. A project
  * Google has not audited gets every upload locked to private, as YouTube does.
@@ -64,6 +65,8 @@ export interface YouTubeFakeVideo {
   /** What YouTube made of it: private when the project is not audited. */
   privacyStatus: string;
   bytes: number;
+  /** When its last byte was in (Unix ms). */
+  publishedAt: number;
   statistics: { viewCount: number; likeCount: number; commentCount: number };
 }
 
@@ -77,6 +80,8 @@ export class YouTubeFake extends OAuthNetworkFake<YouTubeFakeUser> {
   readonly users = new Map<string, YouTubeFakeUser>();
   readonly sessions = new Map<string, YouTubeFakeSession>();
   readonly videos: YouTubeFakeVideo[] = [];
+  /** Each playlistItems.list read (the channel's uploads read back): its query. */
+  readonly playlistReads: Record<string, string>[] = [];
   /** Every PUT to a session: its Content-Range and the status answered. */
   readonly puts: { session: string; range: string; status: number }[] = [];
   /** Whether Google has audited the project; until it has, uploads are locked to private. */
@@ -90,6 +95,7 @@ export class YouTubeFake extends OAuthNetworkFake<YouTubeFakeUser> {
   maxBytesPerPut = Number.POSITIVE_INFINITY;
   readonly #now: () => number;
   #hold: { afterBytes: number; release: Promise<void>; open: () => void } | null = null;
+  #holdOpens: { release: Promise<void>; open: () => void } | null = null;
   #nextId = 1;
 
   private constructor(url: string, close: () => Promise<void>, now: () => number) {
@@ -107,6 +113,7 @@ export class YouTubeFake extends OAuthNetworkFake<YouTubeFakeUser> {
 
   override close(): Promise<void> {
     this.#hold?.open();
+    this.#holdOpens?.open();
     return super.close();
   }
 
@@ -146,10 +153,21 @@ export class YouTubeFake extends OAuthNetworkFake<YouTubeFakeUser> {
     this.#hold = { afterBytes, release, open };
   }
 
-  /** Lets held PUTs go (their connections are gone by then) and stops holding. */
+  /** From now on, a POST that opens a session opens it and then gets no answer until release(). */
+  holdSessionOpens(): void {
+    let open = () => {};
+    const release = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    this.#holdOpens = { release, open };
+  }
+
+  /** Lets held requests go (their connections are gone by then) and stops holding. */
   release(): void {
     this.#hold?.open();
     this.#hold = null;
+    this.#holdOpens?.open();
+    this.#holdOpens = null;
   }
 
   videosOf(user: YouTubeFakeUser): YouTubeFakeVideo[] {
@@ -170,8 +188,10 @@ export class YouTubeFake extends OAuthNetworkFake<YouTubeFakeUser> {
       return this.#channels(grant, user, request);
     if (request.method === "GET" && pathname === "/youtube/v3/videos")
       return this.#videoStats(grant, request);
+    if (request.method === "GET" && pathname === "/youtube/v3/playlistItems")
+      return this.#playlistItems(grant, user, request);
     if (request.method === "POST" && pathname === UPLOAD_PATH)
-      return this.#open(grant, user, request, text());
+      return this.#opened(grant, user, request, text());
     if (request.method === "PUT" && pathname === UPLOAD_PATH) return this.#put(grant, request);
     return googleError(404, "notFound", "global", `No route ${request.method} ${pathname}`);
   }
@@ -198,6 +218,7 @@ export class YouTubeFake extends OAuthNetworkFake<YouTubeFakeUser> {
       return googleError(400, "missingRequiredParameter", "youtube.parameter", "No filter selected.");
     }
     if (!this.#charge(1)) return quotaExceeded();
+    const parts = (request.url.searchParams.get("part") ?? "").split(",");
     const c = user.channel;
     const items = c
       ? [
@@ -211,6 +232,9 @@ export class YouTubeFake extends OAuthNetworkFake<YouTubeFakeUser> {
               hiddenSubscriberCount: false,
               videoCount: String(this.videos.filter((v) => v.channelId === c.id).length),
             },
+            ...(parts.includes("contentDetails") && {
+              contentDetails: { relatedPlaylists: { likes: "", uploads: uploadsPlaylistOf(c.id) } },
+            }),
           },
         ]
       : [];
@@ -222,6 +246,18 @@ export class YouTubeFake extends OAuthNetworkFake<YouTubeFakeUser> {
         items,
       },
     };
+  }
+
+  /** playlistItems.list: a channel's uploads (uploads.ts); a read costs a unit. */
+  #playlistItems(grant: FakeGrant, user: YouTubeFakeUser, request: FakeRequest): FakeAnswer {
+    if (!grant.scopes.some((s) => READ_SCOPES.has(s))) return insufficientPermissions();
+    if (!this.#charge(1)) return quotaExceeded();
+    this.playlistReads.push(Object.fromEntries(request.url.searchParams));
+    const known = new Set([...this.users.values()].flatMap((u) => (u.channel ? [u.channel.id] : [])));
+    return listPlaylistItems(this.videos, request.url.searchParams, {
+      viewer: user.channel?.id ?? null,
+      exists: (id) => known.has(id),
+    });
   }
 
   #videoStats(grant: FakeGrant, request: FakeRequest): FakeAnswer {
@@ -248,6 +284,20 @@ export class YouTubeFake extends OAuthNetworkFake<YouTubeFakeUser> {
         items,
       },
     };
+  }
+
+  /** Opens a session; while opens are held, its answer waits for release() and reaches no one. */
+  async #opened(
+    grant: FakeGrant,
+    user: YouTubeFakeUser,
+    request: FakeRequest,
+    body: string,
+  ): Promise<FakeAnswer> {
+    const answer = this.#open(grant, user, request, body);
+    const held = this.#holdOpens;
+    if (!held || answer.status !== 200) return answer;
+    await held.release;
+    return googleError(503, "backendError", "global", "Backend Error");
   }
 
   /** POST /upload/youtube/v3/videos?uploadType=resumable: opens a session. */
@@ -407,6 +457,7 @@ export class YouTubeFake extends OAuthNetworkFake<YouTubeFakeUser> {
       requestedPrivacy: session.metadata.privacyStatus,
       privacyStatus: this.audited ? session.metadata.privacyStatus : "private",
       bytes: session.received.length,
+      publishedAt: this.#now(),
       statistics: { viewCount: 0, likeCount: 0, commentCount: 0 },
     };
     session.videoId = video.id;
