@@ -38,6 +38,13 @@ export interface TikTokAdapterOptions extends OAuthAdapterOptions {
  * from a verified domain, or photos pulled from one, with the text as caption; posted private
  * (SELF_ONLY) until the app is audited. The publish_id is kept on the target, so a restart polls the
  * post it started rather than posting twice.
+ *
+ * There is no findPublished. TikTok's only way to read a creator's posts back, /v2/video/list/ (the
+ * video.list scope), lists public videos once TikTok has processed and moderated them: a private
+ * (SELF_ONLY) post, all an unaudited app may make, is never listed, and any post is missing while it is
+ * processed or reviewed, so a post not listed may still have been made. An attempt that leaves no
+ * publish_id behind with its answer lost (an init TikTok pulls the media for, or a server stopped
+ * before the publish_id was saved) therefore fails as "outcome unknown" rather than posting again.
  */
 export function tiktokAdapter(options: TikTokAdapterOptions = {}): NetworkAdapter {
   const api: TikTokApiConfig = {
