@@ -6,8 +6,8 @@ describeMetaNetwork(
     platform: "instagram",
     name: "Instagram",
     start: () => InstagramFake.start(),
-    addresses: (fake, app) => ({
-      instagramApi: fake.url,
+    addresses: (fake, app, api = fake.url) => ({
+      instagramApi: api,
       instagramAuth: `${fake.url}/oauth/authorize`,
       instagramApp: { ...app, missingSettings: [] },
     }),

@@ -6,8 +6,8 @@ describeMetaNetwork(
     platform: "threads",
     name: "Threads",
     start: () => ThreadsFake.start(),
-    addresses: (fake, app) => ({
-      threadsApi: fake.url,
+    addresses: (fake, app, api = fake.url) => ({
+      threadsApi: api,
       threadsAuth: `${fake.url}/oauth/authorize`,
       threadsApp: { ...app, missingSettings: [] },
     }),
