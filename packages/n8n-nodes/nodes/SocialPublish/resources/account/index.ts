@@ -21,7 +21,7 @@ const operationSelector: INodeProperties = {
       value: "connect",
       action: "Connect an account",
       description:
-        "Connect a sandbox account (test keys), or with a live key get the address where a network's account is authorized",
+        "Connect a sandbox account (test keys); with a live key, connect Bluesky, Telegram or Discord with their credentials, or get the address where another network's account is authorized",
     },
     {
       name: "Disconnect",
