@@ -82,6 +82,23 @@ describe("connecting an OAuth network from the dashboard", () => {
         SOCIALPUB_X_CLIENT_SECRET: "",
       });
       const page = await openAccounts(server);
+      // Every network that connects through its own page has its Connect button, set up or not.
+      for (const name of [
+        "X",
+        "LinkedIn",
+        "Facebook",
+        "Instagram",
+        "Threads",
+        "YouTube",
+        "TikTok",
+        "Pinterest",
+        "Reddit",
+      ]) {
+        expect(await page.getByRole("button", { name: `Connect ${name}`, exact: true }).count(), name).toBe(
+          1,
+        );
+      }
+      expect(await page.getByLabel("Page for Facebook (optional)").count()).toBe(1);
       const row = page.locator('tr[data-platform="x"]');
       expect(await row.textContent()).toContain("not connected");
       let opened = 0;

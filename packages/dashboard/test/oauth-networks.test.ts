@@ -1,4 +1,6 @@
+import { ConnectAccountBody, NETWORK_IDS } from "@socialpub/core";
 import { describe, expect, it } from "vitest";
+import { LIVE_NETWORKS } from "../src/lib/live-networks.ts";
 import {
   accountFingerprint,
   OAUTH_FIELDS,
@@ -26,6 +28,30 @@ describe("connecting through a network's page", () => {
       platform: "pinterest",
       board: "Recipes",
     });
+  });
+
+  it("sends Facebook's Page, chosen at connect", () => {
+    expect(oauthConnectBody("facebook", form({ page: " My Bakery " }))).toEqual({
+      platform: "facebook",
+      page: "My Bakery",
+    });
+  });
+
+  it("offers every network a live key connects, and asks each what the contract's connect body takes for it", () => {
+    // The contract names, per field, the live networks that take it ("live <network>: …").
+    const contract = new Map<string, string[]>();
+    for (const [name, schema] of Object.entries(ConnectAccountBody.shape)) {
+      for (const match of (schema.description ?? "").matchAll(/\blive (\w+):/g)) {
+        contract.set(match[1]!, [...(contract.get(match[1]!) ?? []), name].sort());
+      }
+    }
+    expect(contract.get("facebook")).toEqual(["page"]);
+    for (const network of NETWORK_IDS) {
+      const fields = LIVE_NETWORKS.get(network) ?? OAUTH_FIELDS.get(network) ?? [];
+      expect(fields.map((f) => f.name).sort(), network).toEqual(contract.get(network) ?? []);
+    }
+    // Twelve networks: three that take pasted credentials, nine that connect through their own page.
+    expect([...LIVE_NETWORKS.keys(), ...OAUTH_NETWORKS].sort()).toEqual([...NETWORK_IDS].sort());
   });
 
   it("asks connect-time fields only of OAuth networks, and none is a secret or required", () => {

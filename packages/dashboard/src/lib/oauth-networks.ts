@@ -43,6 +43,18 @@ export const OAUTH_FIELDS: ReadonlyMap<NetworkId, readonly CredentialField[]> = 
   readonly CredentialField[]
 >([
   [
+    "facebook",
+    [
+      {
+        name: "page",
+        label: "Page",
+        secret: false,
+        required: false,
+        help: "The Page posts go to, by name or id; the first Page you give on Facebook's page when left empty.",
+      },
+    ],
+  ],
+  [
     "pinterest",
     [
       {
