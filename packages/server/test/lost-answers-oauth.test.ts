@@ -76,8 +76,9 @@ describe("X: an answer lost is looked for on the account's timeline", () => {
     {
       platform: "x",
       creates: /^\/2\/tweets$/,
-      // A link and ampersands, which X's timeline gives back wrapped (t.co) and escaped (&amp;).
-      caption: (label) => `${label} & the notes: https://example.com/notes?a=1&b=2`,
+      // A link, a bare domain and ampersands, which X's timeline gives back wrapped (t.co, the domain
+      // with a scheme) and escaped (&amp;).
+      caption: (label) => `${label} & the notes: https://example.com/notes?a=1&b=2 or example.org`,
       postsFrom: (caption) =>
         s.fake.posts.filter((p) => p.text === caption).map((p) => `https://x.com/i/web/status/${p.id}`),
       readBacks: () => s.fake.timelineReads.length,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeGrowth, growth, MAX_GROWTH } from "../../../../test-support/linear-growth.ts";
 import { xAdapter } from "../../src/index.ts";
 import { XFake } from "../../src/x/fake/server.ts";
-import { asSent } from "../../src/x/find-published.ts";
+import { shownAs } from "../../src/x/shown-text.ts";
 import { connectByConsent } from "../helpers/oauth-consent.ts";
 import { postOf, sessionOf } from "../helpers/session.ts";
 
@@ -78,29 +78,47 @@ describe("x adapter: finding the post of a lost attempt on the timeline", { time
   });
 });
 
-describe("asSent: a timeline post's text as it was sent", () => {
-  it("gives links back, unescapes & < >, and drops the media link X appends", () => {
+describe("shownAs: whether a timeline post shows the text sent", () => {
+  const link = (url: string, expanded: string, display = expanded.replace(/^https?:\/\//, "")) => ({
+    url,
+    expanded_url: expanded,
+    display_url: display,
+  });
+
+  it("gives links back, unescapes & < >, and takes the media link X appends off", () => {
     const urls = [
-      { start: 6, end: 29, url: "https://t.co/aaaaaaaaaa", expanded_url: "https://example.com/x?a=1&b=2" },
-      { start: 30, end: 53, url: "https://t.co/bbbbbbbbbb", media_key: "3_1" },
+      { start: 6, ...link("https://t.co/aaaaaaaaaa", "https://example.com/x?a=1&b=2") },
+      { start: 30, url: "https://t.co/bbbbbbbbbb", media_key: "3_1" },
     ];
-    expect(asSent("A &amp; https://t.co/aaaaaaaaaa https://t.co/bbbbbbbbbb", urls)).toBe(
-      "A & https://example.com/x?a=1&b=2",
-    );
-    expect(asSent("&amp;lt; stays &lt;", [])).toBe("&lt; stays <");
+    const shown = "A &amp; https://t.co/aaaaaaaaaa https://t.co/bbbbbbbbbb";
+    expect(shownAs("A & https://example.com/x?a=1&b=2", shown, urls)).toBe(true);
+    expect(shownAs("A & https://example.com/x?a=1&b=3", shown, urls)).toBe(false);
+    expect(shownAs("A &", shown, urls)).toBe(false);
+    expect(shownAs("&lt; stays <", "&amp;lt; stays &lt;", [])).toBe(true);
+  });
+
+  it("takes a bare domain X gave a scheme, and a link sent as X shows it", () => {
+    const urls = [{ start: 6, ...link("https://t.co/cccccccccc", "http://example.org", "example.org") }];
+    expect(shownAs("Go to example.org now", "Go to https://t.co/cccccccccc now", urls)).toBe(true);
+    expect(shownAs("Go to http://example.org now", "Go to https://t.co/cccccccccc now", urls)).toBe(true);
+    expect(shownAs("Go to example.net now", "Go to https://t.co/cccccccccc now", urls)).toBe(false);
   });
 
   it("costs in proportion to the text and its links", () => {
     const shape = (n: number) => {
       const urls = Array.from({ length: n }, (_, i) => ({
         start: i * 24,
-        url: `https://t.co/${String(i).padStart(10, "0")}`,
-        expanded_url: `https://example.com/${i}`,
+        ...link(`https://t.co/${String(i).padStart(10, "0")}`, `https://example.com/${i}`),
       }));
-      return { text: urls.map((u) => u.url).join(" ") + " &amp;".repeat(n), urls };
+      const shown = urls.map((u) => u.url).join(" ") + " &amp;".repeat(n);
+      const sent = urls.map((u) => u.expanded_url).join(" ") + " &".repeat(n);
+      return { shown, sent, urls };
     };
     const inputs = { small: shape(5_000), large: shape(10_000) };
-    const measured = growth((size) => asSent(inputs[size].text, inputs[size].urls));
-    expect(measured.ratio, describeGrowth("asSent", measured)).toBeLessThanOrEqual(MAX_GROWTH);
+    const measured = growth((size) => {
+      const { sent, shown, urls } = inputs[size];
+      if (!shownAs(sent, shown, urls)) throw new Error("the shape should match");
+    });
+    expect(measured.ratio, describeGrowth("shownAs", measured)).toBeLessThanOrEqual(MAX_GROWTH);
   }, 120_000);
 });

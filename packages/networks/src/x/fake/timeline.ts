@@ -6,8 +6,9 @@ import { invalid, NOT_FOUND } from "./problem.ts";
  * x-openapi.json): newest first, max_results a page (5 to 100, 10 by default), start_time inclusive and
  * end_time exclusive, since_id and until_id, a pagination_token for the next page, and the fields
  * asked for in post.fields. The text reads as X shows it, not as it was sent: &, < and > escaped as
- * HTML, each link wrapped as a t.co address (in entities.urls with the address it stands for), and a
- * post with media ending in a t.co link to its first media (an url entity with a media_key).
+ * HTML, each link (and bare domain) wrapped as a t.co address (in entities.urls with the address it
+ * stands for), and a post with media ending in a t.co link to its first media (an url entity with a
+ * media_key).
  */
 
 /** What the timeline needs of a post the fake holds. */
@@ -19,7 +20,8 @@ export interface TimelinePost {
   createdAt: number;
 }
 
-const LINK = /https?:\/\/[^\s]+/g;
+/** A link, and a bare domain X links too (with a few common endings: this is a fake's rule, not X's). */
+const LINK = /(?<=^|\s)(?:https?:\/\/\S+|(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev)(?:\/\S*)?)/gi;
 
 export function timeline(posts: readonly TimelinePost[], userId: string, query: URLSearchParams): FakeAnswer {
   const max = Number(query.get("max_results") ?? 10);
@@ -93,7 +95,8 @@ function shown(post: TimelinePost, fields: Set<string>) {
       start: length,
       end: length + wrapped.length,
       url: wrapped,
-      expanded_url: link[0],
+      // X gives a bare domain the scheme it lacks.
+      expanded_url: /^https?:\/\//i.test(link[0]) ? link[0] : `http://${link[0]}`,
       display_url: link[0].replace(/^https?:\/\//, ""),
     });
     add(wrapped);
