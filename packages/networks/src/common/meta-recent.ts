@@ -1,6 +1,7 @@
 import type { AccountSession, LostAttempt, PublishedPost } from "@socialpub/core";
 import { type MetaGraphConfig, metaCall } from "./meta-graph.ts";
 import { type ListedPost, readBackSince } from "./read-back.ts";
+import { cannotReadBack, refusedReadBack } from "./read-back-refused.ts";
 
 /*
  * An account's recent posts on Threads (GET /{threads-user-id}/threads) or Instagram
@@ -40,6 +41,11 @@ export function findMetaPost(
   find: { text: string; since: number },
   signal: AbortSignal,
 ): Promise<PublishedPost | null> {
+  const readBack = {
+    network: graph.network,
+    name: graph.name,
+    why: "the server could not read the account's recent posts back to see whether it was made",
+  };
   return readBackSince<string>({
     network: graph.network,
     name: graph.name,
@@ -52,8 +58,13 @@ export function findMetaPost(
         limit: String(PAGE_SIZE),
       };
       if (cursor !== null) params.after = cursor;
-      const answer = (await metaCall(graph, token, "GET", listing.listPath, params, signal)) as MetaPage;
-      const posts = (Array.isArray(answer.data) ? answer.data : []).flatMap((m) => listed(m, listing));
+      const answer = (await metaCall(graph, token, "GET", listing.listPath, params, signal).catch(
+        (error: unknown) => {
+          throw refusedReadBack(readBack, error);
+        },
+      )) as MetaPage;
+      if (!Array.isArray(answer.data)) throw cannotReadBack(readBack);
+      const posts = answer.data.flatMap((m) => listed(m, listing));
       const after = answer.paging?.cursors?.after;
       const more = typeof answer.paging?.next === "string" && typeof after === "string" && after !== "";
       return { posts, next: more ? (after as string) : null };

@@ -1,5 +1,6 @@
 import type { AccountSession, LostAttempt, PublishedPost } from "@socialpub/core";
 import { type ListedPost, readBackSince } from "../common/read-back.ts";
+import { cannotReadBack, refusedReadBack } from "../common/read-back-refused.ts";
 import { type PinterestApiConfig, pinterestCall } from "./api.ts";
 import { pinTitle, pinterestPermalink } from "./publish.ts";
 
@@ -10,6 +11,12 @@ import { pinTitle, pinterestPermalink } from "./publish.ts";
  * created_at. A pin is the attempt's when its description is exactly the text sent and its title the
  * first line the adapter made of it (publish.ts), made since the attempt could publish.
  */
+
+const READ_BACK = {
+  network: "pinterest",
+  name: "Pinterest",
+  why: "the server could not read the board's pins back to see whether the pin was made; that needs the boards:read and pins:read scopes, and the board chosen at connect",
+} as const;
 
 /** Pins a page (Pinterest gives up to 250). */
 const PAGE_SIZE = 100;
@@ -40,8 +47,13 @@ export async function findPin(
       const query = new URLSearchParams({ page_size: String(PAGE_SIZE) });
       if (bookmark !== null) query.set("bookmark", bookmark);
       const path = `/boards/${board}/pins?${query}`;
-      const answer = (await pinterestCall(api, token, "GET", path, undefined, signal, true)) as BoardPins;
-      const posts = (answer?.items ?? []).flatMap((pin): ListedPost[] => {
+      const answer = (await pinterestCall(api, token, "GET", path, undefined, signal, true).catch(
+        (error: unknown) => {
+          throw refusedReadBack(READ_BACK, error);
+        },
+      )) as BoardPins | null;
+      if (!Array.isArray(answer?.items)) throw cannotReadBack(READ_BACK);
+      const posts = answer.items.flatMap((pin): ListedPost[] => {
         if (typeof pin.id !== "string") return [];
         // A pin whose title is not the one made from this text is not the attempt's, whatever its description.
         const sameTitle = (typeof pin.title === "string" ? pin.title : "") === title;
@@ -54,7 +66,7 @@ export async function findPin(
           },
         ];
       });
-      const next = typeof answer?.bookmark === "string" && answer.bookmark !== "" ? answer.bookmark : null;
+      const next = typeof answer.bookmark === "string" && answer.bookmark !== "" ? answer.bookmark : null;
       return { posts, next };
     },
   });

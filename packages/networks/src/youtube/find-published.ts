@@ -1,5 +1,6 @@
-import { type AccountSession, type LostAttempt, NetworkError, type PublishedPost } from "@socialpub/core";
+import type { AccountSession, LostAttempt, PublishedPost } from "@socialpub/core";
 import { type ListedPost, readBackSince } from "../common/read-back.ts";
+import { cannotReadBack, refusedReadBack } from "../common/read-back-refused.ts";
 import { type YouTubeApiConfig, youtubeGet } from "./api.ts";
 import { youtubePermalink } from "./publish.ts";
 import { videoText } from "./text.ts";
@@ -35,12 +36,11 @@ interface PlaylistItems {
   nextPageToken?: unknown;
 }
 
-const unknownOutcome = (why: string) =>
-  new NetworkError(
-    "youtube",
-    "refused",
-    `YouTube: outcome unknown: check the network (${why}); it was not sent again, so the post cannot appear twice.`,
-  );
+const READ_BACK = {
+  network: "youtube",
+  name: "YouTube",
+  why: "the server could not read the channel's uploads back to see whether the video was made; that needs the youtube.readonly scope",
+} as const;
 
 /** Title and description as one value to compare: neither holds a NUL. */
 const asOne = (title: string, description: string) => `${title}\u0000${description}`;
@@ -52,22 +52,26 @@ export async function findVideo(
   signal: AbortSignal,
 ): Promise<PublishedPost | null> {
   if (lost.text.trim() === "") {
-    throw unknownOutcome("a video without text is titled by its file's name, which cannot be looked for");
+    throw cannotReadBack({
+      ...READ_BACK,
+      why: "a video without text is titled by its file's name, which the server cannot look for",
+    });
   }
   const token = String(account.credentials.access_token ?? "");
   const made = videoText(lost.text, "");
-  const channels = await youtubeGet(
-    api,
-    token,
-    "/channels",
-    { part: "contentDetails", mine: "true" },
-    signal,
-  );
+  const read = (path: string, query: Record<string, string>) =>
+    youtubeGet(api, token, path, query, signal).catch((error: unknown) => {
+      throw refusedReadBack(READ_BACK, error);
+    });
+  const channels = await read("/channels", { part: "contentDetails", mine: "true" });
   const [channel] = Array.isArray(channels.items) ? channels.items : [];
   const uploads = (channel as { contentDetails?: { relatedPlaylists?: { uploads?: unknown } } } | undefined)
     ?.contentDetails?.relatedPlaylists?.uploads;
   if (typeof uploads !== "string" || uploads === "") {
-    throw unknownOutcome("YouTube named no uploads for the channel, so the video could not be looked for");
+    throw cannotReadBack({
+      ...READ_BACK,
+      why: "YouTube named no uploads for the channel, so the video could not be looked for",
+    });
   }
   return readBackSince<string>({
     network: "youtube",
@@ -82,8 +86,9 @@ export async function findVideo(
         maxResults: String(PAGE_SIZE),
       };
       if (pageToken !== null) query.pageToken = pageToken;
-      const answer = (await youtubeGet(api, token, "/playlistItems", query, signal)) as PlaylistItems;
-      const posts = (answer.items ?? []).flatMap(listed);
+      const answer = (await read("/playlistItems", query)) as PlaylistItems;
+      if (!Array.isArray(answer.items)) throw cannotReadBack(READ_BACK);
+      const posts = answer.items.flatMap(listed);
       const next =
         typeof answer.nextPageToken === "string" && answer.nextPageToken !== "" ? answer.nextPageToken : null;
       return { posts, next };

@@ -145,4 +145,17 @@ describe("Pinterest: a lost pin read back from the board", () => {
     expect(error.message).toMatch(/^Pinterest: outcome unknown: check the network/);
     expect(boardReads().length - before).toBe(5);
   });
+
+  it("fails as outcome unknown, with Pinterest's words, when the board cannot be read (deleted since)", async () => {
+    const board = ada.boards.shift()!;
+    try {
+      const error = await net.failure(() => find("Whatever", Date.now()));
+      expect(error.kind).toBe("refused");
+      expect(error.message).toMatch(
+        /^Pinterest: outcome unknown: check the network \(the server could not read the board's pins back .*Pinterest said: 404.*Board not found/,
+      );
+    } finally {
+      ada.boards.unshift(board);
+    }
+  });
 });
