@@ -256,4 +256,40 @@ describe("Reddit: an answer lost is looked for among the account's submitted pos
     );
     await link.made.run();
   });
+
+  it("the same title and body in another subreddit is not the lost post: it is sent again", async () => {
+    const caption = `Posted elsewhere ${Date.now()}\nThe same body.`;
+    const [title, body] = caption.split("\n") as [string, string];
+    const user = [...s.fake.users.values()][0]!;
+    s.fake.addSubreddit({ name: "elsewhere", submissionType: "any", subscribers: 1 });
+    s.fake.posts.push({
+      id: "elsewhere1",
+      userId: user.id,
+      subreddit: "elsewhere",
+      kind: "self",
+      title,
+      text: body,
+      url: null,
+      permalink: "/r/elsewhere/comments/elsewhere1/post/",
+      createdAt: Date.now(),
+      score: 1,
+      comments: 0,
+      crossposts: 0,
+    });
+    const elsewhere = lostAnswerCases(
+      {
+        platform: "reddit",
+        creates: /^\/api\/submit$/,
+        caption: () => caption,
+        postsFrom: () =>
+          s.fake.posts
+            .filter((p) => p.subreddit === "socialpub" && p.title === title && p.text === body)
+            .map((p) => `https://www.reddit.com${p.permalink}`),
+        readBacks: () => s.fake.submittedReads.length,
+      },
+      () => s.live,
+      () => s.proxy,
+    );
+    await elsewhere.neverSent.run();
+  });
 });
