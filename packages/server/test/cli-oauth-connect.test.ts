@@ -112,6 +112,17 @@ describe("accounts connect --live for an OAuth network", () => {
     expect(goodSubreddit.stderr).toBe("");
     expect(goodSubreddit.stdout).toMatch(/open this address in a browser/);
 
+    // Facebook's Page, chosen at connect, is Facebook's alone; the Page is looked for at the callback.
+    const page = await cli(connectX("--page", "My Bakery"), xEnv());
+    expect(page.code).toBe(1);
+    expect(page.stderr).toMatch(/--page applies to facebook only/);
+    const facebook = await cli(
+      ["accounts", "connect", "--live", "--user", EMAIL, "--platform", "facebook", "--page", "My Bakery"],
+      { ...xEnv(), SOCIALPUB_FACEBOOK_CLIENT_ID: "fb-app", SOCIALPUB_FACEBOOK_CLIENT_SECRET: "fb-secret" },
+    );
+    expect(facebook.stderr).toBe("");
+    expect(facebook.stdout).toMatch(/To connect a live facebook account .* open this address in a browser/);
+
     const noKey = await cli(connectX(), { ...xEnv(), SOCIALPUB_SECRET_KEY: "" });
     expect(noKey.code).toBe(1);
     expect(noKey.stderr).toMatch(/SOCIALPUB_SECRET_KEY/);

@@ -29,6 +29,7 @@ interface ConnectOptions {
   chat?: string;
   board?: string;
   subreddit?: string;
+  page?: string;
   secretFile?: string;
   secretKeyFile?: string;
   allowPrivateUrls?: boolean;
@@ -61,8 +62,8 @@ standard input or --secret-file, never from an argument:
   discord   the channel's webhook URL
 
 The networks that connect through their own page (x and the other OAuth networks this server has
-set up) take no secret (Pinterest takes --board, Reddit --subreddit, both optional): the command
-prints the address to open in a browser signed in to the account,
+set up) take no secret (Pinterest takes --board, Reddit --subreddit, Facebook --page, all
+optional): the command prints the address to open in a browser signed in to the account,
 valid 15 minutes. The network then sends that browser to the server at SOCIALPUB_PUBLIC_URL, which
 finishes the connect: run the command with the same database, secret key, SOCIALPUB_PUBLIC_URL and
 network settings as that server.
@@ -110,6 +111,12 @@ export function accountsCommand(): Command {
       new Option(
         "--subreddit <name>",
         "live Reddit: the subreddit posts go to (name or r/name; the account's own profile if left out)",
+      ),
+    )
+    .addOption(
+      new Option(
+        "--page <page>",
+        "live Facebook: the Page posts go to (name or id; the first Page given on Facebook's dialog if left out)",
       ),
     )
     .addOption(
@@ -166,7 +173,7 @@ export function accountsCommand(): Command {
 }
 
 function connectSandbox(options: ConnectOptions): Promise<void> {
-  const liveOnly = (["service", "chat", "board", "subreddit", "secretFile"] as const).filter(
+  const liveOnly = (["service", "chat", "board", "subreddit", "page", "secretFile"] as const).filter(
     (o) => options[o] !== undefined,
   );
   if (liveOnly.length > 0)
@@ -183,7 +190,9 @@ function connectSandbox(options: ConnectOptions): Promise<void> {
 
 async function connectLive(options: ConnectOptions): Promise<void> {
   const sandboxOnly = (["followers", "health"] as const).filter((o) => options[o] !== undefined);
-  const pageOnly = (["board", "subreddit"] as const).filter((o) => options[o] !== undefined);
+  const pageOnly = (Object.keys(CHOSEN_AT_CONNECT) as (keyof typeof CHOSEN_AT_CONNECT)[]).filter(
+    (o) => options[o] !== undefined,
+  );
   if (sandboxOnly.length > 0) {
     throw new CliError(
       `--${sandboxOnly[0]} applies to sandbox accounts only; a live account reports its own.`,
@@ -192,9 +201,7 @@ async function connectLive(options: ConnectOptions): Promise<void> {
   const secret = LIVE_SECRET[options.platform];
   if (!secret) return connectThroughNetworkPage(options);
   if (pageOnly.length > 0)
-    throw new CliError(
-      `--${pageOnly[0]} applies to ${pageOnly[0] === "board" ? "pinterest" : "reddit"} only.`,
-    );
+    throw new CliError(`--${pageOnly[0]} applies to ${CHOSEN_AT_CONNECT[pageOnly[0]!]} only.`);
   // Checked before the secret is asked for, so a wrong --user or --db costs no typing.
   await withStore(options.db, (store) => findUser(store, options.user));
   const value = await readSecret(secret.what, options.secretFile);
@@ -232,10 +239,10 @@ async function connectThroughNetworkPage(options: ConnectOptions): Promise<void>
     );
   }
   // What the account publishes to, chosen at connect: each network's own choice.
-  for (const [option, network] of [
-    ["board", "pinterest"],
-    ["subreddit", "reddit"],
-  ] as const) {
+  for (const [option, network] of Object.entries(CHOSEN_AT_CONNECT) as [
+    keyof typeof CHOSEN_AT_CONNECT,
+    NetworkId,
+  ][]) {
     if (options[option] !== undefined && options.platform !== network) {
       throw new CliError(`--${option} applies to ${network} only.`);
     }
@@ -249,6 +256,7 @@ async function connectThroughNetworkPage(options: ConnectOptions): Promise<void>
         platform: options.platform,
         ...(options.board !== undefined && { board: options.board }),
         ...(options.subreddit !== undefined && { subreddit: options.subreddit }),
+        ...(options.page !== undefined && { page: options.page }),
       },
       {
         secretKeyFile: options.secretKeyFile,
@@ -268,6 +276,9 @@ async function connectThroughNetworkPage(options: ConnectOptions): Promise<void>
     );
   });
 }
+
+/** Where the account publishes, chosen at connect by the networks that connect through their own page. */
+const CHOSEN_AT_CONNECT = { board: "pinterest", subreddit: "reddit", page: "facebook" } as const;
 
 /** `secretFile` → `secret-file`. */
 const flag = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
