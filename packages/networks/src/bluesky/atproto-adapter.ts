@@ -1,17 +1,18 @@
-// The Bluesky adapter: connects an account with an app password, publishes app.bsky.feed.post records
-// to the account's PDS, finds a post made by an earlier attempt, and reads its counts.
+// The Bluesky adapter's work, through @atproto/api: connects an account with an app password, publishes
+// app.bsky.feed.post records to the account's PDS, finds a post made by an earlier attempt, and reads
+// its counts. Loaded when a Bluesky account is first used (adapter.ts).
 
 import type { AppBskyFeedPost } from "@atproto/api";
 import type {
   AccountSession,
   ConnectedAccount,
   NetworkAdapter,
-  PacingRule,
   PublishedPost,
   PublishInput,
 } from "@socialpub/core";
 import { NETWORK_RULES, NetworkError } from "@socialpub/core";
-import { clientFor, type Fetch } from "./client.ts";
+import { BLUESKY_PACING, type BlueskyAdapterOptions, DEFAULT_SERVICE, permalinkOf } from "./adapter.ts";
+import { clientFor } from "./client.ts";
 import { type BlueskyCredentials, jwtClaims, toCredentials } from "./credentials.ts";
 import { checkMedia, imagesEmbed, linkCard, MAX_IMAGE_BYTES } from "./embed.ts";
 import { classify, xrpcErrorName, xrpcStatus } from "./errors.ts";
@@ -20,32 +21,7 @@ import { facetsOf } from "./rich-text.ts";
 import { isExpiredSession, openSession, originOf, SessionKeeper } from "./session.ts";
 import { fitTextBytes } from "./text.ts";
 
-export const DEFAULT_SERVICE = "https://bsky.social";
 const POST_COLLECTION = "app.bsky.feed.post";
-
-/**
- * Bluesky's write limits per account are points: 5000 an hour and 35000 a day, and creating a record
- * costs 3, so at most 1666 posts an hour and 11666 a day.
- */
-export const BLUESKY_PACING: readonly PacingRule[] = [
-  { count: Math.floor(5000 / 3), windowMs: 60 * 60_000 },
-  { count: Math.floor(35000 / 3), windowMs: 24 * 60 * 60_000 },
-];
-
-export interface BlueskyAdapterOptions {
-  /** The PDS a connect without `service` logs in to. Default https://bsky.social. */
-  defaultService?: string;
-  /** How long one request to the PDS may take; default 15 s. */
-  timeoutMs?: number;
-  /** The fetch used for every request (tests wrap it to count or lose requests). */
-  fetch?: Fetch;
-  /** The clock that decides when a session is due for a refresh. */
-  now?: () => number;
-}
-
-export function permalinkOf(handle: string, rkey: string): string {
-  return `https://bsky.app/profile/${handle}/post/${rkey}`;
-}
 
 function postUri(did: string, rkey: string): string {
   return `at://${did}/${POST_COLLECTION}/${rkey}`;
@@ -64,7 +40,7 @@ function passExpired(error: unknown, what: string): unknown {
   return isExpiredSession(error) ? error : classify(error, what);
 }
 
-export function blueskyAdapter(options: BlueskyAdapterOptions = {}): NetworkAdapter {
+export function atprotoAdapter(options: BlueskyAdapterOptions): NetworkAdapter {
   const sessionOptions = {
     fetch: options.fetch ?? globalThis.fetch,
     timeoutMs: options.timeoutMs ?? 15_000,
