@@ -65,6 +65,23 @@ describe("attempts left in flight by failed writes, while the server runs", () =
     expect((await user.get(`/posts/${postId}`)).body.status).toBe("draft");
   });
 
+  it("where the account needs reconnecting before the network can say, fail as outcome unknown, never 'publish again'", async () => {
+    const { user, clock, telegram, postId } = await publishWhileWritesFail(true);
+    telegram.findPublished = async () => {
+      throw telegram.failure("reauth", "the token was revoked");
+    };
+    await clock.advance(LEASE);
+    const target = (await targetsOf(user, postId)).telegram;
+    expect(target.status).toBe("failed");
+    expect(target.error).toMatch(
+      /outcome unknown: check the network \(Telegram: the token was revoked; reconnect/,
+    );
+    expect(target.error).not.toMatch(/then publish the post again/);
+    expect(telegram.publishes).toHaveLength(1);
+    const accounts = (await user.get("/accounts")).body.data as { platform: string; health: string }[];
+    expect(accounts.find((a) => a.platform === "telegram")?.health).toBe("reauth_required");
+  });
+
   it("a retry whose outcome cannot be written is recovered the same way", async () => {
     const memory = new MemoryStore();
     const failing = failingStore(memory);

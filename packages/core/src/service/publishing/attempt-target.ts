@@ -269,9 +269,14 @@ async function failure(
             ? {}
             : { events: [accountEvent("account.disconnected", after, at)] },
       );
-      return failed(
-        `${message}; reconnect the ${name} account (POST /accounts/connect), then publish the post again.`,
-      );
+      const reconnect = `reconnect the ${name} account (POST /accounts/connect)`;
+      // Refused while asking whether an earlier attempt published: publishing again could post twice.
+      if (target.outcome_unknown) {
+        return failed(
+          outcomeUnknown(name, `${message}; ${reconnect} and look on ${name} before publishing again`),
+        );
+      }
+      return failed(`${message}; ${reconnect}, then publish the post again.`);
     }
     case "refused":
       return failed(message);
