@@ -55,6 +55,7 @@ export async function beginAttempts(
   post: PostRecord,
   now: number,
 ): Promise<BegunAttempts> {
+  if (deps.store.beginAllAttempts) return deps.store.beginAllAttempts(post.id, now);
   const targets = await deps.store.getTargets(post.id);
   const started = await deps.store.beginTargetAttempts(
     post.id,

@@ -569,6 +569,16 @@ export interface Store {
    */
   beginTargetAttempts(postId: string, platforms: readonly NetworkId[], now: number): Promise<TargetRecord[]>;
   /**
+   * beginTargetAttempts for every target of the post, in one step: answers all of the post's targets
+   * (those started as updated, the others as stored), in the post's network order, and the ones it
+   * started. Optional: a store that has it saves a round trip per published post (a shared store);
+   * without it the service reads the targets, then begins their attempts.
+   */
+  beginAllAttempts?(
+    postId: string,
+    now: number,
+  ): Promise<{ targets: TargetRecord[]; started: TargetRecord[] }>;
+  /**
    * Claims up to `limit` targets whose next attempt is due (pending, not in flight, next_attempt_at at
    * or before `now`), earliest due first, starting an attempt for each as beginTargetAttempts does.
    * Targets of a post that is a draft or scheduled are left for the post's own publishing.

@@ -922,6 +922,36 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
         expect(concurrent.flat()).toHaveLength(1);
       });
 
+      it("beginAllAttempts, where a store has it, is getTargets and beginTargetAttempts of every target in one step", async (ctx) => {
+        if (!store.beginAllAttempts) return ctx.skip();
+        const u = await user();
+        const p = post(u.id, { status: "publishing", platforms: ["x", "bluesky", "discord"] });
+        const waiting = target(p.id, "bluesky", { next_attempt_at: T0 + 60_000 });
+        const done = target(p.id, "discord", { status: "published" });
+        await store.insertPost(p, [target(p.id, "x"), waiting, done]);
+        const startedX = {
+          ...target(p.id, "x"),
+          in_flight: true,
+          attempts: 1,
+          attempted_at: T0,
+          next_attempt_at: null,
+        };
+        expect(await store.beginAllAttempts(p.id, T0)).toEqual({
+          targets: [startedX, waiting, done],
+          started: [startedX],
+        });
+        expect(await store.beginAllAttempts(p.id, T0 + 1)).toEqual({
+          targets: [startedX, waiting, done],
+          started: [],
+        });
+        const concurrent = await Promise.all([
+          store.beginAllAttempts(p.id, T0 + 60_000),
+          store.beginAllAttempts(p.id, T0 + 60_000),
+        ]);
+        expect(concurrent.flatMap((c) => c.started).map((t) => t.platform)).toEqual(["bluesky"]);
+        expect(await store.beginAllAttempts("post_missing", T0)).toEqual({ targets: [], started: [] });
+      });
+
       it("finishTargets writes outcomes and settles the post: published, publishing while pending, draft when all failed", async () => {
         const u = await user();
         const p = post(u.id, { status: "publishing", platforms: ["x", "bluesky"], scheduled_at: T0 });

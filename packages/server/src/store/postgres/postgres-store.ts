@@ -56,6 +56,8 @@ import { DeadlineExceeded, withDeadline } from "./deadline.ts";
 import { isRetryable, unavailableIfConnectionLost } from "./failures.ts";
 import { type HeldLease, LeaseKeeper } from "./lease-keeper.ts";
 import { migratePostgres } from "./migrate.ts";
+import { together } from "./pipeline.ts";
+import { writeTargetOutcomes } from "./target-outcomes.ts";
 
 export interface PostgresStoreOptions {
   /** postgres://user:password@host:port/database (libpq's URL form; ?sslmode=require and the like work). */
@@ -265,18 +267,22 @@ export class PostgresStore implements Store {
     });
   }
 
-  /** Writes events to the outbox, with one pending delivery per endpoint that should receive each. */
-  private async writeEvents(tx: Tx, events: readonly NewEvent[] | undefined): Promise<void> {
+  /**
+   * Writes events to the outbox, with one pending delivery per endpoint that should receive each.
+   * `endpointsOf` may hold a user's enabled endpoints read earlier in the transaction, sparing the
+   * round trip that reads them.
+   */
+  private async writeEvents(
+    tx: Tx,
+    events: readonly NewEvent[] | undefined,
+    endpointsOf = new Map<string, WebhookRecord[]>(),
+  ): Promise<void> {
     if (!events || events.length === 0) return;
-    const endpointsOf = new Map<string, WebhookRecord[]>();
     const deliveries: DeliveryRecord[] = [];
     for (const event of events) {
       let endpoints = endpointsOf.get(event.user_id);
       if (event.webhook_id === undefined && endpoints === undefined) {
-        endpoints = (
-          await tx`SELECT * FROM webhooks WHERE user_id = ${event.user_id} AND status = 'enabled'
-                   ORDER BY created_at, id`
-        ).map(toWebhook);
+        endpoints = await this.enabledEndpoints(tx, event.user_id);
         endpointsOf.set(event.user_id, endpoints);
       }
       const receivers =
@@ -296,21 +302,29 @@ export class PostgresStore implements Store {
         });
       }
     }
-    // One statement per table, however many events: a post to twelve networks is two round trips.
-    await tx`INSERT INTO events ${tx(
-      events.map((event) => ({
-        id: event.id,
-        user_id: event.user_id,
-        type: event.type,
-        created: event.created,
-        data: JSON.stringify(event.data ?? null),
-        webhook_id: event.webhook_id ?? null,
-      })),
-    )}`;
-    if (deliveries.length > 0) {
-      await this.insertDeliveries(tx, deliveries);
-      await this.wake(tx, "owed");
-    }
+    // One statement per table, however many events, sent together: the database runs them in order,
+    // and the transaction waits for one round trip instead of three.
+    await together([
+      tx`INSERT INTO events ${tx(
+        events.map((event) => ({
+          id: event.id,
+          user_id: event.user_id,
+          type: event.type,
+          created: event.created,
+          data: JSON.stringify(event.data ?? null),
+          webhook_id: event.webhook_id ?? null,
+        })),
+      )}`.execute(),
+      ...(deliveries.length > 0 ? [this.insertDeliveries(tx, deliveries), this.wake(tx, "owed")] : []),
+    ]);
+  }
+
+  /** The user's enabled webhook endpoints, in the order events are delivered to them. */
+  private async enabledEndpoints(tx: Tx, userId: string): Promise<WebhookRecord[]> {
+    return (
+      await tx`SELECT * FROM webhooks WHERE user_id = ${userId} AND status = 'enabled'
+               ORDER BY created_at, id`
+    ).map(toWebhook);
   }
 
   /** Wakes every instance listening (this one too) once the transaction commits. */
@@ -333,10 +347,17 @@ export class PostgresStore implements Store {
   }
 
   /** Writes a change's effects: its events (the outbox) and the answer of the keyed request making it. */
-  private async writeEffects(tx: Tx, effects: Effects | undefined): Promise<void> {
+  private async writeEffects(
+    tx: Tx,
+    effects: Effects | undefined,
+    endpointsOf?: Map<string, WebhookRecord[]>,
+  ): Promise<void> {
     if (!effects) return;
-    await this.writeEvents(tx, effects.events);
-    if (effects.idempotency) await this.writeIdempotencyAnswer(tx, effects.idempotency);
+    // Sent together (in this order); the claim of a key still throws when another request holds it.
+    await together([
+      this.writeEvents(tx, effects.events, endpointsOf),
+      effects.idempotency ? this.writeIdempotencyAnswer(tx, effects.idempotency) : undefined,
+    ]);
   }
 
   /**
@@ -797,25 +818,33 @@ export class PostgresStore implements Store {
 
 
   async insertPost(post: PostRecord, targets: TargetRecord[], effects?: Effects): Promise<void> {
+    const wakeAt =
+      post.status === "scheduled" && post.scheduled_at !== null
+        ? post.scheduled_at
+        : // Published now: every instance learns when its lease runs out, so one takes it over should
+          // this one die (or lose the database) before it is done.
+          post.status === "publishing"
+          ? post.created_at + this.publishLeaseMs
+          : null;
     await this.tx(async (tx) => {
-      await tx`
-        INSERT INTO posts (id, user_id, mode, caption, platforms, status, media, scheduled_at,
-                           published_at, created_at, lease_until, captions)
-        VALUES (${post.id}, ${post.user_id}, ${post.mode}, ${post.caption}, ${JSON.stringify(post.platforms)},
-                ${post.status}, ${post.media}, ${post.scheduled_at}, ${post.published_at},
-                ${post.created_at},
-                ${post.status === "publishing" ? post.created_at + this.publishLeaseMs : null},
-                ${captionsColumn(post.captions)})`;
-      if (post.status === "scheduled" && post.scheduled_at !== null) {
-        await this.wake(tx, `due:${post.scheduled_at}`);
-      }
-      // Published now: every instance learns when its lease runs out, so one takes it over should
-      // this one die (or lose the database) before it is done.
-      if (post.status === "publishing") await this.wake(tx, `due:${post.created_at + this.publishLeaseMs}`);
-      await tx`INSERT INTO post_creations (user_id, post_id, created_at)
-               VALUES (${post.user_id}, ${post.id}, ${post.created_at})`;
-      await this.writeTargets(tx, post.id, targets);
-      await this.writeEffects(tx, effects);
+      // Nothing here waits on another's answer: one round trip, with the user's webhook endpoints read
+      // for the events, which are written in the second.
+      const [, , , , endpoints] = await together([
+        tx`
+          INSERT INTO posts (id, user_id, mode, caption, platforms, status, media, scheduled_at,
+                             published_at, created_at, lease_until, captions)
+          VALUES (${post.id}, ${post.user_id}, ${post.mode}, ${post.caption}, ${JSON.stringify(post.platforms)},
+                  ${post.status}, ${post.media}, ${post.scheduled_at}, ${post.published_at},
+                  ${post.created_at},
+                  ${post.status === "publishing" ? post.created_at + this.publishLeaseMs : null},
+                  ${captionsColumn(post.captions)})`.execute(),
+        tx`INSERT INTO post_creations (user_id, post_id, created_at)
+           VALUES (${post.user_id}, ${post.id}, ${post.created_at})`.execute(),
+        wakeAt !== null ? this.wake(tx, `due:${wakeAt}`) : undefined,
+        this.writeTargets(tx, post.id, targets),
+        effects?.events && effects.events.length > 0 ? this.enabledEndpoints(tx, post.user_id) : undefined,
+      ]);
+      await this.writeEffects(tx, effects, endpoints && new Map([[post.user_id, endpoints]]));
     });
     if (post.status === "publishing") this.leases.hold(post.id, post.created_at + this.publishLeaseMs);
   }
@@ -1026,6 +1055,26 @@ export class PostgresStore implements Store {
     now: number,
   ): Promise<TargetRecord[]> {
     if (platforms.length === 0) return [];
+    const { started } = await this.startAttempts(postId, platforms, now);
+    return started.sort((a, b) => platforms.indexOf(a.platform) - platforms.indexOf(b.platform));
+  }
+
+  beginAllAttempts(
+    postId: string,
+    now: number,
+  ): Promise<{ targets: TargetRecord[]; started: TargetRecord[] }> {
+    return this.startAttempts(postId, null, now);
+  }
+
+  /**
+   * Starts the attempts of the named targets (null: all of the post's) that are due, and answers every
+   * target of the post as it now stands (only those started, when some are named), in network order.
+   */
+  private async startAttempts(
+    postId: string,
+    platforms: readonly NetworkId[] | null,
+    now: number,
+  ): Promise<{ targets: TargetRecord[]; started: TargetRecord[] }> {
     // One statement: each target row is locked while it is changed, so of two callers one starts it.
     // The post's lease runs from the start of its attempts, not from its claim: a post waiting its turn
     // in a claimed batch must not be taken over as cut off while its attempts are still to come or under
@@ -1039,7 +1088,8 @@ export class PostgresStore implements Store {
       () => sql`
         WITH started AS (
           UPDATE targets SET in_flight = 1, attempts = attempts + 1, attempted_at = ${now}, next_attempt_at = NULL
-          WHERE post_id = ${postId} AND platform = ANY(${sql.array([...platforms])}::text[])
+          WHERE post_id = ${postId}
+            ${platforms ? sql`AND platform = ANY(${sql.array([...platforms])}::text[])` : sql``}
             AND status = 'pending' AND in_flight = 0 AND (next_attempt_at IS NULL OR next_attempt_at <= ${now})
           RETURNING *),
         renewed AS (
@@ -1047,17 +1097,26 @@ export class PostgresStore implements Store {
           WHERE id = ${postId} AND status = 'publishing' AND EXISTS (SELECT 1 FROM started)
             AND (lease_until IS NULL OR lease_until < ${halfSpent})
           RETURNING lease_until)
-        SELECT started.*, (SELECT lease_until FROM renewed) AS renewed_lease,
+        SELECT started.*, true AS started, (SELECT lease_until FROM renewed) AS renewed_lease,
           (SELECT lease_until FROM posts WHERE id = ${postId} AND status = 'publishing') AS post_lease
-        FROM started`,
+        FROM started
+        ${
+          platforms
+            ? sql``
+            : sql`UNION ALL
+                  SELECT t.*, false, NULL, NULL FROM targets t
+                  WHERE t.post_id = ${postId} AND t.platform NOT IN (SELECT platform FROM started)`
+        }
+        ORDER BY position`,
     );
+    const started = rows.filter((row) => row.started === true);
     // A lease renewed here is this instance's; one left as it was (read from the statement's snapshot,
     // before the renewal) stays held only if it is the one this instance wrote.
-    const renewed = (rows[0]?.renewed_lease as number | null | undefined) ?? null;
+    const renewed = (started[0]?.renewed_lease as number | null | undefined) ?? null;
     if (renewed !== null) this.leases.hold(postId, renewed);
-    else if (rows.length > 0)
-      this.leases.releaseUnless(postId, (rows[0]?.post_lease as number | null) ?? null);
-    return rows.map(toTarget).sort((a, b) => platforms.indexOf(a.platform) - platforms.indexOf(b.platform));
+    else if (started.length > 0)
+      this.leases.releaseUnless(postId, (started[0]?.post_lease as number | null) ?? null);
+    return { targets: rows.map(toTarget), started: started.map(toTarget) };
   }
 
   async claimDueTargets(now: number, limit: number): Promise<ClaimedTarget[]> {
@@ -1099,23 +1158,18 @@ export class PostgresStore implements Store {
   ): Promise<PostRecord | null> {
     let kept: number | null = null;
     const settled = await this.tx(async (tx) => {
-      const [row] = await tx`SELECT * FROM posts WHERE id = ${postId} FOR UPDATE`;
+      // One round trip: the post locked first (a delete or a claim of it waits for this transaction),
+      // then the outcomes written, and the user's webhook endpoints read for the events to come.
+      const [[row], outcomes, endpoints] = await together([
+        tx`SELECT * FROM posts WHERE id = ${postId} FOR UPDATE`,
+        writeTargetOutcomes(tx, postId, targets),
+        tx`SELECT * FROM webhooks
+           WHERE user_id = (SELECT user_id FROM posts WHERE id = ${postId}) AND status = 'enabled'
+           ORDER BY created_at, id`,
+      ]);
       if (!row) return null;
-      for (const t of targets) {
-        await tx`
-          UPDATE targets SET status = ${t.status}, text = ${t.text}, permalink = ${t.permalink},
-            error = ${t.error}, published_at = ${t.published_at}, reach = ${t.reach}, likes = ${t.likes},
-            comments = ${t.comments}, shares = ${t.shares}, attempts = ${t.attempts},
-            attempted_at = ${t.attempted_at}, in_flight = ${t.in_flight ? 1 : 0},
-            outcome_unknown = ${t.outcome_unknown ? 1 : 0}, next_attempt_at = ${t.next_attempt_at},
-            remote_id = ${t.remote_id}, metrics_due_at = ${t.metrics_due_at}, metrics_reads = ${t.metrics_reads},
-            publish_step = ${t.publish_step}
-          WHERE post_id = ${postId} AND platform = ${t.platform}`;
-      }
       const post = toPost(row);
-      const stored = (await tx`SELECT * FROM targets WHERE post_id = ${postId} ORDER BY position`).map(
-        toTarget,
-      );
+      const stored = outcomes.map(toTarget);
       const settled: PostRecord = { ...post, ...settledPost(post, stored, now) };
       // The lease guards attempts in flight: once none is, a post still publishing only waits for
       // retries, which the retry worker claims target by target (and the in-flight sweep recovers), so
@@ -1125,11 +1179,15 @@ export class PostgresStore implements Store {
       // A retry written here is due on every instance's timer, not only this one's: this instance may
       // die before it, and the others' retry workers, armed earlier, know nothing of it.
       const retryAt = earliestRetry(targets);
-      if (retryAt !== null) await this.wake(tx, `retry:${retryAt}`);
-      await tx`UPDATE posts SET status = ${settled.status}, scheduled_at = ${settled.scheduled_at},
-                                published_at = ${settled.published_at}, lease_until = ${lease as number | null}
-               WHERE id = ${postId}`;
-      await this.writeEffects(tx, typeof effects === "function" ? effects(settled) : effects);
+      const toWrite = typeof effects === "function" ? effects(settled) : effects;
+      // The second and last round trip before the commit: the post, its wake-ups and its effects.
+      await together([
+        tx`UPDATE posts SET status = ${settled.status}, scheduled_at = ${settled.scheduled_at},
+                            published_at = ${settled.published_at}, lease_until = ${lease as number | null}
+           WHERE id = ${postId}`.execute(),
+        retryAt !== null ? this.wake(tx, `retry:${retryAt}`) : undefined,
+        this.writeEffects(tx, toWrite, new Map([[post.user_id, endpoints.map(toWebhook)]])),
+      ]);
       kept = lease;
       return settled;
     });

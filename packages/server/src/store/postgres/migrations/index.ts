@@ -7,6 +7,7 @@ import { oauthStates } from "./0005-oauth-states.ts";
 import { postsVersion } from "./0006-posts-version.ts";
 import { publishSteps } from "./0007-publish-steps.ts";
 import { grantEnds } from "./0008-grant-ends.ts";
+import { postsVersionAtCommit } from "./0009-posts-version-at-commit.ts";
 
 /** Every PostgreSQL migration, oldest first. Append new ones; never edit or reorder released ones. */
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
@@ -18,4 +19,5 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   postsVersion,
   publishSteps,
   grantEnds,
+  postsVersionAtCommit,
 ];

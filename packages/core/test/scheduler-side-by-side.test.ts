@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import { newId } from "../src/ids.ts";
+import { Scheduler } from "../src/scheduler/scheduler.ts";
+import { sideBySide } from "../src/scheduler/side-by-side.ts";
+import { silentLogger } from "../src/service/logger.ts";
+import { MemoryStore } from "../src/store/memory.ts";
+import type { KeyMode, PostRecord } from "../src/store/types.ts";
+import { FakeClock } from "../src/testing/index.ts";
+
+/*
+ * The scheduler publishes the posts of a claimed batch side by side, a bounded number at once, except
+ * a live user's posts, which go one after the other (their pacing check reads the attempts already
+ * started, so two side by side could both take an account's last slot).
+ */
+
+/** A publish that counts how many are in flight at once, per lane of the test's choosing. */
+function countingPublish(laneOf: (post: PostRecord) => string = () => "all") {
+  const inFlight = new Map<string, number>();
+  const most = new Map<string, number>();
+  const order: string[] = [];
+  const publish = async (post: PostRecord) => {
+    const lane = laneOf(post);
+    const now = (inFlight.get(lane) ?? 0) + 1;
+    inFlight.set(lane, now);
+    most.set(lane, Math.max(most.get(lane) ?? 0, now));
+    // Long enough for every other post that could start to start.
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    order.push(post.caption);
+    inFlight.set(lane, inFlight.get(lane)! - 1);
+  };
+  return { publish, most, order };
+}
+
+async function duePosts(store: MemoryStore, clock: FakeClock, users: string[], mode: KeyMode, count: number) {
+  for (let i = 0; i < count; i++) {
+    // A millisecond apart: the due order is the order made.
+    await clock.advance(1);
+    const at = clock.now();
+    const post: PostRecord = {
+      id: newId("post", at),
+      user_id: users[i % users.length]!,
+      mode,
+      caption: `${mode} ${i}`,
+      platforms: ["x"],
+      status: "scheduled",
+      media: null,
+      scheduled_at: at,
+      published_at: null,
+      created_at: at,
+    };
+    await store.insertPost(post, []);
+  }
+}
+
+describe("scheduler: a batch side by side", () => {
+  it("publishes up to `concurrency` sandbox posts at once, each once", async () => {
+    const store = new MemoryStore();
+    const clock = new FakeClock();
+    await duePosts(store, clock, ["usr_a"], "test", 30);
+    const { publish, most, order } = countingPublish();
+    const scheduler = new Scheduler({ store, clock, logger: silentLogger, publish, concurrency: 6 });
+    await scheduler.runDue();
+    expect(most.get("all")).toBe(6);
+    expect(order).toHaveLength(30);
+    expect(new Set(order).size).toBe(30);
+  });
+
+  it("publishes a live user's posts one after the other, in due order, beside other users'", async () => {
+    const store = new MemoryStore();
+    const clock = new FakeClock();
+    await duePosts(store, clock, ["usr_a", "usr_b"], "live", 10);
+    const { publish, most, order } = countingPublish((post) => post.user_id);
+    const both = countingPublish();
+    const scheduler = new Scheduler({
+      store,
+      clock,
+      logger: silentLogger,
+      publish: async (post) => {
+        await Promise.all([publish(post), both.publish(post)]);
+      },
+      concurrency: 8,
+    });
+    await scheduler.runDue();
+    expect(most.get("usr_a")).toBe(1);
+    expect(most.get("usr_b")).toBe(1);
+    // The two users' lanes ran at the same time.
+    expect(both.most.get("all")).toBe(2);
+    const ofA = order.filter((caption) => Number(caption.split(" ")[1]) % 2 === 0);
+    expect(ofA).toEqual(["live 0", "live 2", "live 4", "live 6", "live 8"]);
+  });
+});
+
+describe("sideBySide", () => {
+  it("runs every item once, with no more than the limit at once, a lane in its order", async () => {
+    let running = 0;
+    let most = 0;
+    const done: number[] = [];
+    const items = Array.from({ length: 25 }, (_, i) => i);
+    await sideBySide(
+      items,
+      4,
+      (i) => (i < 10 ? "first ten" : String(i)),
+      async (i) => {
+        running++;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setImmediate(resolve));
+        done.push(i);
+        running--;
+      },
+    );
+    expect(most).toBe(4);
+    expect([...done].sort((a, b) => a - b)).toEqual(items);
+    expect(done.filter((i) => i < 10)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it("does nothing with no items", async () => {
+    let calls = 0;
+    await sideBySide([], 8, String, async () => {
+      calls++;
+    });
+    expect(calls).toBe(0);
+  });
+});
