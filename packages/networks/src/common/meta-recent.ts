@@ -1,6 +1,6 @@
 import type { AccountSession, LostAttempt, PublishedPost } from "@socialpub/core";
 import { type MetaGraphConfig, metaCall } from "./meta-graph.ts";
-import { type ListedPost, readBackSince } from "./read-back.ts";
+import { asStored, type ListedPost, readBackSince } from "./read-back.ts";
 import { cannotReadBack, refusedReadBack } from "./read-back-refused.ts";
 
 /*
@@ -49,7 +49,7 @@ export function findMetaPost(
   return readBackSince<string>({
     network: graph.network,
     name: graph.name,
-    text: find.text,
+    text: asStored(find.text),
     since: find.since,
     maxPages: MAX_PAGES,
     async readPage(cursor) {
@@ -92,7 +92,7 @@ function listed(media: Record<string, unknown>, listing: MetaListing): ListedPos
     {
       id: media.id,
       // A post made without text has none in the answer: it is the empty text.
-      text: typeof text === "string" ? text : text === undefined ? "" : null,
+      text: typeof text === "string" ? asStored(text) : text === undefined ? "" : null,
       at: metaTime(media.timestamp),
       permalink: typeof media.permalink === "string" ? media.permalink : "",
     },

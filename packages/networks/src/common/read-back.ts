@@ -41,6 +41,13 @@ export interface ReadBack<C> {
 }
 
 /**
+ * A text as networks tend to keep it: line ends as LF, no white space around it, Unicode NFC. Both the
+ * text sent and the text listed are compared in this form, so a network that trims or normalises what
+ * it stores still has its post recognised (and the post is not sent a second time). Linear in the text.
+ */
+export const asStored = (text: string): string => text.replaceAll("\r\n", "\n").trim().normalize("NFC");
+
+/**
  * The first post in `posts` with exactly `text`, made at or after `since`. One pass, each text compared
  * once, so the work grows with what was listed.
  */

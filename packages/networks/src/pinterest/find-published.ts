@@ -1,5 +1,5 @@
 import type { AccountSession, LostAttempt, PublishedPost } from "@socialpub/core";
-import { type ListedPost, readBackSince } from "../common/read-back.ts";
+import { asStored, type ListedPost, readBackSince } from "../common/read-back.ts";
 import { cannotReadBack, refusedReadBack } from "../common/read-back-refused.ts";
 import { type PinterestApiConfig, pinterestCall } from "./api.ts";
 import { pinTitle, pinterestPermalink } from "./publish.ts";
@@ -36,11 +36,11 @@ export async function findPin(
 ): Promise<PublishedPost | null> {
   const token = String(account.credentials.access_token ?? "");
   const board = encodeURIComponent(String(account.credentials.board_id ?? ""));
-  const title = pinTitle(lost.text);
+  const title = asStored(pinTitle(lost.text));
   return readBackSince<string>({
     network: "pinterest",
     name: "Pinterest",
-    text: lost.text,
+    text: asStored(lost.text),
     since: lost.since,
     maxPages: MAX_PAGES,
     async readPage(bookmark) {
@@ -56,11 +56,11 @@ export async function findPin(
       const posts = answer.items.flatMap((pin): ListedPost[] => {
         if (typeof pin.id !== "string") return [];
         // A pin whose title is not the one made from this text is not the attempt's, whatever its description.
-        const sameTitle = (typeof pin.title === "string" ? pin.title : "") === title;
+        const sameTitle = asStored(typeof pin.title === "string" ? pin.title : "") === title;
         return [
           {
             id: pin.id,
-            text: sameTitle && typeof pin.description === "string" ? pin.description : null,
+            text: sameTitle && typeof pin.description === "string" ? asStored(pin.description) : null,
             at: typeof pin.created_at === "string" ? Date.parse(pin.created_at) : Number.NaN,
             permalink: pinterestPermalink(pin.id),
           },

@@ -1,5 +1,5 @@
 import type { AccountSession, LostAttempt, PublishedPost } from "@socialpub/core";
-import { type ListedPost, readBackSince } from "../common/read-back.ts";
+import { asStored, type ListedPost, readBackSince } from "../common/read-back.ts";
 import { cannotReadBack, refusedReadBack } from "../common/read-back-refused.ts";
 import { type YouTubeApiConfig, youtubeGet } from "./api.ts";
 import { youtubePermalink } from "./publish.ts";
@@ -43,7 +43,7 @@ const READ_BACK = {
 } as const;
 
 /** Title and description as one value to compare: neither holds a NUL. */
-const asOne = (title: string, description: string) => `${title}\u0000${description}`;
+const asOne = (title: string, description: string) => `${asStored(title)}\u0000${asStored(description)}`;
 
 export async function findVideo(
   api: YouTubeApiConfig,

@@ -1,6 +1,7 @@
 import { NetworkError } from "@socialpub/core";
 import { describe, expect, it } from "vitest";
-import { firstPostSince, type ListedPost, readBackSince } from "../../src/common/read-back.ts";
+import { describeGrowth, growth, MAX_GROWTH } from "../../../../test-support/linear-growth.ts";
+import { asStored, firstPostSince, type ListedPost, readBackSince } from "../../src/common/read-back.ts";
 
 /** Posts newest first, one a minute, ending at `newest`. */
 function timeline(texts: string[], newest: number): ListedPost[] {
@@ -102,4 +103,22 @@ describe("reading an account's recent posts back for a lost attempt", () => {
     ];
     expect(firstPostSince(posts, "Hello", T - 60_000)?.id).toBe("p0");
   });
+
+  it("compares texts as networks keep them (no white space around, LF line ends, NFC)", () => {
+    expect(asStored(" \r\nCafe\u0301 \r\nau lait\t\n")).toBe("Caf\u00e9 \nau lait");
+    const posts = [{ id: "p", text: asStored("Hello\n"), at: T, permalink: "https://n/p" }];
+    expect(firstPostSince(posts, asStored("  Hello"), T)?.id).toBe("p");
+  });
+
+  it("costs time linear in the texts, whatever runs of white space and line ends they hold", () => {
+    const text = (n: number) => `${" \r\n".repeat(n)}x${" \t\r".repeat(n)}`;
+    const texts = { small: text(100_000), large: text(200_000) };
+    const measured = growth((size) => {
+      const sent = asStored(`${texts[size]}y`);
+      return firstPostSince([{ id: "a", text: asStored(texts[size]), at: T, permalink: "" }], sent, 0);
+    });
+    expect(measured.ratio, describeGrowth("asStored and firstPostSince", measured)).toBeLessThanOrEqual(
+      MAX_GROWTH,
+    );
+  }, 120_000);
 });

@@ -139,7 +139,9 @@ describe.each(CASES)("$name: a lost attempt's post read back from the account's 
     const now = Date.now();
     madeByHand(["Said before", "Said before, and more"], () => now - 10 * MINUTE);
     expect(await find("Said before", now - MINUTE)).toBeNull();
-    expect(await find("Said before, and more ", now - 20 * MINUTE)).toBeNull();
+    expect(await find("Said before, and less", now - 20 * MINUTE)).toBeNull();
+    // Kept without the white space around it, as Meta keeps text: still the post.
+    expect((await find("Said before, and more \n", now - 20 * MINUTE))?.id).toBe(fake.posts.at(-1)!.id);
     expect((await find("Said before", now - 20 * MINUTE))?.id).toBe(fake.posts.at(-2)!.id);
   });
 
