@@ -44,7 +44,7 @@ export function findMetaPost(
   const readBack = {
     network: graph.network,
     name: graph.name,
-    why: "the server could not read the account's recent posts back to see whether it was made",
+    why: "the server could not read the account's recent posts back to see whether the post was made",
   };
   return readBackSince<string>({
     network: graph.network,

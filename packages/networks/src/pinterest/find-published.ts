@@ -20,7 +20,10 @@ const READ_BACK = {
 
 /** Pins a page (Pinterest gives up to 250). */
 const PAGE_SIZE = 100;
-/** Five pages: more pins than Pinterest's write limit lets one account make in the hour retries take. */
+/**
+ * Five pages, 500 pins: more than a board gets in the hour a post's retries take, short of a bulk
+ * import; a board busier than that fails as outcome unknown rather than being read on.
+ */
 const MAX_PAGES = 5;
 
 interface BoardPins {
