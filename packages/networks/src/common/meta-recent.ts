@@ -23,8 +23,8 @@ export interface MetaListing {
 /** Posts a page: half of the largest page Meta gives, so a page stays small. */
 const PAGE_SIZE = 50;
 /**
- * Five pages are 250 posts: Threads' whole daily limit (Instagram's is 50). A lost attempt is looked
- * for within the hour or so its retries take, so an account cannot have made more since.
+ * Five pages are 250 posts: Threads' whole daily publishing limit (Instagram's is 50), read back over
+ * the hour or so a post's retries take; an account that made more since fails as outcome unknown.
  */
 const MAX_PAGES = 5;
 
