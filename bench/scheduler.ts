@@ -37,7 +37,8 @@ function observed(store: Store): { store: Store; publishedAt: Map<string, number
   const publishedAt = new Map<string, number>();
   const wrapped: Store = Object.create(store);
   const seen = (result: PostRecord | null) => {
-    if (result?.status === "published" && !publishedAt.has(result.id)) publishedAt.set(result.id, nowPrecise());
+    if (result?.status === "published" && !publishedAt.has(result.id))
+      publishedAt.set(result.id, nowPrecise());
     return result;
   };
   // A post turns published when its networks' outcomes are written (finishTargets); a post whose

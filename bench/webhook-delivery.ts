@@ -57,7 +57,9 @@ await withTempDir(async (dir) => {
     const { counters } = await receiver.stats();
     const allDelivered = counters.valid! >= EVENTS;
     if (!allDelivered) {
-      console.log(`  ${counters.valid} of ${EVENTS} delivered within ${DEADLINE_MS / 1000} s: figures of those`);
+      console.log(
+        `  ${counters.valid} of ${EVENTS} delivered within ${DEADLINE_MS / 1000} s: figures of those`,
+      );
     }
     if (counters.invalid! > 0) throw new Error(`${counters.invalid} deliveries had a bad signature`);
     const seconds = (counters.last! - counters.first!) / 1000;

@@ -244,14 +244,3 @@ describe("a crash between a keyed write and the answer", () => {
     expect(await keyedPost(server.url, TEST_KEY, "try-again", body)).toEqual({ ...retry, replayed: "true" });
   });
 });
-
-/** Reads the post until it has `status` (the scheduler publishes in the background); fails after 10 s. */
-async function waitForStatus(server: ServerProcess, id: string, status: string) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const { body } = await api(server, TEST_KEY, "GET", `/posts/${id}`);
-    if (body.status === status) return body;
-    if (Date.now() > deadline) throw new Error(`post ${id} is still ${body.status}, not ${status}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
