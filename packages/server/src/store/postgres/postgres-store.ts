@@ -759,27 +759,6 @@ export class PostgresStore implements Store {
     return row?.at == null ? null : Number(row.at);
   }
 
-  // ── OAuth connects under way ────────────────────────────────────────────────────────────────────
-
-  async putOAuthState(record: OAuthStateRecord): Promise<void> {
-    await this.tx(async (tx) => {
-      await tx`DELETE FROM oauth_states WHERE expires_at <= ${record.created_at}`;
-      await tx`INSERT INTO oauth_states (state_hash, user_id, platform, secret, created_at, expires_at)
-               VALUES (${record.state_hash}, ${record.user_id}, ${record.platform}, ${record.secret},
-                       ${record.created_at}, ${record.expires_at})`;
-    });
-  }
-
-  async takeOAuthState(stateHash: string, now: number): Promise<OAuthStateRecord | null> {
-    // DELETE … RETURNING takes the row in one statement: of two callbacks with one state, one gets it.
-    const row = await this.one(
-      () => this.sql`DELETE FROM oauth_states WHERE state_hash = ${stateHash} RETURNING *`,
-    );
-    if (!row || Number(row.expires_at) <= now) return null;
-    return toOAuthState(row);
-  }
-
-  // ── posts ───────────────────────────────────────────────────────────────────────────────────────
   async listAccountsWithoutGrantEnd(
     platforms: readonly NetworkId[],
     after: { user_id: string; platform: NetworkId } | null,
@@ -816,6 +795,27 @@ export class PostgresStore implements Store {
     });
   }
 
+  // ── OAuth connects under way ────────────────────────────────────────────────────────────────────
+
+  async putOAuthState(record: OAuthStateRecord): Promise<void> {
+    await this.tx(async (tx) => {
+      await tx`DELETE FROM oauth_states WHERE expires_at <= ${record.created_at}`;
+      await tx`INSERT INTO oauth_states (state_hash, user_id, platform, secret, created_at, expires_at)
+               VALUES (${record.state_hash}, ${record.user_id}, ${record.platform}, ${record.secret},
+                       ${record.created_at}, ${record.expires_at})`;
+    });
+  }
+
+  async takeOAuthState(stateHash: string, now: number): Promise<OAuthStateRecord | null> {
+    // DELETE … RETURNING takes the row in one statement: of two callbacks with one state, one gets it.
+    const row = await this.one(
+      () => this.sql`DELETE FROM oauth_states WHERE state_hash = ${stateHash} RETURNING *`,
+    );
+    if (!row || Number(row.expires_at) <= now) return null;
+    return toOAuthState(row);
+  }
+
+  // ── posts ───────────────────────────────────────────────────────────────────────────────────────
 
   async insertPost(post: PostRecord, targets: TargetRecord[], effects?: Effects): Promise<void> {
     const wakeAt =
