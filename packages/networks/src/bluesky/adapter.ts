@@ -37,7 +37,10 @@ export function permalinkOf(handle: string, rkey: string): string {
 export function blueskyAdapter(options: BlueskyAdapterOptions = {}): NetworkAdapter {
   let loading: Promise<NetworkAdapter> | undefined;
   const work = () => {
-    loading ??= import("./atproto-adapter.ts").then((module) => module.atprotoAdapter(options));
+    // "eager": a bundle (the GitHub Action's) keeps the module in its one file; it still runs only here.
+    loading ??= import(/* webpackMode: "eager" */ "./atproto-adapter.ts").then((module) =>
+      module.atprotoAdapter(options),
+    );
     return loading;
   };
   return {
