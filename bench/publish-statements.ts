@@ -1,9 +1,10 @@
 // The SQLite statements one publish-now to three sandbox networks runs, and the time spent in each:
-// requests are sent one at a time, in-process, to a service on a SQLite file opened as the server opens
-// it, and every statement's run/get/all is timed. Each request carries its own usage commit here (over
-// HTTP, calls that arrive together share one). Prints one line per statement, most time first.
+// requests are sent in-process to a service on a SQLite file opened as the server opens it, and every
+// statement's run/get/all is timed. By default one at a time, so each request has a transaction of its
+// own; with `--together N`, in waves of N requests (N users) at once, as concurrent connections arrive,
+// so the writes of a wave share the store's group commit. Prints one line per statement, most time first.
 //
-//   node bench/publish-statements.ts [--quick]
+//   node bench/publish-statements.ts [--quick] [--together 50]
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { StatementSync } from "node:sqlite";
@@ -13,10 +14,16 @@ import { benchOptions, count } from "./lib/options.ts";
 import { BENCH_NETWORKS, createDatabase } from "./lib/seed.ts";
 import { withTempDir } from "./lib/temp-dir.ts";
 
-const options = benchOptions();
+const togetherAt = process.argv.indexOf("--together");
+const TOGETHER = togetherAt === -1 ? 1 : Number(process.argv[togetherAt + 1]);
+const options = benchOptions(
+  process.argv.slice(2).filter((_, i) => i + 2 !== togetherAt && i + 1 !== togetherAt),
+);
 const WARMUP = count(options, 300, 20);
 const MEASURED = count(options, 1000, 50);
 const USERS = 50;
+if (!Number.isInteger(TOGETHER) || TOGETHER < 1 || TOGETHER > USERS)
+  throw new Error(`--together takes a whole number of requests from 1 to ${USERS}`);
 const body = JSON.stringify({
   caption: "Release 2.4 is out: faster uploads, a new scheduler view and fixes for the calendar export.",
   platforms: BENCH_NETWORKS,
@@ -67,10 +74,13 @@ await withTempDir(async (dir) => {
     await response.text();
   };
   try {
-    for (let i = 0; i < WARMUP; i++) await publishNow(i);
+    // Each wave: TOGETHER requests of as many users, sent at once.
+    const wave = (first: number) =>
+      Promise.all(Array.from({ length: TOGETHER }, (_, i) => publishNow(first + i)));
+    for (let i = 0; i < WARMUP; i += TOGETHER) await wave(i);
     counting = true;
     const cpu = process.threadCpuUsage();
-    for (let i = 0; i < MEASURED; i++) await publishNow(i);
+    for (let i = 0; i < MEASURED; i += TOGETHER) await wave(i);
     const used = process.threadCpuUsage(cpu);
     counting = false;
     let runs = 0;
@@ -84,7 +94,7 @@ await withTempDir(async (dir) => {
     }
     const cpuUs = (used.user + used.system) / MEASURED;
     console.log(
-      `per publish-now: ${(runs / MEASURED).toFixed(1)} statements, ${(us / MEASURED).toFixed(0)} µs in SQLite, ${cpuUs.toFixed(0)} µs of CPU in all (this thread; ${MEASURED} requests one at a time)`,
+      `per publish-now: ${(runs / MEASURED).toFixed(1)} statements, ${(us / MEASURED).toFixed(0)} µs in SQLite, ${cpuUs.toFixed(0)} µs of CPU in all (this thread; ${MEASURED} requests, ${TOGETHER === 1 ? "one at a time" : `${TOGETHER} at once`})`,
     );
   } finally {
     await store.close();

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { KeyMode } from "./store/types.ts";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -33,7 +33,7 @@ export function generateApiKey(mode: KeyMode = "test"): string {
  * tens of microseconds for a few dozen bytes.
  */
 export async function hashApiKey(key: string): Promise<string> {
-  return createHash("sha256").update(key).digest("hex");
+  return hash("sha256", key, "hex");
 }
 
 /** Enough of a key for a person to tell keys apart, never enough to use it. */

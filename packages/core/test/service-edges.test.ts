@@ -261,11 +261,23 @@ describe("publish-now failures", () => {
     const store = new MemoryStore();
     const { service, auth, clock, user } = await setup({ store });
     await service.start();
+    // The store fails once, at the attempt's read of the account: after the request's checks read the
+    // accounts (the first listAccounts), whichever way the attempt reads it.
     const getAccount = store.getAccount.bind(store);
+    const listAccounts = store.listAccounts.bind(store);
+    let checked = false;
     let failures = 1;
-    store.getAccount = async (userId, mode, platform) => {
+    const unreachable = () => {
       if (failures-- > 0) throw new Error("database is locked");
+    };
+    store.getAccount = async (userId, mode, platform) => {
+      unreachable();
       return getAccount(userId, mode, platform);
+    };
+    store.listAccounts = async (userId, mode) => {
+      if (checked) unreachable();
+      checked = true;
+      return listAccounts(userId, mode);
     };
     const res = await service.fetch(
       new Request("http://localhost/api/v1/posts", {

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { describeGrowth, growth, MAX_GROWTH } from "../../../test-support/linear-growth.ts";
 import { adaptText, truncate } from "../src/text/adapt.ts";
 import { ELLIPSIS } from "../src/text/clean-cut.ts";
-import { measure } from "../src/text/measure.ts";
+import { graphemes, measure } from "../src/text/measure.ts";
+import { graphemeWeight } from "../src/text/x-weight.ts";
 
 /*
  * X's weighted length. The expected weights are what twitter-text 3.1.0 (`parseTweet().weightedLength`)
@@ -35,6 +36,17 @@ describe("X's weighted length", () => {
     ["(https://en.wikipedia.org/wiki/Foo_(bar))", 26],
   ])("%j weighs %i", (text, weight) => {
     expect(measure(text, "weighted")).toBe(weight);
+  });
+
+  it("text below U+0300 (measured without segmenting) weighs what its graphemes weigh, CR LF included", () => {
+    const below = Array.from({ length: 0x300 }, (_, c) => String.fromCharCode(c)).join(" ");
+    for (const text of [below, "line one\r\nline two\r\n", "\r\r\n\n", "tab\there"]) {
+      const byGrapheme = graphemes(text).reduce((sum, g) => sum + graphemeWeight(g), 0);
+      expect(measure(text, "weighted")).toBe(byGrapheme);
+    }
+    expect(measure("line\r\nbreak", "weighted")).toBe(11);
+    // One unit at U+0300 or above, and the text is segmented: the accent joins its letter.
+    expect(measure(`${"a".repeat(20)}e\u0301`, "weighted")).toBe(21);
   });
 
   it("a post of 280 weighted fits X; CJK text is cut at 139 characters and the …", () => {

@@ -16,10 +16,13 @@ function countingTransactions() {
       totals.set(`${userId} ${month}`, total);
       return { calls: total };
     },
-    (work) => {
+    async (work) => {
+      // As the store's group commit does: the work runs once this turn of the event loop is over.
+      await new Promise((resolve) => setImmediate(resolve));
       callsInThisTransaction = 0;
-      work();
+      const result = work();
       transactions.push(callsInThisTransaction);
+      return result;
     },
   );
   return { counter, transactions };
@@ -45,9 +48,9 @@ describe("API calls counted with one commit per turn of the event loop", () => {
     let fail = true;
     const counter = new UsageCounter(
       () => ({ calls: 1 }),
-      (work) => {
+      async (work) => {
         if (fail) throw new Error("database is locked");
-        work();
+        return work();
       },
     );
     const failed = await Promise.allSettled([counter.increment("u", "m"), counter.increment("u", "m")]);

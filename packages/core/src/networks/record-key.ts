@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { NetworkId } from "../contract/networks.ts";
 
 const BASE32_SORTABLE = "234567abcdefghijklmnopqrstuvwxyz";
@@ -11,7 +11,7 @@ const BASE32_SORTABLE = "234567abcdefghijklmnopqrstuvwxyz";
  * keys sort by when posts were made and differ per network.
  */
 export function publishKey(postId: string, createdAt: number, platform: NetworkId): string {
-  const digest = createHash("sha256").update(`${postId}:${platform}`).digest();
+  const digest = hash("sha256", `${postId}:${platform}`, "buffer");
   const micros = BigInt(createdAt) * 1000n + BigInt(digest.readUInt16BE(0) % 1000);
   const clockId = BigInt(digest.readUInt16BE(2) & 0x3ff);
   let value = ((micros & ((1n << 53n) - 1n)) << 10n) | clockId;

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash as digestOf } from "node:crypto";
 import { IdempotencyKeyTaken } from "../store/idempotency-key-taken.ts";
 import type { IdempotencyAnswer, IdempotencyRecord, Store } from "../store/types.ts";
 import type { Caller, KeepAnswer } from "./context.ts";
@@ -44,7 +44,7 @@ export function idempotencyKeyOf(request: Request): string | null {
 /** Method, path with query, and a SHA-256 of the raw body: two requests alike in these are the same. */
 export async function requestFingerprint(request: Request, body: Uint8Array<ArrayBuffer>): Promise<string> {
   const url = new URL(request.url);
-  const hash = createHash("sha256").update(body).digest("hex");
+  const hash = digestOf("sha256", body, "hex");
   return `${request.method} ${url.pathname}${url.search} ${hash}`;
 }
 

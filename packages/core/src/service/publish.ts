@@ -1,7 +1,7 @@
 import { newId } from "../ids.ts";
 import type { IdempotencyAnswer, PostRecord, TargetRecord } from "../store/types.ts";
 import type { ServiceDeps } from "./context.ts";
-import { type AttemptOutcome, attemptTarget } from "./publishing/attempt-target.ts";
+import { type AccountReader, type AttemptOutcome, attemptTarget } from "./publishing/attempt-target.ts";
 
 export interface Published {
   /** The post after publishing, or null when it was deleted while it was being published. */
@@ -168,9 +168,10 @@ export async function attemptSafely(
   deps: ServiceDeps,
   post: PostRecord,
   target: TargetRecord,
+  readAccount?: AccountReader,
 ): Promise<AttemptOutcome> {
   try {
-    return await attemptTarget(deps, post, target);
+    return await attemptTarget(deps, post, target, readAccount);
   } catch (err) {
     deps.logger.error(
       { err, post_id: post.id, platform: target.platform },

@@ -153,7 +153,9 @@ export function xWeight(text: string, eachGrapheme: (text: string) => Iterable<s
   let total = 0;
   let from = 0;
   const gap = (end: number) => {
-    if (end > from) for (const g of eachGrapheme(text.slice(from, end))) total += graphemeWeight(g);
+    if (end <= from) return;
+    if (belowCombiningMarks(text, from, end)) total += end - from;
+    else for (const g of eachGrapheme(text.slice(from, end))) total += graphemeWeight(g);
   };
   for (const span of urlSpans(text)) {
     gap(span.start);
@@ -162,6 +164,16 @@ export function xWeight(text: string, eachGrapheme: (text: string) => Iterable<s
   }
   gap(text.length);
   return total;
+}
+
+/**
+ * True when every UTF-16 unit of `text` from `start` to `end` is below U+0300, where combining marks
+ * begin. Such text weighs its length, without segmenting it: each unit is a code point of its own
+ * weighing 1, and the only grapheme of two of them, CR LF, weighs 2 as well. Most captions are such text.
+ */
+function belowCombiningMarks(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (text.charCodeAt(i) >= 0x300) return false;
+  return true;
 }
 
 /** The weight of text that holds no URL. */

@@ -42,6 +42,7 @@ import {
   startBackgroundCheckpoints,
 } from "./background-checkpoints.ts";
 import { ensureDatabaseFolder } from "./database-folder.ts";
+import { GroupCommit } from "./group-commit.ts";
 import { migrate } from "./migrate.ts";
 import {
   captionsColumn,
@@ -101,10 +102,11 @@ type Row = Record<string, unknown>;
  * server promises: a post answered with 201 has been committed to the WAL before the answer is written,
  * so killing the process at any point afterwards — kill -9 included — cannot lose it.
  *
- * Atomicity: node:sqlite is synchronous. Every method runs its whole transaction (BEGIN IMMEDIATE …
- * COMMIT) without awaiting, so concurrent requests of this process can never interleave inside one, and
- * IMMEDIATE takes the write lock up front so another process cannot slip a write between our read and
- * our write.
+ * Atomicity: node:sqlite is synchronous. Every write runs whole without awaiting, in a savepoint of the
+ * transaction (BEGIN IMMEDIATE … COMMIT) that commits the writes asked for in one turn of the event
+ * loop together (group-commit.ts), so concurrent requests of this process can never interleave inside
+ * one, and IMMEDIATE takes the write lock up front so another process cannot slip a write between our
+ * read and our write. No write resolves before its commit.
  */
 export class SqliteStore implements Store {
   /** One server per file (server-lock.ts): what a crash left is released at start. */
@@ -114,12 +116,15 @@ export class SqliteStore implements Store {
   private readonly statements = new Map<string, StatementSync>();
   private readonly arrayStatements = new Map<string, StatementSync>();
   private readonly checkpoints: BackgroundCheckpoints | null = null;
+  private readonly commits: GroupCommit;
 
   constructor(options: SqliteStoreOptions) {
     const inMemory = options.path === ":memory:";
     this.path = inMemory ? ":memory:" : resolve(options.path);
     if (!inMemory) ensureDatabaseFolder(this.path);
     this.db = new DatabaseSync(this.path, { timeout: options.busyTimeoutMs ?? 5000 });
+    // Prepared once like any other statement: exec would parse BEGIN and COMMIT on every transaction.
+    this.commits = new GroupCommit(this.db, (sql) => this.stmt(sql));
     try {
       this.db.exec("PRAGMA journal_mode = WAL");
       this.db.exec(`PRAGMA synchronous = ${options.synchronous === "full" ? "FULL" : "NORMAL"}`);
@@ -173,18 +178,13 @@ export class SqliteStore implements Store {
     return statement.all(...params) as unknown as unknown[][];
   }
 
-  /** Runs `work` as one IMMEDIATE transaction. `work` must be synchronous: that is what keeps it atomic. */
-  private tx<T>(work: () => T): T {
-    // Prepared once like any other statement: exec would parse them again on every transaction.
-    this.stmt("BEGIN IMMEDIATE").run();
-    try {
-      const result = work();
-      this.stmt("COMMIT").run();
-      return result;
-    } catch (error) {
-      if (this.db.isTransaction) this.stmt("ROLLBACK").run();
-      throw error;
-    }
+  /**
+   * Runs `work` as one atomic write: in a savepoint of the transaction this turn of the event loop
+   * commits (group-commit.ts), resolving once that has committed. `work` must be synchronous: that is
+   * what keeps it atomic.
+   */
+  private write<T>(work: () => T): Promise<T> {
+    return this.commits.run(work);
   }
 
   /** Writes events to the outbox, with one pending delivery per endpoint that should receive each. */
@@ -312,8 +312,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     if (!this.db.isOpen) return;
-    await this.usage.drain();
-    await this.authorizedCalls.drain();
+    this.commits.drain();
     await this.checkpoints?.stop();
     if (!this.db.isOpen) return;
     this.statements.clear();
@@ -324,7 +323,7 @@ export class SqliteStore implements Store {
   // ── users and keys ──────────────────────────────────────────────────────────────────────────────
 
   async createUser(user: UserRecord): Promise<void> {
-    this.tx(() =>
+    await this.write(() =>
       this.run(
         "INSERT INTO users (id, email, name, studio, plan, created_at) VALUES (?, ?, ?, ?, ?, ?)",
         user.id,
@@ -352,7 +351,7 @@ export class SqliteStore implements Store {
   }
 
   async createKey(key: ApiKeyRecord): Promise<void> {
-    this.tx(() =>
+    await this.write(() =>
       this.run(
         "INSERT INTO api_keys (id, user_id, hash, mode, hint, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
         key.id,
@@ -376,7 +375,7 @@ export class SqliteStore implements Store {
   }
 
   async revokeKey(id: string, at: number): Promise<boolean> {
-    return this.tx(
+    return this.write(
       () => this.run("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", at, id) > 0,
     );
   }
@@ -405,7 +404,7 @@ export class SqliteStore implements Store {
 
   private readonly usage = new UsageCounter(
     (userId, month, calls) => ({ calls: this.addCalls(userId, month, calls) }),
-    (work) => this.tx(work),
+    (work) => this.commits.run(work),
   );
 
   /** Calls counted by key: the key and its user are read inside the transaction that counts them. */
@@ -422,7 +421,7 @@ export class SqliteStore implements Store {
         postsVersion: user.posts_version as number,
       };
     },
-    (work) => this.tx(work),
+    (work) => this.commits.run(work),
   );
 
   async getApiCalls(userId: string, month: string): Promise<number> {
@@ -449,7 +448,7 @@ export class SqliteStore implements Store {
   }
 
   async putAccount(account: AccountRecord, effects?: Effects): Promise<void> {
-    this.tx(() => {
+    await this.write(() => {
       this.run(
         `INSERT INTO accounts (user_id, mode, platform, handle, followers, health, connected_at, credentials,
                                grant_ends_at)
@@ -479,7 +478,7 @@ export class SqliteStore implements Store {
     patch: AccountPatch,
     effectsFor?: (before: AccountRecord, after: AccountRecord) => Effects,
   ): Promise<AccountRecord | null> {
-    return this.tx(() => {
+    return this.write(() => {
       const row = this.get(
         "SELECT * FROM accounts WHERE user_id = ? AND mode = ? AND platform = ?",
         userId,
@@ -510,7 +509,7 @@ export class SqliteStore implements Store {
     credentials: string,
     expected?: string,
   ): Promise<boolean> {
-    return this.tx(
+    return this.write(
       () =>
         (expected === undefined
           ? this.run(
@@ -537,7 +536,7 @@ export class SqliteStore implements Store {
     platform: NetworkId,
     effects?: Effects,
   ): Promise<boolean> {
-    return this.tx(() => {
+    return this.write(() => {
       const removed =
         this.run(
           "DELETE FROM accounts WHERE user_id = ? AND mode = ? AND platform = ?",
@@ -560,7 +559,7 @@ export class SqliteStore implements Store {
     limit: number,
     effectsFor?: (account: AccountRecord) => Effects,
   ): Promise<AccountRecord[]> {
-    return this.tx(() => {
+    return this.write(() => {
       // The health to replace is in the WHERE clause, so the change is made once however often it runs.
       const changed = this.all(
         `UPDATE accounts SET health = CASE WHEN grant_ends_at <= ? THEN 'reauth_required' ELSE 'expiring' END
@@ -619,7 +618,7 @@ export class SqliteStore implements Store {
     grantEndsAt: number,
     expected: string,
   ): Promise<boolean> {
-    return this.tx(
+    return this.write(
       () =>
         this.run(
           `UPDATE accounts SET grant_ends_at = ?
@@ -635,7 +634,7 @@ export class SqliteStore implements Store {
   // ── OAuth connects under way ────────────────────────────────────────────────────────────────────
 
   async putOAuthState(record: OAuthStateRecord): Promise<void> {
-    this.tx(() => {
+    await this.write(() => {
       this.run("DELETE FROM oauth_states WHERE expires_at <= ?", record.created_at);
       this.run(
         `INSERT INTO oauth_states (state_hash, user_id, platform, secret, created_at, expires_at)
@@ -660,7 +659,7 @@ export class SqliteStore implements Store {
   // ── posts ───────────────────────────────────────────────────────────────────────────────────────
 
   async insertPost(post: PostRecord, targets: TargetRecord[], effects?: Effects): Promise<void> {
-    this.tx(() => {
+    await this.write(() => {
       this.run(
         `INSERT INTO posts (id, user_id, mode, caption, platforms, status, media, scheduled_at, published_at, created_at, captions)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -750,7 +749,7 @@ export class SqliteStore implements Store {
     id: string,
     effectsFor?: (post: PostRecord) => Effects,
   ): Promise<PostRecord | null> {
-    return this.tx(() => {
+    return this.write(() => {
       const row = this.get("SELECT * FROM posts WHERE id = ? AND user_id = ?", id, userId);
       if (!row) return null;
       const post = toPost(row);
@@ -768,7 +767,7 @@ export class SqliteStore implements Store {
     targets?: TargetRecord[],
     effects?: Effects | ((post: PostRecord) => Effects),
   ): Promise<PostRecord | null> {
-    return this.tx(() => {
+    return this.write(() => {
       const row = this.get("SELECT * FROM posts WHERE id = ?", id);
       if (!row) return null;
       const post = toPost(row);
@@ -809,7 +808,7 @@ export class SqliteStore implements Store {
   }
 
   async claimDuePosts(now: number, limit: number): Promise<PostRecord[]> {
-    return this.tx(() => {
+    return this.write(() => {
       const due = this.all(
         `SELECT * FROM posts WHERE status = 'scheduled' AND scheduled_at <= ?
          ORDER BY scheduled_at, id LIMIT ?`,
@@ -829,7 +828,7 @@ export class SqliteStore implements Store {
   async releaseInterruptedPublishing(): Promise<number> {
     // A post published "now" that was cut off has no scheduled_at; it becomes due at its creation time,
     // so the scheduler publishes it as soon as it starts instead of leaving it stuck.
-    return this.tx(() =>
+    return this.write(() =>
       this.run(
         "UPDATE posts SET status = 'scheduled', scheduled_at = coalesce(scheduled_at, created_at) WHERE status = 'publishing'",
       ),
@@ -862,7 +861,7 @@ export class SqliteStore implements Store {
     platforms: readonly NetworkId[],
     now: number,
   ): Promise<TargetRecord[]> {
-    return this.tx(() => {
+    return this.write(() => {
       const started: TargetRecord[] = [];
       for (const platform of platforms) {
         if (this.startAttempt(postId, platform, now)) started.push(this.getTarget(postId, platform));
@@ -872,7 +871,7 @@ export class SqliteStore implements Store {
   }
 
   async claimDueTargets(now: number, limit: number): Promise<ClaimedTarget[]> {
-    return this.tx(() => {
+    return this.write(() => {
       const due = this.all(
         `SELECT t.post_id, t.platform FROM targets t JOIN posts p ON p.id = t.post_id
          WHERE t.next_attempt_at IS NOT NULL AND t.next_attempt_at <= ? AND t.status = 'pending'
@@ -907,7 +906,7 @@ export class SqliteStore implements Store {
     now: number,
     effects?: Effects | ((post: PostRecord) => Effects),
   ): Promise<PostRecord | null> {
-    return this.tx(() => {
+    return this.write(() => {
       const row = this.get("SELECT * FROM posts WHERE id = ?", postId);
       if (!row) return null;
       for (const t of targets) {
@@ -951,7 +950,7 @@ export class SqliteStore implements Store {
     attempts: number,
     step: string | null,
   ): Promise<boolean> {
-    return this.tx(
+    return this.write(
       () =>
         this.run(
           `UPDATE targets SET publish_step = ?
@@ -970,7 +969,7 @@ export class SqliteStore implements Store {
   }
 
   async releaseInterruptedTargets(startedBefore: number, now: number): Promise<number> {
-    return this.tx(() =>
+    return this.write(() =>
       this.run(
         `UPDATE targets SET in_flight = 0, outcome_unknown = 1, next_attempt_at = ?
          WHERE in_flight = 1 AND attempted_at < ?`,
@@ -998,7 +997,7 @@ export class SqliteStore implements Store {
   }
 
   async claimDueMetricReads(now: number, leaseUntil: number, limit: number): Promise<ClaimedTarget[]> {
-    return this.tx(() => {
+    return this.write(() => {
       const due = this.all(
         `SELECT t.*, p.id AS p_id FROM targets t JOIN posts p ON p.id = t.post_id
          WHERE t.metrics_due_at IS NOT NULL AND t.metrics_due_at <= ? AND t.status = 'published'
@@ -1033,7 +1032,7 @@ export class SqliteStore implements Store {
     dueAt: number | null,
     reads: number,
   ): Promise<void> {
-    this.tx(() =>
+    await this.write(() =>
       this.run(
         "UPDATE targets SET metrics_due_at = ?, metrics_reads = ? WHERE post_id = ? AND platform = ?",
         dueAt,
@@ -1050,7 +1049,7 @@ export class SqliteStore implements Store {
     metrics: TargetMetrics,
     effectsFor?: (target: TargetRecord) => Effects,
   ): Promise<TargetRecord | null> {
-    return this.tx(() => {
+    return this.write(() => {
       const row = this.get(
         `UPDATE targets SET reach = max(reach, ?), likes = max(likes, ?), comments = max(comments, ?),
                             shares = max(shares, ?)
@@ -1109,7 +1108,7 @@ export class SqliteStore implements Store {
   // ── webhooks and the outbox ─────────────────────────────────────────────────────────────────────
 
   async createWebhook(webhook: WebhookRecord, effects?: Effects): Promise<void> {
-    this.tx(() => {
+    await this.write(() => {
       this.run(
         "INSERT INTO webhooks (id, user_id, url, events, secret, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
         webhook.id,
@@ -1134,7 +1133,7 @@ export class SqliteStore implements Store {
   }
 
   async deleteWebhook(userId: string, id: string, effects?: Effects): Promise<boolean> {
-    return this.tx(() => {
+    return this.write(() => {
       const removed = this.run("DELETE FROM webhooks WHERE id = ? AND user_id = ?", id, userId) > 0;
       // Deliveries still owed to a removed endpoint can never be made; their history goes with it.
       if (removed) {
@@ -1147,7 +1146,7 @@ export class SqliteStore implements Store {
   }
 
   async setWebhookStatus(id: string, status: WebhookStatus): Promise<void> {
-    this.tx(() => {
+    await this.write(() => {
       this.run("UPDATE webhooks SET status = ? WHERE id = ?", status, id);
       // Nothing more is sent to a disabled endpoint: what it was still owed ends here.
       if (status === "disabled") this.endOwedTo(id);
@@ -1162,7 +1161,7 @@ export class SqliteStore implements Store {
   }
 
   async updateWebhook(userId: string, id: string, patch: WebhookPatch): Promise<WebhookRecord | null> {
-    return this.tx(() => {
+    return this.write(() => {
       const row = this.get("SELECT * FROM webhooks WHERE id = ? AND user_id = ?", id, userId);
       if (!row) return null;
       const next: WebhookRecord = { ...toWebhook(row), ...definedFields(patch) };
@@ -1180,7 +1179,7 @@ export class SqliteStore implements Store {
   }
 
   async appendEvents(events: NewEvent[], effects?: Effects): Promise<void> {
-    this.tx(() => {
+    await this.write(() => {
       this.writeEvents(events);
       this.writeEffects(effects);
     });
@@ -1192,7 +1191,7 @@ export class SqliteStore implements Store {
     limit: number,
     options: ClaimOptions = {},
   ): Promise<DeliveryJob[]> {
-    return this.tx(() => {
+    return this.write(() => {
       const claim = new DeliveryClaim(limit, options);
       const chosen: Row[] = [];
       const undeliverable: string[] = [];
@@ -1233,7 +1232,7 @@ export class SqliteStore implements Store {
     attempt: Omit<AttemptRecord, "next_attempt_at">,
     next: { state: DeliveryState; next_attempt_at: number | null },
   ): Promise<void> {
-    this.tx(() => {
+    await this.write(() => {
       this.run(
         `INSERT INTO delivery_attempts (id, delivery_id, attempt, webhook_id, event_id, at, response_status,
                                         duration_ms, error, next_attempt_at)
@@ -1290,7 +1289,7 @@ export class SqliteStore implements Store {
     now: number,
     effectsFor?: (delivery: DeliveryRecord) => Effects,
   ): Promise<DeliveryRecord | null> {
-    return this.tx(() => {
+    return this.write(() => {
       const found = this.get(
         `SELECT 1 FROM webhooks w JOIN events e ON e.user_id = w.user_id WHERE w.id = ? AND e.id = ?`,
         webhookId,
@@ -1317,7 +1316,7 @@ export class SqliteStore implements Store {
   }
 
   async pruneDeliveryHistory(before: number, limit: number): Promise<number> {
-    return this.tx(() => {
+    return this.write(() => {
       // Through events_by_created: only events old enough are visited.
       const ids = this.all(
         `SELECT id FROM events e
@@ -1348,7 +1347,7 @@ export class SqliteStore implements Store {
   }
 
   async settleAnalyticsDay(userId: string, date: string, events: NewEvent[]): Promise<boolean> {
-    return this.tx(() => {
+    return this.write(() => {
       const settled =
         this.run(
           `INSERT INTO analytics_days (user_id, last_date) VALUES (?, ?)
@@ -1365,7 +1364,7 @@ export class SqliteStore implements Store {
   // ── idempotency keys ────────────────────────────────────────────────────────────────────────────
 
   async beginIdempotentRequest(record: IdempotencyRecord): Promise<IdempotencyRecord | null> {
-    return this.tx(() => {
+    return this.write(() => {
       const row = this.get(
         "SELECT * FROM idempotency_keys WHERE user_id = ? AND key = ? AND expires_at > ?",
         record.user_id,
@@ -1405,7 +1404,7 @@ export class SqliteStore implements Store {
     key: string,
     response: { status: number; body: string; expires_at: number },
   ): Promise<void> {
-    this.tx(() =>
+    await this.write(() =>
       this.run(
         "UPDATE idempotency_keys SET status = ?, body = ?, expires_at = ? WHERE user_id = ? AND key = ?",
         response.status,
@@ -1418,19 +1417,19 @@ export class SqliteStore implements Store {
   }
 
   async releaseIdempotentRequest(userId: string, key: string): Promise<void> {
-    this.tx(() =>
+    await this.write(() =>
       this.run("DELETE FROM idempotency_keys WHERE user_id = ? AND key = ? AND status IS NULL", userId, key),
     );
   }
 
   async releaseInterruptedIdempotentRequests(): Promise<number> {
-    return this.tx(() => this.run("DELETE FROM idempotency_keys WHERE status IS NULL"));
+    return this.write(() => this.run("DELETE FROM idempotency_keys WHERE status IS NULL"));
   }
 
   // ── media ───────────────────────────────────────────────────────────────────────────────────────
 
   async insertMedia(media: MediaRecord, effects?: Effects): Promise<void> {
-    this.tx(() => {
+    await this.write(() => {
       this.run(
         "INSERT INTO media (id, user_id, url, type, size, status, path, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         media.id,

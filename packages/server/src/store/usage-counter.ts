@@ -1,9 +1,10 @@
 /**
- * Counts API calls with one transaction for every call that arrives in the same turn of the event loop
- * (a group commit). Each call still learns its own exact count — calls of one user get consecutive
- * numbers — and none is answered before the transaction that holds it has committed, so the counter
- * stays exact under concurrency and survives kill -9 like any other write. What it saves is the commit
- * per request: on a file database every authenticated GET would otherwise append to the WAL on its own.
+ * Counts API calls with one write for every call that arrives in the same turn of the event loop, run
+ * in the store's group commit (group-commit.ts). Each call still learns its own exact count — calls of
+ * one user get consecutive numbers — and none is answered before the transaction that holds it has
+ * committed, so the counter stays exact under concurrency and survives kill -9 like any other write.
+ * What it saves is a write per request: on a file database every authenticated GET would otherwise
+ * update the same row on its own.
  *
  * Calls are grouped by a subject — a user id, or the hash of the key a call was made with, which the
  * transaction resolves to its user (authenticating inside the transaction that counts is cheaper than
@@ -17,14 +18,15 @@ export class UsageCounter<Counted extends { calls: number }> {
    * @param addCalls adds `calls` for (subject, month) inside the transaction `inTransaction` runs,
    *   answering what it counted with the new total in `calls`, or null when the subject counts nothing
    *   (an unknown or revoked key).
-   * @param inTransaction runs its argument as one transaction.
+   * @param inTransaction runs its (synchronous) argument in a transaction of this turn of the event
+   *   loop — the store's group commit — and resolves with its result once committed.
    */
   private readonly addCalls: (subject: string, month: string, calls: number) => Counted | null;
-  private readonly inTransaction: (work: () => void) => void;
+  private readonly inTransaction: <T>(work: () => T) => Promise<T>;
 
   constructor(
     addCalls: (subject: string, month: string, calls: number) => Counted | null,
-    inTransaction: (work: () => void) => void,
+    inTransaction: <T>(work: () => T) => Promise<T>,
   ) {
     this.addCalls = addCalls;
     this.inTransaction = inTransaction;
@@ -42,33 +44,34 @@ export class UsageCounter<Counted extends { calls: number }> {
       entry.waiters.push({ resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
-        // Calls whose requests were read in this turn of the event loop join the same transaction.
-        setImmediate(() => this.flush());
+        void this.flush();
       }
     });
   }
 
-  /** Commits what is waiting now; resolves once no call is left uncommitted. */
-  async drain(): Promise<void> {
-    this.flush();
-  }
-
-  private flush(): void {
-    const batch = [...this.pending.values()];
-    this.pending = new Map();
-    this.scheduled = false;
-    if (batch.length === 0) return;
-    const counted: (Counted | null)[] = [];
+  /**
+   * Counts, in one work of the group commit, every call waiting when the group runs: calls whose
+   * requests were read in this turn of the event loop share it.
+   */
+  private async flush(): Promise<void> {
+    const taken: { batch: Entry<Counted>[] | null } = { batch: null };
+    const take = () => {
+      taken.batch = [...this.pending.values()];
+      this.pending = new Map();
+      this.scheduled = false;
+      return taken.batch;
+    };
+    let counted: (Counted | null)[];
     try {
-      this.inTransaction(() => {
-        for (const entry of batch)
-          counted.push(this.addCalls(entry.subject, entry.month, entry.waiters.length));
-      });
+      counted = await this.inTransaction(() =>
+        take().map((entry) => this.addCalls(entry.subject, entry.month, entry.waiters.length)),
+      );
     } catch (error) {
-      for (const entry of batch) for (const waiter of entry.waiters) waiter.reject(error);
+      // The transaction may have failed before the work ran: its calls are still pending then.
+      for (const entry of taken.batch ?? take()) for (const waiter of entry.waiters) waiter.reject(error);
       return;
     }
-    batch.forEach((entry, i) => {
+    taken.batch!.forEach((entry, i) => {
       const result = counted[i]!;
       if (result === null) {
         for (const waiter of entry.waiters) waiter.resolve(null);

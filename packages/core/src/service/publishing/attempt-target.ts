@@ -1,4 +1,4 @@
-import { NETWORK_RULES } from "../../contract/networks.ts";
+import { NETWORK_RULES, type NetworkId } from "../../contract/networks.ts";
 import { newId } from "../../ids.ts";
 import {
   type AccountSession,
@@ -18,6 +18,9 @@ import { PublishSteps } from "./publish-steps.ts";
 import { redactCredentials } from "./redact.ts";
 import { nextAttemptAt } from "./retry-policy.ts";
 
+/** Reads the account a post has on a network; null when none is connected. */
+export type AccountReader = (platform: NetworkId) => Promise<AccountRecord | null>;
+
 /** What one attempt came to: the target as it now stands, and the events to write with it. */
 export interface AttemptOutcome {
   target: TargetRecord;
@@ -35,14 +38,18 @@ export interface AttemptOutcome {
  * than posting again. A publish in several steps saves its progress on the target as it goes
  * (`publish_step`, see publish-steps.ts); the next attempt resumes from it, and the adapter, which
  * can look at its own saved container, decides whether anything is left to send.
+ *
+ * `readAccount` reads the post's account on the target's network (null: not connected) where the
+ * caller has read several at once; by default it is read from the store here.
  */
 export async function attemptTarget(
   deps: ServiceDeps,
   post: PostRecord,
   target: TargetRecord,
+  readAccount?: AccountReader,
 ): Promise<AttemptOutcome> {
   const steps = new PublishSteps(deps, target);
-  const outcome = await attemptWith(deps, post, target, steps);
+  const outcome = await attemptWith(deps, post, target, steps, readAccount);
   // The outcome carries the progress saved during this attempt; once published, there is none left.
   const publish_step = outcome.target.status === "published" ? null : steps.saved;
   return { ...outcome, target: { ...outcome.target, publish_step } };
@@ -53,6 +60,7 @@ async function attemptWith(
   post: PostRecord,
   target: TargetRecord,
   steps: PublishSteps,
+  readAccount: AccountReader | undefined,
 ): Promise<AttemptOutcome> {
   const { store, clock, publishing } = deps;
   const name = NETWORK_RULES[target.platform].name;
@@ -62,7 +70,9 @@ async function attemptWith(
     events: [...extra, failedEvent(post, target, error, now())],
   });
 
-  const account = await store.getAccount(post.user_id, post.mode, target.platform);
+  const account = readAccount
+    ? await readAccount(target.platform)
+    : await store.getAccount(post.user_id, post.mode, target.platform);
   if (!account) {
     if (target.outcome_unknown) return fail(outcomeUnknown(name, "the account was disconnected since"));
     return fail(`The ${name} account is no longer connected; connect it again, then publish the post again.`);
@@ -87,10 +97,10 @@ async function attemptWith(
     return fail(`The ${name} account's credentials cannot be read (${why}); reconnect the account.`);
   }
   const key = publishing.publishKey(post, target.platform);
-  const signal = AbortSignal.any([
-    publishing.shutdown,
-    AbortSignal.timeout(publishing.options.attemptTimeoutMs),
-  ]);
+  // A network gets attemptTimeoutMs to answer; an adapter that sends nothing out has no answer to wait for.
+  const signal = adapter.local
+    ? publishing.shutdown
+    : AbortSignal.any([publishing.shutdown, AbortSignal.timeout(publishing.options.attemptTimeoutMs)]);
   const opened = credentials;
   const redact = (text: string) => redactCredentials(redactCredentials(text, opened), credentials);
 

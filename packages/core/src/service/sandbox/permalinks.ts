@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { NetworkId } from "../../contract/networks.ts";
 
 /**
@@ -7,7 +7,7 @@ import type { NetworkId } from "../../contract/networks.ts";
  */
 export async function sandboxPermalink(postId: string, platform: NetworkId, handle: string): Promise<string> {
   // Hashed in place: Web Crypto's digest goes through the thread pool, slow for a few bytes.
-  const seed: Uint8Array = createHash("sha256").update(`${postId}:${platform}`).digest();
+  const seed: Uint8Array = hash("sha256", `${postId}:${platform}`, "buffer");
   const digits = (n: number, from = 0) => decimal(seed, from, n);
   const code = (n: number, from = 0) => alphabetCode(seed, from, n, SHORTCODE);
   const h = encodeURIComponent(handle.replace(/^@/, ""));
