@@ -10,7 +10,7 @@ import { postsVersion } from "./0009-posts-version.ts";
 import { publishSteps } from "./0010-publish-steps.ts";
 import { grantEnds } from "./0011-grant-ends.ts";
 import { postsVersionOnChangedMetrics } from "./0012-posts-version-on-changed-metrics.ts";
-import { postsVersionOncePerPostWrite } from "./0013-posts-version-once-per-post-write.ts";
+import { fewerWritesPerPost } from "./0013-fewer-writes-per-post.ts";
 import type { Migration } from "./types.ts";
 
 export type { Migration } from "./types.ts";
@@ -29,5 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   publishSteps,
   grantEnds,
   postsVersionOnChangedMetrics,
-  postsVersionOncePerPostWrite,
+  fewerWritesPerPost,
 ];
