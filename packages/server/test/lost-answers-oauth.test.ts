@@ -3,10 +3,9 @@ import { FacebookFake } from "@socialpub/networks/facebook/fake";
 import { LinkedInFake } from "@socialpub/networks/linkedin/fake";
 import { RedditFake } from "@socialpub/networks/reddit/fake";
 import { XFake } from "@socialpub/networks/x/fake";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HoldingProxy } from "./support/holding-proxy.ts";
-import { appSettings, type LiveOAuthServer, startLiveOAuthServer } from "./support/live-oauth-server.ts";
-import { LOST_ANSWER_PUBLISHING, lostAnswerCases } from "./support/lost-answer-cases.ts";
+import { describe, expect, it } from "vitest";
+import { appSettings } from "./support/live-oauth-server.ts";
+import { connectIn, lostAnswerCases, lostAnswerStage } from "./support/lost-answer-cases.ts";
 import { grantInBrowser, until } from "./support/oauth-browser.ts";
 import { sampleVideo } from "./support/sample-video.ts";
 import { grantOnXConsentPage } from "./support/x-consent.ts";
@@ -22,48 +21,9 @@ import { grantOnXConsentPage } from "./support/x-consent.ts";
 
 const LIVE_KEY = `sp_live_${"LostAnswersOnOAuthNetworks012345".repeat(2)}`;
 
-/** A network's fake with the proxy the server reaches its API through, and the server. */
-interface Stage<F> {
-  fake: F;
-  proxy: HoldingProxy;
-  live: LiveOAuthServer;
-}
-
-/**
- * Starts `fake` behind a proxy and a server on it for the tests of one `describe`, and stops them after.
- * `addresses` names the server's settings for the network, given the fake and the proxy's address.
- */
-function stage<F extends { url: string; close(): Promise<void> }>(
-  start: () => Promise<F>,
-  addresses: (fake: F, api: string) => Parameters<typeof startLiveOAuthServer>[1],
-  connect: (live: LiveOAuthServer, fake: F) => Promise<void>,
-): Stage<F> {
-  const s = {} as Stage<F>;
-  beforeAll(async () => {
-    s.fake = await start();
-    s.proxy = await HoldingProxy.start(s.fake.url);
-    s.live = await startLiveOAuthServer(LIVE_KEY, addresses(s.fake, s.proxy.url), {
-      publishing: LOST_ANSWER_PUBLISHING,
-    });
-    await connect(s.live, s.fake);
-  }, 60_000);
-  afterAll(async () => {
-    await s.live?.close();
-    await s.proxy?.close();
-    await s.fake?.close();
-  });
-  return s;
-}
-
-async function connectIn(live: LiveOAuthServer, platform: string, grant = grantInBrowser) {
-  const started = await live.call("POST", "/accounts/connect", { platform });
-  expect(started.status, JSON.stringify(started.body)).toBe(201);
-  const page = await grant(started.body.authorize_url);
-  expect(page.status, page.html).toBe(200);
-}
-
 describe("X: an answer lost is looked for on the account's timeline", () => {
-  const s = stage(
+  const s = lostAnswerStage(
+    LIVE_KEY,
     async () => {
       const x = await XFake.start();
       x.signIn(x.addUser({ username: "lost_answers" }));
@@ -102,7 +62,8 @@ describe("X: an answer lost is looked for on the account's timeline", () => {
 const unescaped = (commentary: string) => commentary.replace(/\\(.)/g, "$1");
 
 describe("LinkedIn: an answer lost is looked for among the member's posts", () => {
-  const s = stage(
+  const s = lostAnswerStage(
+    LIVE_KEY,
     async () => {
       const linkedin = await LinkedInFake.start();
       linkedin.signIn(linkedin.addMember({ name: "Lost Answers" }));
@@ -160,7 +121,8 @@ describe("LinkedIn: an answer lost is looked for among the member's posts", () =
 });
 
 describe("Facebook: an answer lost is looked for among the Page's posts", () => {
-  const s = stage(
+  const s = lostAnswerStage(
+    LIVE_KEY,
     async () => {
       const facebook = await FacebookFake.start();
       facebook.signIn(facebook.addUser({ name: "Lost Answers", pages: [{ name: "Lost Answers Bakery" }] }));
@@ -197,7 +159,8 @@ describe("Facebook: an answer lost is looked for among the Page's posts", () => 
 });
 
 describe("Reddit: an answer lost is looked for among the account's submitted posts", () => {
-  const s = stage(
+  const s = lostAnswerStage(
+    LIVE_KEY,
     async () => {
       const reddit = await RedditFake.start();
       reddit.signIn(reddit.addUser({ name: "lost_answers" }));

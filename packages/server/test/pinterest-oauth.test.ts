@@ -4,9 +4,8 @@ import { PinterestFake, type PinterestFakeUser } from "@socialpub/networks/pinte
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FrontProxy } from "./support/front-proxy.ts";
 import { grantCases, grantSecrets } from "./support/grant-cases.ts";
-import { HoldingProxy } from "./support/holding-proxy.ts";
 import { appSettings, type LiveOAuthServer, startLiveOAuthServer } from "./support/live-oauth-server.ts";
-import { LOST_ANSWER_PUBLISHING, lostAnswerCases } from "./support/lost-answer-cases.ts";
+import { connectIn, lostAnswerCases, lostAnswerStage } from "./support/lost-answer-cases.ts";
 import { grantInBrowser } from "./support/oauth-browser.ts";
 
 /*
@@ -164,31 +163,24 @@ describe("Pinterest: OAuth connect with a board, and live pins", () => {
 });
 
 describe("Pinterest: an answer lost is found on the board", () => {
-  let fake: PinterestFake;
-  let proxy: HoldingProxy;
-  let lostLive: LiveOAuthServer;
   let picture: string;
-
-  beforeAll(async () => {
-    fake = await PinterestFake.start();
-    proxy = await HoldingProxy.start(fake.url);
-    const app = fake.addApp();
-    fake.signIn(fake.addUser({ username: "lost_pins", boards: ["Found again"] }));
-    lostLive = await startLiveOAuthServer(
-      LIVE_KEY,
-      { pinterestApi: proxy.url, pinterestAuth: `${fake.url}/oauth/`, pinterestApp: appSettings(app) },
-      { publishing: LOST_ANSWER_PUBLISHING },
-    );
-    const started = await lostLive.call("POST", "/accounts/connect", { platform: "pinterest" });
-    expect((await grantInBrowser(started.body.authorize_url)).status).toBe(200);
-    picture = await lostLive.upload(SAMPLE_PNG, "image/png");
-  }, 60_000);
-
-  afterAll(async () => {
-    await lostLive?.close();
-    await proxy?.close();
-    await fake?.close();
-  });
+  const s = lostAnswerStage(
+    LIVE_KEY,
+    async () => {
+      const fake = await PinterestFake.start();
+      fake.signIn(fake.addUser({ username: "lost_pins", boards: ["Found again"] }));
+      return fake;
+    },
+    (fake, api) => ({
+      pinterestApi: api,
+      pinterestAuth: `${fake.url}/oauth/`,
+      pinterestApp: appSettings(fake.addApp()),
+    }),
+    async (live) => {
+      await connectIn(live, "pinterest");
+      picture = await live.upload(SAMPLE_PNG, "image/png");
+    },
+  );
 
   const cases = lostAnswerCases(
     {
@@ -198,20 +190,20 @@ describe("Pinterest: an answer lost is found on the board", () => {
       // A title line and a description: both must match what the pin holds.
       caption: (label) => `${label}\nThe pin's description, under its title.`,
       postsFrom: (caption) =>
-        fake.pins
+        s.fake.pins
           .filter((p) => p.description === caption)
           .map((p) => `https://www.pinterest.com/pin/${p.id}/`),
-      readBacks: () => fake.boardReads.length,
+      readBacks: () => s.fake.boardReads.length,
     },
-    () => lostLive,
-    () => proxy,
+    () => s.live,
+    () => s.proxy,
   );
   // Every pin carries an image (`body`), so the case with an image is the first one again.
   for (const c of [cases.made, cases.neverSent]) it(c.name, c.run, 60_000);
 
   it("reads the board 100 pins a page, as pinterest-openapi.json describes it", () => {
-    expect(fake.boardReads.length).toBeGreaterThan(0);
-    for (const read of fake.boardReads) expect(read).toMatchObject({ page_size: "100" });
-    expect(fake.specViolations).toEqual([]);
+    expect(s.fake.boardReads.length).toBeGreaterThan(0);
+    for (const read of s.fake.boardReads) expect(read).toMatchObject({ page_size: "100" });
+    expect(s.fake.specViolations).toEqual([]);
   });
 });

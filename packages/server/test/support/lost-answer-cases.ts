@@ -1,9 +1,9 @@
 import type { NetworkId } from "@socialpub/core";
 import { SAMPLE_PNG } from "@socialpub/core/testing";
-import { expect } from "vitest";
-import type { HoldingProxy } from "./holding-proxy.ts";
-import type { LiveOAuthServer } from "./live-oauth-server.ts";
-import { until } from "./oauth-browser.ts";
+import { afterAll, beforeAll, expect } from "vitest";
+import { HoldingProxy } from "./holding-proxy.ts";
+import { type LiveOAuthServer, startLiveOAuthServer } from "./live-oauth-server.ts";
+import { grantInBrowser, until } from "./oauth-browser.ts";
 
 /*
  * The cases of an answer lost on a network that takes no key of ours, so a retry finds out by reading
@@ -17,6 +17,51 @@ import { until } from "./oauth-browser.ts";
 
 /** An attempt gives up after 3 s, and is retried 200 ms later. */
 export const LOST_ANSWER_PUBLISHING = { attemptTimeoutMs: 3_000, retryDelaysMs: [200, 200, 200, 200] };
+
+/** A network's fake with the proxy the server reaches its API through, and the server. */
+export interface LostAnswerStage<F> {
+  fake: F;
+  proxy: HoldingProxy;
+  live: LiveOAuthServer;
+}
+
+/**
+ * Starts `fake` behind a proxy and a server with live key `liveKey` on it for the tests of one
+ * `describe`, and stops them after. `addresses` names the server's settings for the network, given the
+ * fake and the proxy's address; `connect` connects the account (and whatever else the cases need).
+ */
+export function lostAnswerStage<F extends { url: string; close(): Promise<void> }>(
+  liveKey: string,
+  start: () => Promise<F>,
+  addresses: (fake: F, api: string) => Parameters<typeof startLiveOAuthServer>[1],
+  connect: (live: LiveOAuthServer, fake: F) => Promise<void>,
+  options: { allowPrivateWebhookUrls?: boolean } = {},
+): LostAnswerStage<F> {
+  const s = {} as LostAnswerStage<F>;
+  beforeAll(async () => {
+    s.fake = await start();
+    s.proxy = await HoldingProxy.start(s.fake.url);
+    s.live = await startLiveOAuthServer(liveKey, addresses(s.fake, s.proxy.url), {
+      ...options,
+      publishing: LOST_ANSWER_PUBLISHING,
+    });
+    await connect(s.live, s.fake);
+  }, 60_000);
+  afterAll(async () => {
+    await s.live?.close();
+    await s.proxy?.close();
+    await s.fake?.close();
+  });
+  return s;
+}
+
+/** Connects `platform`'s account through the network's consent page (`grant`). */
+export async function connectIn(live: LiveOAuthServer, platform: string, grant = grantInBrowser) {
+  const started = await live.call("POST", "/accounts/connect", { platform });
+  expect(started.status, JSON.stringify(started.body)).toBe(201);
+  const page = await grant(started.body.authorize_url);
+  expect(page.status, page.html).toBe(200);
+}
 
 export interface LostAnswerNetwork {
   platform: NetworkId;

@@ -5,9 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NetworkAddresses } from "../../src/live/network-adapters.ts";
 import type { FrontProxy } from "./front-proxy.ts";
 import { grantCases } from "./grant-cases.ts";
-import { HoldingProxy } from "./holding-proxy.ts";
 import { type LiveOAuthServer, startLiveOAuthServer } from "./live-oauth-server.ts";
-import { LOST_ANSWER_PUBLISHING, lostAnswerCases } from "./lost-answer-cases.ts";
+import { connectIn, lostAnswerCases, lostAnswerStage } from "./lost-answer-cases.ts";
 import { grantInBrowser, until } from "./oauth-browser.ts";
 
 /*
@@ -233,30 +232,21 @@ export function describeMetaNetwork(c: MetaNetworkCase, liveKey: string): void {
   // The publish's answer lost after the network made the post: the retry resumes from the saved
   // container, which says PUBLISHED, and finds the post among the account's recent posts.
   describe(`${c.name}: an answer lost`, () => {
-    let lostFake: MetaFake;
-    let proxy: HoldingProxy;
-    let lostLive: LiveOAuthServer;
     let picture: string;
-
-    beforeAll(async () => {
-      lostFake = await c.start();
-      proxy = await HoldingProxy.start(lostFake.url);
-      const app = lostFake.addApp();
-      lostFake.signIn(lostFake.addUser({ username: "lost_answers" }));
-      lostLive = await startLiveOAuthServer(liveKey, c.addresses(lostFake, app, proxy.url), {
-        allowPrivateWebhookUrls: true,
-        publishing: LOST_ANSWER_PUBLISHING,
-      });
-      const started = await lostLive.call("POST", "/accounts/connect", { platform: c.platform });
-      expect((await grantInBrowser(started.body.authorize_url)).status).toBe(200);
-      picture = await lostLive.upload(SAMPLE_PNG, "image/png");
-    }, 60_000);
-
-    afterAll(async () => {
-      await lostLive?.close();
-      await proxy?.close();
-      await lostFake?.close();
-    });
+    const s = lostAnswerStage(
+      liveKey,
+      async () => {
+        const fake = await c.start();
+        fake.signIn(fake.addUser({ username: "lost_answers" }));
+        return fake;
+      },
+      (fake, api) => c.addresses(fake, fake.addApp(), api),
+      async (live) => {
+        await connectIn(live, c.platform);
+        picture = await live.upload(SAMPLE_PNG, "image/png");
+      },
+      { allowPrivateWebhookUrls: true },
+    );
 
     const lost = lostAnswerCases(
       {
@@ -265,11 +255,11 @@ export function describeMetaNetwork(c: MetaNetworkCase, liveKey: string): void {
           c.platform === "threads" ? /^\/v[\d.]+\/\d+\/threads_publish$/ : /^\/v[\d.]+\/\d+\/media_publish$/,
         body: () => ({ media: picture }),
         caption: (label) => label,
-        postsFrom: (caption) => lostFake.posts.filter((p) => p.text === caption).map((p) => p.permalink),
-        readBacks: () => lostFake.listings.length,
+        postsFrom: (caption) => s.fake.posts.filter((p) => p.text === caption).map((p) => p.permalink),
+        readBacks: () => s.fake.listings.length,
       },
-      () => lostLive,
-      () => proxy,
+      () => s.live,
+      () => s.proxy,
     );
     it(lost.made.name, lost.made.run, 60_000);
   });

@@ -57,7 +57,7 @@ import { isRetryable, unavailableIfConnectionLost } from "./failures.ts";
 import { type HeldLease, LeaseKeeper } from "./lease-keeper.ts";
 import { migratePostgres } from "./migrate.ts";
 import { together } from "./pipeline.ts";
-import { writeTargetOutcomes } from "./target-outcomes.ts";
+import { targetColumns, writeTargetOutcomes } from "./target-outcomes.ts";
 
 export interface PostgresStoreOptions {
   /** postgres://user:password@host:port/database (libpq's URL form; ?sslmode=require and the like work). */
@@ -396,24 +396,7 @@ export class PostgresStore implements Store {
         post_id: postId,
         platform: t.platform,
         position,
-        status: t.status,
-        text: t.text,
-        permalink: t.permalink,
-        error: t.error,
-        published_at: t.published_at,
-        reach: t.reach,
-        likes: t.likes,
-        comments: t.comments,
-        shares: t.shares,
-        attempts: t.attempts,
-        attempted_at: t.attempted_at,
-        in_flight: t.in_flight ? 1 : 0,
-        outcome_unknown: t.outcome_unknown ? 1 : 0,
-        next_attempt_at: t.next_attempt_at,
-        remote_id: t.remote_id,
-        metrics_due_at: t.metrics_due_at,
-        metrics_reads: t.metrics_reads,
-        publish_step: t.publish_step,
+        ...targetColumns(t),
       })),
     )}`;
   }

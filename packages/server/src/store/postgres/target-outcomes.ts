@@ -17,29 +17,7 @@ export function writeTargetOutcomes(
   }
   // One row per network, the last given winning, as writing them one after the other would leave it.
   const last = [...new Map(targets.map((t) => [t.platform, t] as const)).values()];
-  const given = JSON.stringify(
-    last.map((t) => ({
-      platform: t.platform,
-      status: t.status,
-      text: t.text,
-      permalink: t.permalink,
-      error: t.error,
-      published_at: t.published_at,
-      reach: t.reach,
-      likes: t.likes,
-      comments: t.comments,
-      shares: t.shares,
-      attempts: t.attempts,
-      attempted_at: t.attempted_at,
-      in_flight: t.in_flight ? 1 : 0,
-      outcome_unknown: t.outcome_unknown ? 1 : 0,
-      next_attempt_at: t.next_attempt_at,
-      remote_id: t.remote_id,
-      metrics_due_at: t.metrics_due_at,
-      metrics_reads: t.metrics_reads,
-      publish_step: t.publish_step,
-    })),
-  );
+  const given = JSON.stringify(last.map((t) => ({ platform: t.platform, ...targetColumns(t) })));
   // The statement's own snapshot does not see its UPDATE: the targets written come from RETURNING,
   // the others from the table.
   return tx`
@@ -64,4 +42,31 @@ export function writeTargetOutcomes(
     UNION ALL
     SELECT * FROM targets WHERE post_id = ${postId} AND platform NOT IN (SELECT platform FROM written)
     ORDER BY position`;
+}
+
+/**
+ * A target's columns as PostgreSQL stores them (booleans as 0 and 1), beside the key (post, network)
+ * and position a caller adds: what an insert of targets and an update of their outcomes both write.
+ */
+export function targetColumns(t: TargetRecord) {
+  return {
+    status: t.status,
+    text: t.text,
+    permalink: t.permalink,
+    error: t.error,
+    published_at: t.published_at,
+    reach: t.reach,
+    likes: t.likes,
+    comments: t.comments,
+    shares: t.shares,
+    attempts: t.attempts,
+    attempted_at: t.attempted_at,
+    in_flight: t.in_flight ? 1 : 0,
+    outcome_unknown: t.outcome_unknown ? 1 : 0,
+    next_attempt_at: t.next_attempt_at,
+    remote_id: t.remote_id,
+    metrics_due_at: t.metrics_due_at,
+    metrics_reads: t.metrics_reads,
+    publish_step: t.publish_step,
+  };
 }
