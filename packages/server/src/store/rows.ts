@@ -49,6 +49,7 @@ export function toKey(row: Row): ApiKeyRecord {
   };
 }
 
+/** An account from a row with named columns (PostgreSQL's rows). */
 export function toAccount(row: Row): AccountRecord {
   return {
     user_id: text(row, "user_id"),
@@ -67,7 +68,7 @@ export function toAccount(row: Row): AccountRecord {
 export const ACCOUNT_COLUMNS =
   "user_id, mode, platform, handle, followers, health, connected_at, credentials, grant_ends_at";
 
-/** An account from a row read as an array of ACCOUNT_COLUMNS (what every publish reads: cheaper to build). */
+/** An account from a row read as an array of ACCOUNT_COLUMNS (cheaper for node:sqlite to build than an object). */
 export function accountFromColumns(row: readonly unknown[]): AccountRecord {
   const grantEndsAt = row[8] as number | null;
   return {

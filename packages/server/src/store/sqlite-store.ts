@@ -52,7 +52,6 @@ import {
   keyAndUserFromColumns,
   POST_COLUMNS,
   postFromColumns,
-  toAccount,
   toAttempt,
   toAttemptLogEntry,
   toDelivery,
@@ -456,6 +455,10 @@ export class SqliteStore implements Store {
   }
 
   async getAccount(userId: string, mode: KeyMode, platform: NetworkId): Promise<AccountRecord | null> {
+    return this.readAccount(userId, mode, platform);
+  }
+
+  private readAccount(userId: string, mode: KeyMode, platform: NetworkId): AccountRecord | null {
     const row = this.getArray(
       `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = ? AND mode = ? AND platform = ?`,
       userId,
@@ -497,14 +500,8 @@ export class SqliteStore implements Store {
     effectsFor?: (before: AccountRecord, after: AccountRecord) => Effects,
   ): Promise<AccountRecord | null> {
     return this.write(() => {
-      const row = this.get(
-        "SELECT * FROM accounts WHERE user_id = ? AND mode = ? AND platform = ?",
-        userId,
-        mode,
-        platform,
-      );
-      if (!row) return null;
-      const before = toAccount(row);
+      const before = this.readAccount(userId, mode, platform);
+      if (!before) return null;
       const after: AccountRecord = { ...before, ...definedOnly(patch) };
       this.run(
         "UPDATE accounts SET handle = ?, followers = ?, health = ? WHERE user_id = ? AND mode = ? AND platform = ?",
@@ -579,7 +576,7 @@ export class SqliteStore implements Store {
   ): Promise<AccountRecord[]> {
     return this.write(() => {
       // The health to replace is in the WHERE clause, so the change is made once however often it runs.
-      const changed = this.all(
+      const changed = this.allArrays(
         `UPDATE accounts SET health = CASE WHEN grant_ends_at <= ? THEN 'reauth_required' ELSE 'expiring' END
          WHERE rowid IN (
            SELECT rowid FROM accounts
@@ -587,13 +584,13 @@ export class SqliteStore implements Store {
              AND ((health <> 'reauth_required' AND grant_ends_at <= ?)
                OR (health = 'healthy' AND grant_ends_at <= ?))
            ORDER BY grant_ends_at LIMIT ?)
-         RETURNING *`,
+         RETURNING ${ACCOUNT_COLUMNS}`,
         now,
         now,
         now + aheadMs,
         limit,
       )
-        .map(toAccount)
+        .map(accountFromColumns)
         .sort((a, b) => a.grant_ends_at! - b.grant_ends_at!);
       for (const account of changed) this.writeEffects(effectsFor?.(account));
       return changed;
@@ -616,8 +613,8 @@ export class SqliteStore implements Store {
     limit: number,
   ): Promise<AccountRecord[]> {
     if (platforms.length === 0) return [];
-    return this.all(
-      `SELECT * FROM accounts
+    return this.allArrays(
+      `SELECT ${ACCOUNT_COLUMNS} FROM accounts
        WHERE mode = 'live' AND credentials IS NOT NULL AND grant_ends_at IS NULL
          AND platform IN (${platforms.map(() => "?").join(", ")})
          AND (user_id > ? OR (user_id = ? AND platform > ?))
@@ -627,7 +624,7 @@ export class SqliteStore implements Store {
       after?.user_id ?? "",
       after?.platform ?? "",
       limit,
-    ).map(toAccount);
+    ).map(accountFromColumns);
   }
 
   async fillGrantEnd(
