@@ -1,10 +1,11 @@
 /**
- * Serialised pages of GET /posts, per user and URL, each kept with the version of the user's posts it
- * was built at (AuthorizedCall.postsVersion). The store changes that version in the same transaction as
- * any change to the user's posts or their metrics, from any process or instance, and the request reads
- * it in the step that authorises the call; a page is served only to a request that saw the same
- * version, so a cached page is never older than what the store would answer. The version is read
- * before the page, so a page is at least as fresh as the version it is filed under.
+ * Serialised pages of GET /posts, per user and URL (path and query), and posts of GET /posts/{id}, per
+ * user and `post:<id>`, each kept with the version of the user's posts it was built at
+ * (AuthorizedCall.postsVersion). The store changes that version in the same transaction as any change
+ * to the user's posts or their metrics, from any process or instance, and the request reads it in the
+ * step that authorises the call; a page is served only to a request that saw the same version, so a
+ * cached page is never older than what the store would answer. The version is read before the page, so
+ * a page is at least as fresh as the version it is filed under.
  *
  * Bounded by the characters it holds; the least recently used page goes first.
  */
@@ -30,8 +31,8 @@ export class ListPageCache {
   }
 
   /** The page for the user and URL, when it was built at exactly `version`. */
-  get(userId: string, pathAndQuery: string, version: number): CachedPage | undefined {
-    const key = keyOf(userId, pathAndQuery);
+  get(userId: string, resource: string, version: number): CachedPage | undefined {
+    const key = keyOf(userId, resource);
     const entry = this.entries.get(key);
     if (!entry || entry.version !== version) return undefined;
     this.entries.delete(key);
@@ -39,8 +40,8 @@ export class ListPageCache {
     return entry;
   }
 
-  set(userId: string, pathAndQuery: string, version: number, page: CachedPage): void {
-    const key = keyOf(userId, pathAndQuery);
+  set(userId: string, resource: string, version: number, page: CachedPage): void {
+    const key = keyOf(userId, resource);
     const old = this.entries.get(key);
     // A request that authorised before a later one finished building may finish last: keep the newer.
     if (old && old.version > version) return;
@@ -66,5 +67,5 @@ export class ListPageCache {
 }
 
 // The user id is a generated id (no newline), so the key cannot collide across users.
-const keyOf = (userId: string, pathAndQuery: string) => `${userId}\n${pathAndQuery}`;
+const keyOf = (userId: string, resource: string) => `${userId}\n${resource}`;
 const sizeOf = (key: string, body: string) => key.length + body.length;

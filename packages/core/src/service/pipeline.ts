@@ -25,11 +25,15 @@ export async function runRoute(
   deps: ServiceDeps,
   options: PipelineOptions,
 ): Promise<Response> {
-  const url = new URL(request.url);
+  // Parsed when a handler first asks: GET /posts/{id}, the most frequent call, never does.
+  let url: URL | undefined;
   const ctx = {
     deps,
     request,
-    url,
+    get url() {
+      url ??= new URL(request.url);
+      return url;
+    },
     requestId,
     params,
     query: {},
@@ -65,7 +69,7 @@ export async function runRoute(
     const handle = async (keep: KeepAnswer = noAnswer) => {
       ctx.keptAnswer = keep;
       try {
-        if (route.query) ctx.query = parseQuery(route, url);
+        if (route.query) ctx.query = parseQuery(route, ctx.url);
         if (isUpload) ctx.upload = { bytes: rawBody, type: type! };
         else if (route.body) ctx.body = parseBody(route, decodeBody(rawBody));
         return await route.handler(ctx);

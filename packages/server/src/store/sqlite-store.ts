@@ -48,8 +48,10 @@ import {
   ACCOUNT_COLUMNS,
   accountFromColumns,
   captionsColumn,
-  KEY_AND_USER_COLUMNS,
+  KEY_AND_USER_BY_HASH,
+  KEY_COLUMNS,
   keyAndUserFromColumns,
+  keyFromColumns,
   POST_COLUMNS,
   postFromColumns,
   toAttempt,
@@ -57,13 +59,13 @@ import {
   toDelivery,
   toEvent,
   toIdempotency,
-  toKey,
   toMedia,
   toOAuthState,
   toPost,
   toTarget,
-  toUser,
   toWebhook,
+  USER_COLUMNS,
+  userFromColumns,
 } from "./rows.ts";
 import { UsageCounter } from "./usage-counter.ts";
 
@@ -352,17 +354,19 @@ export class SqliteStore implements Store {
   }
 
   async getUser(id: string): Promise<UserRecord | null> {
-    const row = this.get("SELECT * FROM users WHERE id = ?", id);
-    return row ? toUser(row) : null;
+    const row = this.getArray(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, id);
+    return row ? userFromColumns(row) : null;
   }
 
   async findUserByEmail(email: string): Promise<UserRecord | null> {
-    const row = this.get("SELECT * FROM users WHERE email = ?", email);
-    return row ? toUser(row) : null;
+    const row = this.getArray(`SELECT ${USER_COLUMNS} FROM users WHERE email = ?`, email);
+    return row ? userFromColumns(row) : null;
   }
 
   async listUsers(): Promise<UserRecord[]> {
-    return this.all("SELECT * FROM users ORDER BY created_at, id").map(toUser);
+    return this.allArrays(`SELECT ${USER_COLUMNS} FROM users ORDER BY created_at, id`).map((row) =>
+      userFromColumns(row),
+    );
   }
 
   async createKey(key: ApiKeyRecord): Promise<void> {
@@ -381,12 +385,14 @@ export class SqliteStore implements Store {
   }
 
   async findKeyByHash(hash: string): Promise<ApiKeyRecord | null> {
-    const row = this.get("SELECT * FROM api_keys WHERE hash = ?", hash);
-    return row ? toKey(row) : null;
+    const row = this.getArray(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE hash = ?`, hash);
+    return row ? keyFromColumns(row) : null;
   }
 
   async listKeys(userId: string): Promise<ApiKeyRecord[]> {
-    return this.all("SELECT * FROM api_keys WHERE user_id = ? ORDER BY rowid", userId).map(toKey);
+    return this.allArrays(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE user_id = ? ORDER BY rowid`, userId).map(
+      (row) => keyFromColumns(row),
+    );
   }
 
   async revokeKey(id: string, at: number): Promise<boolean> {
@@ -406,7 +412,7 @@ export class SqliteStore implements Store {
   }
 
   private addCalls(userId: string, month: string, calls: number): number {
-    const row = this.get(
+    const row = this.getArray(
       `INSERT INTO api_usage (user_id, month, calls) VALUES (?, ?, ?)
        ON CONFLICT (user_id, month) DO UPDATE SET calls = calls + excluded.calls
        RETURNING calls`,
@@ -414,7 +420,7 @@ export class SqliteStore implements Store {
       month,
       calls,
     );
-    return row!.calls as number;
+    return row![0] as number;
   }
 
   private readonly usage = new UsageCounter(
@@ -426,10 +432,7 @@ export class SqliteStore implements Store {
   private readonly authorizedCalls = new UsageCounter<AuthorizedCall>(
     (keyHash, month, calls) => {
       // One statement, read as an array: what every authenticated request costs, so kept cheap.
-      const row = this.getArray(
-        `SELECT ${KEY_AND_USER_COLUMNS} FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.hash = ?`,
-        keyHash,
-      );
+      const row = this.getArray(KEY_AND_USER_BY_HASH, keyHash);
       if (!row) return null;
       const found = keyAndUserFromColumns(row);
       if (found.key.revoked_at !== null) return null;

@@ -14,14 +14,16 @@ const postNotFound = () => new HttpError(404, CONTRACT_MESSAGES.postNotFound);
  * the version of the user's posts (list-page-cache.ts), which moves with every change to the post and to
  * its targets' metrics (the answer shows their sums, not the targets); a 404 is not kept.
  */
-export async function getPost({ deps, caller, params, url }: RequestContext): Promise<Response> {
-  const cached = deps.listPages.get(caller.user.id, url.pathname, caller.postsVersion);
+export async function getPost({ deps, caller, params }: RequestContext): Promise<Response> {
+  // Kept under the id, not the path: no list page's key (a path, "/…") can be the same.
+  const key = `post:${params.id}`;
+  const cached = deps.listPages.get(caller.user.id, key, caller.postsVersion);
   if (cached) return textResponse(200, cached.body, cached.headers);
   const post = await deps.store.getPost(caller.user.id, params.id!);
   if (!post) throw postNotFound();
   const body = JSON.stringify(toPost(post, await deps.store.getTargets(post.id)));
   const headers = { "content-type": JSON_CONTENT_TYPE };
-  deps.listPages.set(caller.user.id, url.pathname, caller.postsVersion, { body, headers });
+  deps.listPages.set(caller.user.id, key, caller.postsVersion, { body, headers });
   return textResponse(200, body, headers);
 }
 
