@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=50
+#!/usr/bin/env -S node --max-semi-space-size=4
 import { describeFailure } from "./cli/errors.ts";
 import { buildProgram } from "./cli/program.ts";
 
