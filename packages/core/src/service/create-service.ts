@@ -41,7 +41,7 @@ import {
 } from "./publishing/publishing.ts";
 import { metricsWork, retryWork } from "./publishing/workers.ts";
 import { requestIdFor } from "./request-id.ts";
-import { errorResponse } from "./responses.ts";
+import { errorResponse, withHeaders } from "./responses.ts";
 import { type AnyRoute, fullPath } from "./route.ts";
 import { ROUTES } from "./routes.ts";
 import { toAccount } from "./serialize.ts";
@@ -388,15 +388,7 @@ export function createService(options: ServiceOptions): Service {
 const CLOSE_GRACE_MS = 10_000;
 
 function withRequestId(response: Response, requestId: string): Response {
-  try {
-    response.headers.set("x-request-id", requestId);
-    return response;
-  } catch {
-    // Headers of some responses are immutable; copy into one whose headers are not.
-    const copy = new Response(response.body, response);
-    copy.headers.set("x-request-id", requestId);
-    return copy;
-  }
+  return withHeaders(response, { "x-request-id": requestId });
 }
 
 /** `/posts/{id}` → `/posts/:id` */

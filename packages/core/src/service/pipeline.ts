@@ -4,7 +4,7 @@ import type { KeepAnswer, RequestContext, ServiceDeps } from "./context.ts";
 import { badRequest, HttpError } from "./http-error.ts";
 import { idempotencyKeyOf, requestFingerprint, takesIdempotencyKey, withIdempotency } from "./idempotency.ts";
 import { checkMonthlyCalls, type RateLimiter } from "./limits.ts";
-import { errorResponse } from "./responses.ts";
+import { errorResponse, withHeaders } from "./responses.ts";
 import type { AnyRoute } from "./route.ts";
 import { describeBodyError } from "./zod-errors.ts";
 
@@ -40,7 +40,7 @@ export async function runRoute(
     body: undefined,
     keptAnswer: noAnswer,
   } as RequestContext;
-  let rateHeaders: Record<string, string> = {};
+  let rateHeaders: Record<string, string> | null = null;
   const now = deps.clock.now();
   if (route.auth) ctx.caller = await authenticate(request, deps.store, now);
   try {
@@ -79,7 +79,7 @@ export async function runRoute(
         throw err;
       }
     };
-    const response = key
+    let response = key
       ? await withIdempotency(
           deps.store,
           ctx.caller,
@@ -90,11 +90,11 @@ export async function runRoute(
           route.claimsKeyWithChange === true,
         )
       : await handle();
-    for (const [name, value] of Object.entries(rateHeaders)) response.headers.set(name, value);
+    if (rateHeaders) response = withHeaders(response, rateHeaders);
     return response;
   } catch (err) {
     // A refused request still tells the client where it stands against the rate limit.
-    if (err instanceof HttpError) Object.assign(err.headers, rateHeaders);
+    if (err instanceof HttpError && rateHeaders) Object.assign(err.headers, rateHeaders);
     throw err;
   }
 }

@@ -1,20 +1,58 @@
 /**
- * The text of bodies this service built from a string, by response. A server that writes responses to
- * a socket can send that text as it is instead of reading it back through the body's web stream — the
- * larger part of what writing a small JSON answer costs. The body stream stays untouched and readable.
+ * What this service built a response from, when it built it from a string: its status, text and, when
+ * given as a plain object, its headers. A server that writes responses to a socket can send the text as
+ * it is instead of reading it back through the body's web stream — the larger part of what writing a
+ * small JSON answer costs — and a header can be added or read without turning the headers into a
+ * `Headers` object, which costs about as much again. The response itself stays a complete `Response`.
  */
-const bodyTexts = new WeakMap<Response, string>();
+interface TextAnswer {
+  status: number;
+  text: string;
+  /** Lower-case names, as every response of the service spells them; undefined when given otherwise. */
+  headers: Readonly<Record<string, string>> | undefined;
+}
 
-/** A response with a body of text, whose text a server can take as it is (see `bodyTextOf`). */
+const textAnswers = new WeakMap<Response, TextAnswer>();
+
+/**
+ * A response with a body of text, whose text a server can take as it is (see `bodyTextOf`). Add headers
+ * to it with `withHeaders`, not through `response.headers`, which the record would not see.
+ */
 export function textResponse(status: number, text: string, headers: HeadersInit): Response {
   const response = new Response(text, { status, headers });
-  bodyTexts.set(response, text);
+  const plain = headers instanceof Headers || Array.isArray(headers) ? undefined : headers;
+  textAnswers.set(response, { status, text, headers: plain });
   return response;
 }
 
 /** The body of a response made by `textResponse`, or undefined for any other response. */
 export function bodyTextOf(response: Response): string | undefined {
-  return bodyTexts.get(response);
+  return textAnswers.get(response)?.text;
+}
+
+/** A header of `response` (`name` in lower case), read from what it was made of when possible. */
+export function headerOf(response: Response, name: string): string | null {
+  const headers = textAnswers.get(response)?.headers;
+  return headers ? (headers[name] ?? null) : response.headers.get(name);
+}
+
+/**
+ * `response` with `added` headers (lower-case names) set: a response made by `textResponse` is made
+ * again with them, any other gets them set, or is copied first when its headers are immutable. The
+ * service adds headers to its answers only through here, so what `textResponse` recorded stays what
+ * the response carries.
+ */
+export function withHeaders(response: Response, added: Readonly<Record<string, string>>): Response {
+  const answer = textAnswers.get(response);
+  if (answer?.headers) return textResponse(answer.status, answer.text, { ...answer.headers, ...added });
+  let target = response;
+  try {
+    for (const [name, value] of Object.entries(added)) target.headers.set(name, value);
+  } catch {
+    target = new Response(response.body, response);
+    for (const [name, value] of Object.entries(added)) target.headers.set(name, value);
+  }
+  return target;
 }
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";

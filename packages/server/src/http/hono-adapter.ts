@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { getRequestListener, type HttpBindings } from "@hono/node-server";
+import { headerOf } from "@socialpub/core";
 import {
   type FetchHandler,
   FORBIDDEN_METHODS,
@@ -98,7 +99,8 @@ export function toHonoNodeListener(handler: FetchHandler, options: NodeAdapterOp
         response = jsonError(500, `Internal error (request ${state.requestId}).`, state.requestId);
       }
       // The handler may have named the request otherwise: its answer's X-Request-Id is what is logged.
-      state.requestId = response.headers.get("x-request-id") ?? state.requestId;
+      // Read without building the answer's Headers: the library then writes its plain headers as they are.
+      state.requestId = headerOf(response, "x-request-id") ?? state.requestId;
       // Asked at write time: a request that started before shutdown still ends its connection.
       if (options.isDraining?.()) outgoing.setHeader("connection", "close");
       return response;
