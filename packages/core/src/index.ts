@@ -43,7 +43,7 @@ export { type MediaStorage, MemoryMediaStorage } from "./service/media-storage.t
 export type { OAuthConnectStart } from "./service/oauth/start-connect.ts";
 export type { PublishingOptions, PublishKeyFor } from "./service/publishing/publishing.ts";
 export { requestIdFromHeader } from "./service/request-id.ts";
-export { bodyTextOf, headerOf } from "./service/responses.ts";
+export { bodyTextOf, headerOf, withHeaders } from "./service/responses.ts";
 export type { LookupHost } from "./service/webhook-url.ts";
 export { DeliveryClaim } from "./store/delivery-claim.ts";
 export { IdempotencyKeyTaken } from "./store/idempotency-key-taken.ts";

@@ -30,7 +30,7 @@ export class ListPageCache {
     this.maxChars = maxChars;
   }
 
-  /** The page for the user and URL, when it was built at exactly `version`. */
+  /** The page for the user and resource (a list's path and query, or `post:<id>`), when built at exactly `version`. */
   get(userId: string, resource: string, version: number): CachedPage | undefined {
     const key = keyOf(userId, resource);
     const entry = this.entries.get(key);

@@ -45,14 +45,18 @@ export function headerOf(response: Response, name: string): string | null {
 export function withHeaders(response: Response, added: Readonly<Record<string, string>>): Response {
   const answer = textAnswers.get(response);
   if (answer?.headers) return textResponse(answer.status, answer.text, { ...answer.headers, ...added });
-  let target = response;
   try {
-    for (const [name, value] of Object.entries(added)) target.headers.set(name, value);
+    setAll(response.headers, added);
+    return response;
   } catch {
-    target = new Response(response.body, response);
-    for (const [name, value] of Object.entries(added)) target.headers.set(name, value);
+    const copy = new Response(response.body, response);
+    setAll(copy.headers, added);
+    return copy;
   }
-  return target;
+}
+
+function setAll(headers: Headers, added: Readonly<Record<string, string>>): void {
+  for (const [name, value] of Object.entries(added)) headers.set(name, value);
 }
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { bodyTextOf } from "@socialpub/core";
+import { bodyTextOf, headerOf, withHeaders } from "@socialpub/core";
 import { limitedBodyStream } from "./body-stream.ts";
 import { jsonError } from "./raw-answer.ts";
 import { requestIdFor } from "./request-id.ts";
@@ -45,8 +45,7 @@ export function refusedMethod(
 ): Response {
   const response =
     refuse?.(method, pathname) ?? jsonError(501, `Method ${method} is not implemented.`, requestId);
-  response.headers.set("x-request-id", requestId);
-  return response;
+  return withHeaders(response, { "x-request-id": requestId });
 }
 
 const BODYLESS_METHODS = new Set(["GET", "HEAD"]);
@@ -216,7 +215,7 @@ export function toNodeListener(handler: FetchHandler, options: NodeAdapterOption
         await response.body?.cancel();
         response = tooLarge(bodyLimit, requestId);
       }
-      requestId = response.headers.get("x-request-id") ?? requestId;
+      requestId = headerOf(response, "x-request-id") ?? requestId;
       // Asked at write time: a request that started before shutdown still ends its connection.
       await writeResponse(response, res, overflowed || (options.isDraining?.() ?? false));
     };
