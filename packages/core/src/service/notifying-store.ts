@@ -24,16 +24,23 @@ const WRITES_EVENTS: ReadonlySet<PropertyKey> = new Set<keyof Store>([
  * the store's own.
  */
 export function notifyOnEvents(store: Store, onEvents: () => Promise<void>): Store {
+  // Made once per method, not on every call: every request reads the store through this proxy.
+  const methods = new Map<PropertyKey, { of: unknown; as: unknown }>();
   return new Proxy(store, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== "function") return value;
-      if (!WRITES_EVENTS.has(property)) return value.bind(target);
-      return async (...args: unknown[]) => {
-        const result: unknown = await value.apply(target, args);
-        await onEvents();
-        return result;
-      };
+      const made = methods.get(property);
+      if (made?.of === value) return made.as;
+      const method = WRITES_EVENTS.has(property)
+        ? async (...args: unknown[]) => {
+            const result: unknown = await value.apply(target, args);
+            await onEvents();
+            return result;
+          }
+        : value.bind(target);
+      methods.set(property, { of: value, as: method });
+      return method;
     },
   });
 }

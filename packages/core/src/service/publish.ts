@@ -1,7 +1,12 @@
 import { newId } from "../ids.ts";
 import type { IdempotencyAnswer, PostRecord, TargetRecord } from "../store/types.ts";
 import type { ServiceDeps } from "./context.ts";
-import { type AccountReader, type AttemptOutcome, attemptTarget } from "./publishing/attempt-target.ts";
+import {
+  type AccountReader,
+  type AttemptOutcome,
+  accountsReadOnce,
+  attemptTarget,
+} from "./publishing/attempt-target.ts";
 
 export interface Published {
   /** The post after publishing, or null when it was deleted while it was being published. */
@@ -77,7 +82,8 @@ export async function runAttempts(
   const current = new Map(targets.map((t) => [t.platform, t] as const));
   for (const t of started) current.set(t.platform, t);
 
-  const attempts = started.map((target) => attemptSafely(deps, post, target));
+  const readAccount = started.length > 1 ? accountsReadOnce(deps, post) : undefined;
+  const attempts = started.map((target) => attemptSafely(deps, post, target, readAccount));
   const done = new Map<number, AttemptOutcome>();
   attempts.forEach((attempt, i) => {
     void attempt.then((outcome) => done.set(i, outcome));

@@ -230,6 +230,36 @@ export function toTarget(row: Row): TargetRecord {
   };
 }
 
+/** The targets columns `targetFromColumns` reads, in its order. */
+export const TARGET_COLUMNS =
+  "post_id, platform, status, text, permalink, error, published_at, reach, likes, comments, shares, attempts, attempted_at, in_flight, outcome_unknown, next_attempt_at, remote_id, publish_step, metrics_due_at, metrics_reads";
+
+/** A target from a row read as an array of TARGET_COLUMNS (what publishing reads: cheaper to build). */
+export function targetFromColumns(row: readonly unknown[]): TargetRecord {
+  return {
+    post_id: row[0] as string,
+    platform: row[1] as TargetRecord["platform"],
+    status: row[2] as TargetRecord["status"],
+    text: row[3] as string,
+    permalink: (row[4] as string | null) ?? null,
+    error: (row[5] as string | null) ?? null,
+    published_at: (row[6] as number | null) ?? null,
+    reach: row[7] as number,
+    likes: row[8] as number,
+    comments: row[9] as number,
+    shares: row[10] as number,
+    attempts: row[11] as number,
+    attempted_at: (row[12] as number | null) ?? null,
+    in_flight: row[13] === 1,
+    outcome_unknown: row[14] === 1,
+    next_attempt_at: (row[15] as number | null) ?? null,
+    remote_id: (row[16] as string | null) ?? null,
+    publish_step: (row[17] as string | null) ?? null,
+    metrics_due_at: (row[18] as number | null) ?? null,
+    metrics_reads: row[19] as number,
+  };
+}
+
 export function toWebhook(row: Row): WebhookRecord {
   return {
     id: text(row, "id"),

@@ -54,6 +54,8 @@ import {
   keyFromColumns,
   POST_COLUMNS,
   postFromColumns,
+  TARGET_COLUMNS,
+  targetFromColumns,
   toAttempt,
   toAttemptLogEntry,
   toDelivery,
@@ -705,8 +707,8 @@ export class SqliteStore implements Store {
   }
 
   async getPost(userId: string, id: string): Promise<PostRecord | null> {
-    const row = this.get("SELECT * FROM posts WHERE id = ? AND user_id = ?", id, userId);
-    return row ? toPost(row) : null;
+    const row = this.getArray(`SELECT ${POST_COLUMNS} FROM posts WHERE id = ? AND user_id = ?`, id, userId);
+    return row ? postFromColumns(row) : null;
   }
 
   async listPosts(userId: string, options: ListPostsOptions): Promise<PostRecord[]> {
@@ -739,7 +741,21 @@ export class SqliteStore implements Store {
   }
 
   async getTargets(postId: string): Promise<TargetRecord[]> {
-    return this.all("SELECT * FROM targets WHERE post_id = ? ORDER BY position", postId).map(toTarget);
+    return this.readTargets(postId);
+  }
+
+  /** A post's targets in its network order, read as arrays (publishing reads them on every attempt). */
+  private readTargets(postId: string): TargetRecord[] {
+    return this.allArrays(
+      `SELECT ${TARGET_COLUMNS} FROM targets WHERE post_id = ? ORDER BY position`,
+      postId,
+    ).map(targetFromColumns);
+  }
+
+  /** A post by id alone (publishing's own reads, whoever the user), read as an array. */
+  private readPost(postId: string): PostRecord | null {
+    const row = this.getArray(`SELECT ${POST_COLUMNS} FROM posts WHERE id = ?`, postId);
+    return row ? postFromColumns(row) : null;
   }
 
   async sumTargetMetrics(postIds: readonly string[]): Promise<Map<string, TargetMetrics>> {
@@ -826,16 +842,19 @@ export class SqliteStore implements Store {
   }
 
   async claimDuePosts(now: number, limit: number): Promise<PostRecord[]> {
-    return this.write(() => {
-      const due = this.all(
-        `SELECT * FROM posts WHERE status = 'scheduled' AND scheduled_at <= ?
-         ORDER BY scheduled_at, id LIMIT ?`,
+    return this.write(() =>
+      // One statement for the batch; RETURNING gives no order, so the batch is sorted as it was chosen.
+      this.allArrays(
+        `UPDATE posts SET status = 'publishing' WHERE id IN (
+           SELECT id FROM posts WHERE status = 'scheduled' AND scheduled_at <= ?
+           ORDER BY scheduled_at, id LIMIT ?)
+         RETURNING ${POST_COLUMNS}`,
         now,
         limit,
-      ).map(toPost);
-      for (const post of due) this.run("UPDATE posts SET status = 'publishing' WHERE id = ?", post.id);
-      return due.map((post) => ({ ...post, status: "publishing" as const }));
-    });
+      )
+        .map(postFromColumns)
+        .sort(byDueTimeThenId),
+    );
   }
 
   async nextDueAt(): Promise<number | null> {
@@ -855,23 +874,20 @@ export class SqliteStore implements Store {
 
   // ── publishing targets ──────────────────────────────────────────────────────────────────────────
 
-  /** Starts an attempt on a target that is due; true when it did. Call inside a transaction. */
-  private startAttempt(postId: string, platform: NetworkId, now: number): boolean {
-    return (
-      this.run(
-        `UPDATE targets SET in_flight = 1, attempts = attempts + 1, attempted_at = ?, next_attempt_at = NULL
-         WHERE post_id = ? AND platform = ? AND status = 'pending' AND in_flight = 0
-           AND (next_attempt_at IS NULL OR next_attempt_at <= ?)`,
-        now,
-        postId,
-        platform,
-        now,
-      ) > 0
+  /**
+   * Starts an attempt on a target that is due, answering it as updated; null when it was not due.
+   * Call inside a transaction.
+   */
+  private startAttempt(postId: string, platform: NetworkId, now: number): TargetRecord | null {
+    const row = this.getArray(
+      `UPDATE targets SET ${START_ATTEMPT} WHERE post_id = ? AND platform = ? AND ${ATTEMPT_IS_DUE}
+       RETURNING ${TARGET_COLUMNS}`,
+      now,
+      postId,
+      platform,
+      now,
     );
-  }
-
-  private getTarget(postId: string, platform: NetworkId): TargetRecord {
-    return toTarget(this.get("SELECT * FROM targets WHERE post_id = ? AND platform = ?", postId, platform)!);
+    return row ? targetFromColumns(row) : null;
   }
 
   async beginTargetAttempts(
@@ -882,9 +898,29 @@ export class SqliteStore implements Store {
     return this.write(() => {
       const started: TargetRecord[] = [];
       for (const platform of platforms) {
-        if (this.startAttempt(postId, platform, now)) started.push(this.getTarget(postId, platform));
+        const target = this.startAttempt(postId, platform, now);
+        if (target) started.push(target);
       }
       return started;
+    });
+  }
+
+  async beginAllAttempts(
+    postId: string,
+    now: number,
+  ): Promise<{ targets: TargetRecord[]; started: TargetRecord[] }> {
+    return this.write(() => {
+      // One statement starts every due target; the post's targets are then read in its network order.
+      const begun = new Set(
+        this.allArrays(
+          `UPDATE targets SET ${START_ATTEMPT} WHERE post_id = ? AND ${ATTEMPT_IS_DUE} RETURNING platform`,
+          now,
+          postId,
+          now,
+        ).map((row) => row[0] as NetworkId),
+      );
+      const targets = this.readTargets(postId);
+      return { targets, started: targets.filter((t) => begun.has(t.platform)) };
     });
   }
 
@@ -902,9 +938,9 @@ export class SqliteStore implements Store {
       for (const row of due) {
         const postId = row.post_id as string;
         const platform = row.platform as NetworkId;
-        if (!this.startAttempt(postId, platform, now)) continue;
-        const post = toPost(this.get("SELECT * FROM posts WHERE id = ?", postId)!);
-        claimed.push({ post, target: this.getTarget(postId, platform) });
+        const target = this.startAttempt(postId, platform, now);
+        if (!target) continue;
+        claimed.push({ post: this.readPost(postId)!, target });
       }
       return claimed;
     });
@@ -925,8 +961,8 @@ export class SqliteStore implements Store {
     effects?: Effects | ((post: PostRecord) => Effects),
   ): Promise<PostRecord | null> {
     return this.write(() => {
-      const row = this.get("SELECT * FROM posts WHERE id = ?", postId);
-      if (!row) return null;
+      const post = this.readPost(postId);
+      if (!post) return null;
       for (const t of targets) {
         this.run(
           `UPDATE targets SET status = ?, text = ?, permalink = ?, error = ?, published_at = ?, reach = ?,
@@ -939,10 +975,7 @@ export class SqliteStore implements Store {
           t.platform,
         );
       }
-      const post = toPost(row);
-      const stored = this.all("SELECT * FROM targets WHERE post_id = ? ORDER BY position", postId).map(
-        toTarget,
-      );
+      const stored = this.readTargets(postId);
       const settled = { ...post, ...settledPost(post, stored, now) };
       if (
         settled.status !== post.status ||
@@ -1530,4 +1563,15 @@ function targetValues(t: TargetRecord): SQLInputValue[] {
     t.metrics_reads,
     t.publish_step,
   ];
+}
+
+/** What starting an attempt sets on a target (its parameter: the time it starts). */
+const START_ATTEMPT = "in_flight = 1, attempts = attempts + 1, attempted_at = ?, next_attempt_at = NULL";
+/** A target an attempt may start on (its parameter: now): pending, not in flight, and due. */
+const ATTEMPT_IS_DUE =
+  "status = 'pending' AND in_flight = 0 AND (next_attempt_at IS NULL OR next_attempt_at <= ?)";
+
+/** Due posts in the order the scheduler claims them: earliest due first, then by id. */
+function byDueTimeThenId(a: PostRecord, b: PostRecord): number {
+  return a.scheduled_at! - b.scheduled_at! || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }

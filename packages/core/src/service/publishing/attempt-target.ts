@@ -21,6 +21,17 @@ import { nextAttemptAt } from "./retry-policy.ts";
 /** Reads the account a post has on a network; null when none is connected. */
 export type AccountReader = (platform: NetworkId) => Promise<AccountRecord | null>;
 
+/**
+ * An AccountReader for all of a post's attempts made together: the accounts are read once for every
+ * network, not once each. Should the read fail, each attempt fails as it would had it read its own (and
+ * is made again soon: attemptSafely).
+ */
+export function accountsReadOnce(deps: ServiceDeps, post: PostRecord): AccountReader {
+  const accounts = deps.store.listAccounts(post.user_id, post.mode);
+  accounts.catch(() => {}); // awaited by every attempt; this only keeps the failure from going unhandled
+  return async (platform) => (await accounts).find((account) => account.platform === platform) ?? null;
+}
+
 /** What one attempt came to: the target as it now stands, and the events to write with it. */
 export interface AttemptOutcome {
   target: TargetRecord;

@@ -1,8 +1,8 @@
-import type { NetworkId } from "../../contract/networks.ts";
 import { settledPost } from "../../store/settle.ts";
 import type { PostRecord, TargetRecord } from "../../store/types.ts";
 import type { ServiceDeps } from "../context.ts";
 import { attemptSafely, inNetworkOrder, notifyRetries, type PostAnswer } from "../publish.ts";
+import { accountsReadOnce } from "./attempt-target.ts";
 
 /** True when every network of the post publishes in place: through an adapter that sends nothing out. */
 export function publishesInPlace(deps: ServiceDeps, post: PostRecord): boolean {
@@ -27,12 +27,7 @@ export async function publishInPlace(
   targets: readonly TargetRecord[],
   answer: PostAnswer,
 ): Promise<{ post: PostRecord; targets: TargetRecord[] }> {
-  // The accounts are read once for every network, not once each; should the read fail, each attempt
-  // fails as it would had it read its own (and is made again soon: attemptSafely).
-  const accounts = deps.store.listAccounts(post.user_id, post.mode);
-  accounts.catch(() => {}); // awaited by every attempt; this only keeps the failure from going unhandled
-  const readAccount = async (platform: NetworkId) =>
-    (await accounts).find((account) => account.platform === platform) ?? null;
+  const readAccount = accountsReadOnce(deps, post);
   const attempts = await Promise.all(targets.map((target) => attemptSafely(deps, post, target, readAccount)));
   const outcomes = inNetworkOrder(attempts, deps.clock.now());
   const written = outcomes.map((outcome) => outcome.target);
