@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Scheduler } from "../src/scheduler/scheduler.ts";
 import { createService } from "../src/service/create-service.ts";
 import { type Logger, silentLogger } from "../src/service/logger.ts";
@@ -107,6 +107,60 @@ describe("scheduler", () => {
     await clock.advance(0);
     expect((await call("GET", `/posts/${post.id}`)).status).toBe("published");
     expect((await store.listEvents(user.id)).filter((e) => e.type === "post.published")).toHaveLength(1);
+    await restarted.close();
+  });
+
+  it("a sandbox post whose outcome a crash kept from being written is published again at restart, one attempt per network", async () => {
+    const store = new MemoryStore();
+    const clock = new FakeClock();
+    const { apiKey, user } = await provisionUser(store, {
+      plan: "creator",
+      accounts: ["x", "bluesky"],
+      now: clock.now(),
+    });
+    // The process dies while the networks' outcomes are being written: that write never lands.
+    let cutOff = false;
+    const dying = new Proxy(store, {
+      get(target, name, receiver) {
+        if (name === "finishTargets") {
+          return async () => {
+            cutOff = true;
+            return new Promise(() => {});
+          };
+        }
+        const value = Reflect.get(target, name, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const service = createService({ store: dying, clock, logger: silentLogger });
+    await service.start();
+    const created = await service.fetch(
+      new Request("http://localhost/api/v1/posts", {
+        method: "POST",
+        headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          caption: "cut off",
+          platforms: ["x", "bluesky"],
+          schedule_at: clock.now() + 1000,
+        }),
+      }),
+    );
+    const { id } = (await created.json()) as { id: string };
+    void clock.advance(1000);
+    await vi.waitFor(() => expect(cutOff).toBe(true));
+    expect((await store.getPost(user.id, id))!.status).toBe("publishing");
+
+    const restarted = createService({ store, clock, logger: silentLogger });
+    await restarted.start();
+    await clock.advance(0);
+    expect((await store.getPost(user.id, id))!.status).toBe("published");
+    const targets = await store.getTargets(id);
+    expect(targets.map((t) => [t.platform, t.status, t.attempts, t.in_flight, t.outcome_unknown])).toEqual([
+      ["x", "published", 1, false, false],
+      ["bluesky", "published", 1, false, false],
+    ]);
+    const published = (await store.listEvents(user.id)).filter((e) => e.type === "post.published");
+    expect(published.map((e) => (e.data as { platform: string }).platform).sort()).toEqual(["bluesky", "x"]);
     await restarted.close();
   });
 

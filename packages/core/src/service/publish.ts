@@ -7,6 +7,7 @@ import {
   accountsReadOnce,
   attemptTarget,
 } from "./publishing/attempt-target.ts";
+import { begunInPlace, publishesInPlace } from "./publishing/in-place.ts";
 
 export interface Published {
   /** The post after publishing, or null when it was deleted while it was being published. */
@@ -60,6 +61,19 @@ export async function beginAttempts(
   post: PostRecord,
   now: number,
 ): Promise<BegunAttempts> {
+  if (publishesInPlace(deps, post)) {
+    // Nothing goes out, so nothing is guarded by writing the attempts as in flight before making them:
+    // a crash before the outcome is written leaves the post publishing, and it is published again
+    // (releaseInterruptedPublishing). Only where no retry is waiting: the retry worker claims those
+    // targets in the store, and the store's claim is what keeps one attempt from being made twice.
+    const targets = await deps.store.getTargets(post.id);
+    if (targets.every((t) => t.next_attempt_at === null)) {
+      const started = targets
+        .filter((t) => t.status === "pending" && !t.in_flight)
+        .map((t) => begunInPlace(t, now));
+      return { targets, started };
+    }
+  }
   if (deps.store.beginAllAttempts) return deps.store.beginAllAttempts(post.id, now);
   const targets = await deps.store.getTargets(post.id);
   const started = await deps.store.beginTargetAttempts(

@@ -9,8 +9,9 @@ import { startOfMonth } from "../../time/month.ts";
 import type { Caller, ServiceDeps } from "../context.ts";
 import { badRequest } from "../http-error.ts";
 import { type BegunAttempts, type PostAnswer, type Published, runAttempts } from "../publish.ts";
+import { begunInPlace, publishesInPlace } from "../publishing/in-place.ts";
 import { refuseBeyondPace } from "../publishing/pacing.ts";
-import { publishesInPlace, publishInPlace } from "../publishing/publish-in-place.ts";
+import { publishInPlace } from "../publishing/publish-in-place.ts";
 import { checkMedia } from "./media-rules.ts";
 
 /** What a post says and where it goes, after the platform, empty-post and media rules. */
@@ -141,16 +142,7 @@ function newPost(caller: Caller, content: PostContent, mode: PostMode, now: numb
   };
   const pending = pendingTargets(post);
   // As store.beginTargetAttempts would start them (see savePost).
-  const targets =
-    mode.kind === "now"
-      ? pending.map((t) => ({
-          ...t,
-          in_flight: true,
-          attempts: t.attempts + 1,
-          attempted_at: now,
-          next_attempt_at: null,
-        }))
-      : pending;
+  const targets = mode.kind === "now" ? pending.map((t) => begunInPlace(t, now)) : pending;
   const events: NewEvent[] = [];
   if (scheduledAt !== null) {
     events.push({

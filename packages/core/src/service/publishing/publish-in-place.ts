@@ -4,11 +4,6 @@ import type { ServiceDeps } from "../context.ts";
 import { attemptSafely, inNetworkOrder, notifyRetries, type PostAnswer } from "../publish.ts";
 import { accountsReadOnce } from "./attempt-target.ts";
 
-/** True when every network of the post publishes in place: through an adapter that sends nothing out. */
-export function publishesInPlace(deps: ServiceDeps, post: PostRecord): boolean {
-  return post.platforms.every((platform) => deps.publishing.adapterFor(post.mode, platform)?.local === true);
-}
-
 /**
  * Publish now, for a new post whose networks all publish in place (the sandbox): every attempt is made
  * before anything is written, then the post is written once — with what its networks did, its events
