@@ -1,4 +1,5 @@
-// Two reference servers side by side on GET /posts/{id}: this checkout's, with any Node options given
+// Two reference servers side by side on GET /posts/{id} (or, with `--publish-now`, on POST /posts
+// publishing now to three sandbox networks, each with an Idempotency-Key of its own): this checkout's, with any Node options given
 // added to the ones the server ships with (packages/server/node-flags.json), against this checkout's
 // with the shipped options only — or, with `--against <dir>`, against the server of another checkout
 // (another commit, its dependencies installed). Each runs on its own copy of the same database and is
@@ -11,22 +12,26 @@
 //                                                          # alone puts them
 //   git worktree add /tmp/base e314adb && (cd /tmp/base && pnpm install --frozen-lockfile --offline)
 //   node bench/side-by-side.ts --against /tmp/base         # what the commits since e314adb changed
+//   node bench/side-by-side.ts --publish-now --against /tmp/base   # … to a publish-now
 //
 // Paired rounds because on a shared machine CPU per request moves by ±20 % from one round to the next
 // on both servers alike (docs/performance.md, "Measured on a busy machine").
+import { randomUUID } from "node:crypto";
 import { copyFileSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { startChild } from "./lib/child.ts";
 import { compare } from "./lib/compare.ts";
-import { createDatabase, insertPublishedPosts } from "./lib/seed.ts";
+import type { LoadRequest } from "./lib/load.ts";
+import { BENCH_NETWORKS, createDatabase, insertPublishedPosts } from "./lib/seed.ts";
 import { serviceServerFlags, startServiceServer, stopAll } from "./lib/servers.ts";
 import { withTempDir } from "./lib/temp-dir.ts";
 
 const CONNECTIONS = 50;
 const ROUNDS = 12;
 
-const args = process.argv.slice(2);
+const publishNow = process.argv.includes("--publish-now");
+const args = process.argv.slice(2).filter((arg) => arg !== "--publish-now");
 const againstAt = args.indexOf("--against");
 const against = againstAt === -1 ? undefined : args[againstAt + 1];
 if (againstAt !== -1 && !against) throw new Error("--against needs the folder of another checkout");
@@ -52,17 +57,32 @@ await withTempDir(async (dir) => {
   try {
     const what = [...(against ? ["this checkout"] : []), ...options].join(" ") || "the same options";
     const over = against ? `the checkout in ${against}` : "the shipped options";
-    console.log(`GET /posts/{id}, ${CONNECTIONS} connections: ${what} against ${over}`);
+    const call = publishNow ? "POST /posts (publish now)" : "GET /posts/{id}";
+    console.log(`${call}, ${CONNECTIONS} connections: ${what} against ${over}`);
+    const body = JSON.stringify({ caption: "Release 2.4 is out.", platforms: BENCH_NETWORKS });
+    const request = (i: number): LoadRequest => {
+      const authorization = `Bearer ${users[i % CONNECTIONS]!.apiKey}`;
+      if (!publishNow) {
+        return {
+          method: "GET",
+          path: `/api/v1/posts/${postIds[i % CONNECTIONS]}`,
+          headers: { authorization },
+        };
+      }
+      return {
+        method: "POST",
+        path: "/api/v1/posts",
+        headers: { authorization },
+        body,
+        setupRequest: (req) => ({ ...req, headers: { ...req.headers, "idempotency-key": randomUUID() } }),
+      };
+    };
     const { rounds } = await compare({
       contenders: [
         { name: "baseline", server: baseline },
         { name: "measured", server: measured },
       ],
-      request: (i) => ({
-        method: "GET",
-        path: `/api/v1/posts/${postIds[i % CONNECTIONS]}`,
-        headers: { authorization: `Bearer ${users[i % CONNECTIONS]!.apiKey}` },
-      }),
+      request,
       connections: CONNECTIONS,
       seconds: 3,
       warmupSeconds: 2,

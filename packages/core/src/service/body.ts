@@ -46,17 +46,23 @@ function refuseEncodedBody(request: Request): void {
 export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   refuseEncodedBody(request);
   const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
+  const length = declared === null ? Number.NaN : Number(declared);
+  if (length > maxBytes) throw tooLarge(maxBytes);
+  if (Number.isSafeInteger(length) && length >= 0) {
+    // A body framed by its length, within the limit: HTTP delivers no more than it declares, so it is
+    // read whole. Read so, a Node adapter (@hono/node-server) hands over the bytes it received without
+    // building a web ReadableStream and Request around them, a few per cent of a write's time. Checked
+    // again after reading: an in-process Request may declare one length and carry another.
+    const bytes = new Uint8Array(await request.arrayBuffer().catch(incompleteBody));
+    if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
+    return bytes;
+  }
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read().catch(() => {
-      // The stream broke: the client went away mid-body, or a server layer cut it off (its own limit).
-      // Either way the cause is the request, not a defect: a 400 the server may replace with its own.
-      throw new HttpError(400, "The request body ended before it was complete; send the whole body.");
-    });
+    const { done, value } = await reader.read().catch(incompleteBody);
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
@@ -72,6 +78,14 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
     offset += chunk.byteLength;
   }
   return bytes;
+}
+
+/**
+ * The body broke while being read: the client went away mid-body, or a server layer cut it off (its
+ * own limit). Either way the cause is the request, not a defect: a 400 the server may replace with its own.
+ */
+function incompleteBody(): never {
+  throw new HttpError(400, "The request body ended before it was complete; send the whole body.");
 }
 
 /** UTF-8 text of a body; 400 when it is not UTF-8. */
