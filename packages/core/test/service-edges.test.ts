@@ -99,6 +99,19 @@ describe("service edges", () => {
     expect(chunks).toBeLessThanOrEqual(4);
   });
 
+  it("a body longer than the Content-Length it declares is still held to the limit (in-process requests)", async () => {
+    const { service, auth } = await setup({ maxBodyBytes: 1000 });
+    const res = await service.fetch(
+      new Request("http://localhost/api/v1/posts", {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json", "content-length": "10" },
+        body: JSON.stringify({ caption: "a".repeat(2000), platforms: ["x"] }),
+      }),
+    );
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ error: "Request body is larger than 1000 bytes; send less." });
+  });
+
   it("HEAD answers like GET without a body", async () => {
     const { service, auth } = await setup();
     const res = await service.fetch(
