@@ -63,7 +63,6 @@ import {
   toIdempotency,
   toMedia,
   toOAuthState,
-  toPost,
   toTarget,
   toWebhook,
   USER_COLUMNS,
@@ -707,6 +706,11 @@ export class SqliteStore implements Store {
   }
 
   async getPost(userId: string, id: string): Promise<PostRecord | null> {
+    return this.readUsersPost(userId, id);
+  }
+
+  /** The user's post by id (another user's answers like an unknown id), read as an array. */
+  private readUsersPost(userId: string, id: string): PostRecord | null {
     const row = this.getArray(`SELECT ${POST_COLUMNS} FROM posts WHERE id = ? AND user_id = ?`, id, userId);
     return row ? postFromColumns(row) : null;
   }
@@ -752,7 +756,7 @@ export class SqliteStore implements Store {
     ).map(targetFromColumns);
   }
 
-  /** A post by id alone (publishing's own reads, whoever the user), read as an array. */
+  /** A post by id alone, whoever its user (the service's own reads and writes), read as an array. */
   private readPost(postId: string): PostRecord | null {
     const row = this.getArray(`SELECT ${POST_COLUMNS} FROM posts WHERE id = ?`, postId);
     return row ? postFromColumns(row) : null;
@@ -784,9 +788,8 @@ export class SqliteStore implements Store {
     effectsFor?: (post: PostRecord) => Effects,
   ): Promise<PostRecord | null> {
     return this.write(() => {
-      const row = this.get("SELECT * FROM posts WHERE id = ? AND user_id = ?", id, userId);
-      if (!row) return null;
-      const post = toPost(row);
+      const post = this.readUsersPost(userId, id);
+      if (!post) return null;
       this.run("DELETE FROM targets WHERE post_id = ?", id);
       this.run("DELETE FROM posts WHERE id = ?", id);
       this.writeEffects(effectsFor?.(post));
@@ -802,10 +805,8 @@ export class SqliteStore implements Store {
     effects?: Effects | ((post: PostRecord) => Effects),
   ): Promise<PostRecord | null> {
     return this.write(() => {
-      const row = this.get("SELECT * FROM posts WHERE id = ?", id);
-      if (!row) return null;
-      const post = toPost(row);
-      if (!from.includes(post.status)) return null;
+      const post = this.readPost(id);
+      if (!post || !from.includes(post.status)) return null;
       const next: PostRecord = {
         ...post,
         ...(patch.status !== undefined && { status: patch.status }),
@@ -1064,7 +1065,7 @@ export class SqliteStore implements Store {
           target.post_id,
           target.platform,
         );
-        const post = toPost(this.get("SELECT * FROM posts WHERE id = ?", target.post_id)!);
+        const post = this.readPost(target.post_id)!;
         return { post, target: { ...target, metrics_due_at: leaseUntil } };
       });
     });
