@@ -2,7 +2,7 @@
 // post JSON, nothing else. Run as a child process by bench/lib/child.ts; argv[2] is the body.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { serveParent } from "./child.ts";
+import { serveParent } from "./serve-parent.ts";
 
 const body = Buffer.from(process.argv[2] ?? "{}");
 const headers = {

@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
+import { bundledScript } from "./bundled.ts";
 
 /*
  * The load generator and the server under test never share an event loop: each server runs in a child
@@ -35,14 +36,17 @@ export interface ChildServer {
 
 const STARTUP_TIMEOUT_MS = 60_000;
 
-/** `nodeFlags`: options for the child's Node (the reference server gets the ones its own start uses). */
+/**
+ * Runs `script` bundled (./bundled.ts says why). `nodeFlags`: options for the child's Node (the reference
+ * server gets the ones its own start uses).
+ */
 export async function startChild(
   script: URL,
   args: string[] = [],
   nodeFlags: readonly string[] = [],
 ): Promise<ChildServer> {
   const profileDir = process.env.BENCH_PROFILE_DIR;
-  const child = fork(fileURLToPath(script), args, {
+  const child = fork(fileURLToPath(await bundledScript(script)), args, {
     // Request logs go to /dev/null, as a production server's would go to a collector: written, not read.
     stdio: ["ignore", "ignore", "inherit", "ipc"],
     execArgv: [...nodeFlags, ...(profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [])],
@@ -99,25 +103,4 @@ function nextMessage(child: ChildProcess, type: ChildMessage["type"]): Promise<C
     };
     child.on("message", onMessage);
   });
-}
-
-/** In a child: answers the parent's messages. `close` runs on "stop", then the process exits. */
-export function serveParent(
-  url: string,
-  close: () => Promise<void>,
-  counters: () => Record<string, number> = () => ({}),
-): void {
-  const send = (message: ChildMessage) => process.send?.(message);
-  process.on("message", (message: ParentMessage) => {
-    if (message.type === "stats")
-      send({ type: "stats", rss: process.memoryUsage.rss(), counters: counters() });
-    if (message.type === "stop") {
-      void close().finally(() => process.exit(0));
-    }
-  });
-  // A parent that dies must not leave a server behind.
-  process.on("disconnect", () => {
-    void close().finally(() => process.exit(0));
-  });
-  send({ type: "ready", url });
 }

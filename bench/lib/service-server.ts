@@ -14,8 +14,8 @@ import {
   openSqliteStore,
   startServer,
 } from "../../packages/server/src/index.ts";
-import { serveParent } from "./child.ts";
 import { memoryBreakdown } from "./memory-breakdown.ts";
+import { serveParent } from "./serve-parent.ts";
 
 const path = process.argv[2];
 if (!path) throw new Error("usage: service-server.ts <database file | postgres://…> [hono|socialpub]");

@@ -5,7 +5,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { verifyWebhook } from "../../packages/core/src/index.ts";
-import { serveParent } from "./child.ts";
+import { serveParent } from "./serve-parent.ts";
 
 const secrets = JSON.parse(process.argv[2] ?? "[]") as string[];
 const seen = new Set<string>();

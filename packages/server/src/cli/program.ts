@@ -1,5 +1,5 @@
-import { createRequire } from "node:module";
 import { Command } from "commander";
+import { SERVER_VERSION } from "../version.ts";
 import { accountsCommand } from "./commands/accounts.ts";
 import { keysCommand } from "./commands/keys.ts";
 import { secretsCommand } from "./commands/secrets.ts";
@@ -17,10 +17,9 @@ function oneLineErrors(command: Command): void {
 
 /** The `socialpub-server` command line. */
 export function buildProgram(): Command {
-  const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
   const program = new Command("socialpub-server")
     .description("The socialpub reference service: SQLite store, exact scheduler, signed webhooks.")
-    .version(version)
+    .version(SERVER_VERSION)
     .showSuggestionAfterError()
     .addCommand(startCommand())
     .addCommand(usersCommand())
