@@ -68,11 +68,8 @@ describe("the bundled server", () => {
     expect(await page.text()).toContain("socialpub sandbox dashboard");
   });
 
-  it("prints the package's version", async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [
-      join(copied, "socialpub-server.js"),
-      "--version",
-    ]);
+  it("runs as a command through its shebang, and prints the package's version", async () => {
+    const { stdout } = await promisify(execFile)(join(copied, "socialpub-server.js"), ["--version"]);
     expect(stdout.trim()).toBe(packageJson.version);
   });
 });
