@@ -41,7 +41,7 @@ function dashboardPageBesideBundle(): Plugin {
 /**
  * Bundles `input` (output name → source file) into `outDir` as ES modules for Node, the way the server's
  * bundle is built: shared code in chunks beside the entries, source maps beside each file. The benchmarks
- * run their server processes through this too (bench/lib/child.ts), so that they measure the server
+ * run their server processes through this too (bench/lib/bundled.ts), so that they measure the server
  * as production runs it.
  */
 export async function bundleModules(input: Record<string, string>, outDir: string): Promise<void> {
