@@ -70,16 +70,24 @@ export async function bundleModules(input: Record<string, string>, outDir: strin
   }
 }
 
-/** The server's production bundle in `outDir`: the command line, the library, and the dashboard page. */
-export async function bundle(outDir: string): Promise<void> {
-  // The page is built from its own sources; this is a no-op when they have not changed since the last build.
-  const page = spawnSync(process.execPath, ["scripts/build.ts", "--if-changed"], {
-    cwd: dashboardDir,
-    stdio: "inherit",
-  });
-  if (page.status !== 0) throw new Error(`building the dashboard exited with ${page.status}`);
+/**
+ * The server's production bundle in `outDir`: the command line, the library, and the dashboard page.
+ * `buildDashboard: false` copies the page as it is built already, for a caller that must not rebuild
+ * it while other processes read it (the tests, whose setup builds it once).
+ */
+export async function bundle(outDir: string, { buildDashboard = true } = {}): Promise<void> {
+  if (buildDashboard) {
+    // Built from its own sources; a no-op when they have not changed since the last build.
+    const page = spawnSync(process.execPath, ["scripts/build.ts", "--if-changed"], {
+      cwd: dashboardDir,
+      stdio: "inherit",
+    });
+    if (page.status !== 0) throw new Error(`building the dashboard exited with ${page.status}`);
+  }
   const pageDir = join(dashboardDir, "dist");
-  if (!existsSync(join(pageDir, "index.html"))) throw new Error(`the dashboard is not built in ${pageDir}`);
+  if (!existsSync(join(pageDir, "index.html"))) {
+    throw new Error(`the dashboard is not built in ${pageDir}: run pnpm --filter @socialpub/dashboard build`);
+  }
 
   rmSync(outDir, { recursive: true, force: true });
   await bundleModules(
