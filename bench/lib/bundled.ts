@@ -7,8 +7,8 @@ import { bundleModules } from "../../packages/server/scripts/bundle.ts";
 /*
  * Every process a benchmark starts runs as plain JavaScript, bundled as the server's production build
  * is (`pnpm --filter @socialpub/server bundle`, docs/deploy.md): what is measured is what production
- * runs, without Node's TypeScript stripper (about 17 MB of every process that loads a `.ts` file) and
- * the compilation of thousands of modules one by one. The baselines (bare node:http, the webhook
+ * runs, without Node's TypeScript stripper (about 17 MB of every process that loads a `.ts` file) or
+ * the compilation of each source module on its own. The baselines (bare node:http, the webhook
  * receiver) are bundled the same way, so both sides of a ratio start alike.
  */
 

@@ -1,13 +1,12 @@
 import { execFile } from "node:child_process";
 import { cpSync, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import packageJson from "../package.json" with { type: "json" };
-import { bundle } from "../scripts/bundle.ts";
 import { SERVER_VERSION } from "../src/version.ts";
-import { api, type ServerProcess, startListeningProcess } from "./support/cli-process.ts";
+import { buildBundle, startBundledServer } from "./support/bundled-server.ts";
+import { api, type ServerProcess } from "./support/cli-process.ts";
 import { tempDir } from "./support/temp-dir.ts";
 
 // The production build: `pnpm --filter @socialpub/server bundle`, copied where there is no
@@ -19,24 +18,9 @@ describe("the bundled server", () => {
 
   beforeAll(async () => {
     const built = join(dir.path, "bundle");
-    // The page as the dashboard's test setup built it, before any test started: rebuilding it here would
-    // empty packages/dashboard/dist/ under the dashboard's own tests, which serve it. Built here only
-    // when nothing built it (the server's tests run alone on a fresh checkout).
-    const pageBuilt = existsSync(fileURLToPath(new URL("../../dashboard/dist/index.html", import.meta.url)));
-    await bundle(built, { buildDashboard: !pageBuilt });
+    await buildBundle(built);
     cpSync(built, copied, { recursive: true });
-    server = await startListeningProcess([
-      "--max-semi-space-size=4",
-      join(copied, "socialpub-server.js"),
-      "start",
-      "--dev",
-      "--port",
-      "0",
-      "--db",
-      join(dir.path, "bundled.db"),
-      "--log-level",
-      "warn",
-    ]);
+    server = await startBundledServer(copied, ["--db", join(dir.path, "bundled.db")]);
   }, 120_000);
 
   afterAll(async () => {

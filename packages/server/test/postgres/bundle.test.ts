@@ -1,9 +1,7 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { bundle } from "../../scripts/bundle.ts";
-import { api, type ServerProcess, startListeningProcess } from "../support/cli-process.ts";
+import { buildBundle, startBundledServer } from "../support/bundled-server.ts";
+import { api, type ServerProcess } from "../support/cli-process.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { newDatabase } from "./support/databases.ts";
 
@@ -20,24 +18,12 @@ describe("the bundled server on PostgreSQL", () => {
 
   it("starts on a database URL, serves the dev key it printed, and publishes", async () => {
     const built = join(dir.path, "bundle");
-    // The page as the dashboard's test setup built it; built here only when nothing built it.
-    const pageBuilt = existsSync(
-      fileURLToPath(new URL("../../../dashboard/dist/index.html", import.meta.url)),
-    );
-    await bundle(built, { buildDashboard: !pageBuilt });
-    const db = await newDatabase("bundle");
-    server = await startListeningProcess([
-      join(built, "socialpub-server.js"),
-      "start",
-      "--dev",
-      "--port",
-      "0",
+    await buildBundle(built);
+    server = await startBundledServer(built, [
       "--db",
-      db,
+      await newDatabase("bundle"),
       "--media-dir",
       dir.file("media"),
-      "--log-level",
-      "warn",
     ]);
     expect(server.output()).toMatch(/database: postgres:\/\//);
     const key = server.printedKey!;
