@@ -7,11 +7,11 @@
 //   node bench/publish-statements.ts [--quick] [--together 50]
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { StatementSync } from "node:sqlite";
 import { createService, silentLogger } from "../packages/core/src/index.ts";
 import { openSqliteStore } from "../packages/server/src/index.ts";
 import { benchOptions, count } from "./lib/options.ts";
 import { BENCH_NETWORKS, createDatabase } from "./lib/seed.ts";
+import { printStatementTimes, timeStatements } from "./lib/statement-timer.ts";
 import { withTempDir } from "./lib/temp-dir.ts";
 
 const togetherAt = process.argv.indexOf("--together");
@@ -29,27 +29,7 @@ const body = JSON.stringify({
   platforms: BENCH_NETWORKS,
 });
 
-/** Per statement text: how often it ran and the µs it took, while `counting` is on. */
-const byStatement = new Map<string, { runs: number; us: number }>();
-let counting = false;
-for (const method of ["run", "get", "all"] as const) {
-  const original = StatementSync.prototype[method] as (...args: unknown[]) => unknown;
-  (StatementSync.prototype as unknown as Record<string, unknown>)[method] = function (
-    this: StatementSync,
-    ...args: unknown[]
-  ) {
-    const start = performance.now();
-    const result = original.apply(this, args);
-    if (counting) {
-      const sql = this.sourceSQL.replace(/\s+/g, " ").slice(0, 100);
-      const entry = byStatement.get(sql) ?? { runs: 0, us: 0 };
-      entry.runs++;
-      entry.us += (performance.now() - start) * 1000;
-      byStatement.set(sql, entry);
-    }
-    return result;
-  };
-}
+const timer = timeStatements();
 
 await withTempDir(async (dir) => {
   const dbPath = join(dir, "bench.db");
@@ -78,23 +58,17 @@ await withTempDir(async (dir) => {
     const wave = (first: number) =>
       Promise.all(Array.from({ length: TOGETHER }, (_, i) => publishNow(first + i)));
     for (let i = 0; i < WARMUP; i += TOGETHER) await wave(i);
-    counting = true;
+    timer.on = true;
     const cpu = process.threadCpuUsage();
     for (let i = 0; i < MEASURED; i += TOGETHER) await wave(i);
     const used = process.threadCpuUsage(cpu);
-    counting = false;
-    let runs = 0;
-    let us = 0;
-    for (const [sql, entry] of [...byStatement].sort((a, b) => b[1].us - a[1].us)) {
-      runs += entry.runs;
-      us += entry.us;
-      console.log(
-        `${(entry.runs / MEASURED).toFixed(2).padStart(6)} × ${(entry.us / MEASURED).toFixed(1).padStart(7)} µs  ${sql}`,
-      );
-    }
-    const cpuUs = (used.user + used.system) / MEASURED;
-    console.log(
-      `per publish-now: ${(runs / MEASURED).toFixed(1)} statements, ${(us / MEASURED).toFixed(0)} µs in SQLite, ${cpuUs.toFixed(0)} µs of CPU in all (this thread; ${MEASURED} requests, ${TOGETHER === 1 ? "one at a time" : `${TOGETHER} at once`})`,
+    timer.on = false;
+    printStatementTimes(
+      timer.times,
+      MEASURED,
+      used,
+      "publish-now",
+      `${MEASURED} requests, ${TOGETHER === 1 ? "one at a time" : `${TOGETHER} at once`}`,
     );
   } finally {
     await store.close();

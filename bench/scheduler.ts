@@ -10,14 +10,9 @@
 //
 //   pnpm bench scheduler [--quick]
 import { join } from "node:path";
-import {
-  createService,
-  type PostRecord,
-  type Service,
-  type Store,
-  silentLogger,
-} from "../packages/core/src/index.ts";
+import { createService, type Service, silentLogger } from "../packages/core/src/index.ts";
 import { openSqliteStore } from "../packages/server/src/index.ts";
+import { observed, waitFor } from "./lib/observed-store.ts";
 import { benchOptions, count } from "./lib/options.ts";
 import { report, round } from "./lib/result.ts";
 import { BENCH_NETWORKS, createDatabase, insertScheduledPosts } from "./lib/seed.ts";
@@ -29,35 +24,6 @@ const options = benchOptions();
 const SAMPLES = count(options, 400, 20);
 const SPACING_MS = 25;
 const BURST = count(options, 10_000, 500);
-
-const nowPrecise = () => performance.timeOrigin + performance.now();
-
-/** The store, recording when each post becomes published (the moment its transition commits). */
-function observed(store: Store): { store: Store; publishedAt: Map<string, number> } {
-  const publishedAt = new Map<string, number>();
-  const wrapped: Store = Object.create(store);
-  const seen = (result: PostRecord | null) => {
-    if (result?.status === "published" && !publishedAt.has(result.id))
-      publishedAt.set(result.id, nowPrecise());
-    return result;
-  };
-  // A post turns published when its networks' outcomes are written (finishTargets); a post whose
-  // publishing is moved by hand goes through transitionPost.
-  wrapped.finishTargets = async (...args: Parameters<Store["finishTargets"]>) =>
-    seen(await store.finishTargets(...args));
-  wrapped.transitionPost = async (...args: Parameters<Store["transitionPost"]>) =>
-    seen(await store.transitionPost(...args));
-  return { store: wrapped, publishedAt };
-}
-
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  return true;
-}
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { newId } from "../src/ids.ts";
-import { Scheduler } from "../src/scheduler/scheduler.ts";
+import { Scheduler, schedulerWidthFor } from "../src/scheduler/scheduler.ts";
 import { sideBySide } from "../src/scheduler/side-by-side.ts";
 import { silentLogger } from "../src/service/logger.ts";
 import { MemoryStore } from "../src/store/memory.ts";
-import type { KeyMode, PostRecord } from "../src/store/types.ts";
+import type { KeyMode, PostRecord, Store } from "../src/store/types.ts";
 import { FakeClock } from "../src/testing/index.ts";
 
 /*
@@ -63,6 +63,28 @@ describe("scheduler: a batch side by side", () => {
     expect(most.get("all")).toBe(6);
     expect(order).toHaveLength(30);
     expect(new Set(order).size).toBe(30);
+  });
+
+  it("publishes 32 at once on a store one process holds alone, 8 on a shared one (its pool's size)", async () => {
+    for (const shared of [false, true]) {
+      const store = new MemoryStore();
+      const clock = new FakeClock();
+      await duePosts(store, clock, ["usr_a"], "test", 60);
+      // The same store, as a store several instances share (PostgreSQL) presents itself.
+      const asShared: Store = Object.create(store, { shared: { value: true } });
+      const used = shared ? asShared : store;
+      const { publish, most, order } = countingPublish();
+      const scheduler = new Scheduler({
+        store: used,
+        clock,
+        logger: silentLogger,
+        publish,
+        ...schedulerWidthFor(used),
+      });
+      await scheduler.runDue();
+      expect(most.get("all")).toBe(shared ? 8 : 32);
+      expect(new Set(order).size).toBe(60);
+    }
   });
 
   it("publishes a live user's posts one after the other, in due order, beside other users'", async () => {

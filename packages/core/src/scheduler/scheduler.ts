@@ -116,6 +116,21 @@ export class Scheduler {
 }
 
 /**
+ * How many due posts the scheduler claims at a time and publishes side by side, by store. On a store
+ * one process holds alone (memory, SQLite) every write of one turn of the event loop shares a commit
+ * (the SQLite store's group commit), so more posts side by side share each commit: 32 at once took
+ * 10–15 % off publishing 10 000 posts due together (docs/performance.md, "Scheduler"). A shared store
+ * (PostgreSQL) keeps 8, what its connection pool is sized for, so that a burst of due posts does not
+ * queue the API's own queries behind it.
+ */
+export function schedulerWidthFor(store: Pick<Store, "shared">): {
+  batchSize: number;
+  concurrency: number;
+} {
+  return store.shared ? { batchSize: 50, concurrency: 8 } : { batchSize: 200, concurrency: 32 };
+}
+
+/**
  * Posts in one lane are published one after the other. A live post's attempts are paced per account
  * (a network's posts per hour for one account), and the check of what an account has used reads the
  * attempts already started: two posts of one user side by side could both pass it for the last slot.
