@@ -5,12 +5,9 @@
 // The companion of publish-statements.ts, for scheduled posts.
 //
 //   node bench/scheduled-statements.ts [--quick]
-import { join } from "node:path";
-import { createService, silentLogger } from "../packages/core/src/index.ts";
-import { openSqliteStore } from "../packages/server/src/index.ts";
-import { observed, waitFor } from "./lib/observed-store.ts";
+import { startBurst } from "./lib/burst.ts";
+import { waitFor } from "./lib/observed-store.ts";
 import { benchOptions, count } from "./lib/options.ts";
-import { createDatabase, insertScheduledPosts } from "./lib/seed.ts";
 import { printStatementTimes, timeStatements } from "./lib/statement-timer.ts";
 import { withTempDir } from "./lib/temp-dir.ts";
 
@@ -19,16 +16,8 @@ const POSTS = count(options, 10_000, 500);
 const timer = timeStatements();
 
 await withTempDir(async (dir) => {
-  const dbPath = join(dir, "bench.db");
-  const [user] = await createDatabase(dbPath, 1);
-  const dueAt = Date.now() + 2000;
-  insertScheduledPosts(dbPath, user!.userId, POSTS, dueAt);
-  const sqlite = openSqliteStore(dbPath, { checkpointInBackground: true });
-  const { store, publishedAt } = observed(sqlite);
-  const service = createService({ store, logger: silentLogger, rateLimit: false });
-  await service.start();
+  const { dueAt, publishedAt, close } = await startBurst(dir, POSTS);
   try {
-    if (Date.now() >= dueAt) throw new Error("writing the posts took longer than the 2 s margin");
     await waitFor(() => Date.now() >= dueAt, 5_000);
     timer.on = true;
     const cpu = process.threadCpuUsage();
@@ -39,7 +28,6 @@ await withTempDir(async (dir) => {
     timer.on = false;
     printStatementTimes(timer.times, POSTS, used, "scheduled post", `${POSTS} posts due at one instant`);
   } finally {
-    await service.close();
-    await sqlite.close();
+    await close();
   }
 });

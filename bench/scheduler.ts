@@ -12,10 +12,11 @@
 import { join } from "node:path";
 import { createService, type Service, silentLogger } from "../packages/core/src/index.ts";
 import { openSqliteStore } from "../packages/server/src/index.ts";
+import { startBurst } from "./lib/burst.ts";
 import { observed, waitFor } from "./lib/observed-store.ts";
 import { benchOptions, count } from "./lib/options.ts";
 import { report, round } from "./lib/result.ts";
-import { BENCH_NETWORKS, createDatabase, insertScheduledPosts } from "./lib/seed.ts";
+import { BENCH_NETWORKS, createDatabase } from "./lib/seed.ts";
 import { withTempDir } from "./lib/temp-dir.ts";
 
 const LAG_GOAL_MS = 20;
@@ -81,18 +82,8 @@ async function oneDueAtATime(dir: string) {
 }
 
 async function manyDueAtOnce(dir: string) {
-  const dbPath = join(dir, "burst.db");
-  const [user] = await createDatabase(dbPath, 1);
-  const dueAt = Date.now() + 2000;
-  const started = performance.now();
-  insertScheduledPosts(dbPath, user!.userId, BURST, dueAt);
-  const insertMs = performance.now() - started;
-  const sqlite = openSqliteStore(dbPath, { checkpointInBackground: true });
-  const { store, publishedAt } = observed(sqlite);
-  const service = createService({ store, logger: silentLogger, rateLimit: false });
-  await service.start();
+  const { dueAt, insertMs, publishedAt, close } = await startBurst(dir, BURST);
   try {
-    if (Date.now() >= dueAt) throw new Error("writing the posts took longer than the 2 s margin");
     if (!(await waitFor(() => publishedAt.size === BURST, 60_000 + (dueAt - Date.now())))) {
       throw new Error(`only ${publishedAt.size} of ${BURST} posts were published within a minute`);
     }
@@ -105,8 +96,7 @@ async function manyDueAtOnce(dir: string) {
       posts_per_second: Math.round(BURST / ((times.at(-1)! - times[0]!) / 1000)),
     };
   } finally {
-    await service.close();
-    await sqlite.close();
+    await close();
   }
 }
 
