@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { newId } from "../src/ids.ts";
-import { Scheduler, schedulerWidthFor } from "../src/scheduler/scheduler.ts";
+import { Scheduler } from "../src/scheduler/scheduler.ts";
 import { sideBySide } from "../src/scheduler/side-by-side.ts";
 import { silentLogger } from "../src/service/logger.ts";
 import { MemoryStore } from "../src/store/memory.ts";
@@ -65,7 +65,7 @@ describe("scheduler: a batch side by side", () => {
     expect(new Set(order).size).toBe(30);
   });
 
-  it("publishes 32 at once on a store one process holds alone, 8 on a shared one (its pool's size)", async () => {
+  it("publishes 32 at once by default on a store one process holds alone, 8 on a shared one (its pool's size)", async () => {
     for (const shared of [false, true]) {
       const store = new MemoryStore();
       const clock = new FakeClock();
@@ -74,13 +74,7 @@ describe("scheduler: a batch side by side", () => {
       const asShared: Store = Object.create(store, { shared: { value: true } });
       const used = shared ? asShared : store;
       const { publish, most, order } = countingPublish();
-      const scheduler = new Scheduler({
-        store: used,
-        clock,
-        logger: silentLogger,
-        publish,
-        ...schedulerWidthFor(used),
-      });
+      const scheduler = new Scheduler({ store: used, clock, logger: silentLogger, publish });
       await scheduler.runDue();
       expect(most.get("all")).toBe(shared ? 8 : 32);
       expect(new Set(order).size).toBe(60);

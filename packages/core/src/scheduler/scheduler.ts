@@ -10,12 +10,12 @@ export interface SchedulerOptions {
   logger: Logger;
   /** Publishes one post the scheduler has claimed (moved to `publishing`). */
   publish: (post: PostRecord, now: number) => Promise<void>;
-  /** Posts claimed per store call. */
+  /** Posts claimed per store call; by default as schedulerWidthFor(store) says. */
   batchSize?: number;
   /**
    * Posts of a claimed batch published at once. Most of a post's time is waiting (for the networks,
    * and on a shared store for the database's answers), so posts side by side use that wait; a live
-   * user's posts still go one after the other (see laneOf).
+   * user's posts still go one after the other (see laneOf). By default as schedulerWidthFor(store) says.
    */
   concurrency?: number;
   /** Wait before retrying after the store failed. */
@@ -36,7 +36,7 @@ export class Scheduler {
   private started = false;
 
   constructor(options: SchedulerOptions) {
-    this.options = { batchSize: 50, concurrency: 8, retryDelayMs: 5_000, ...options };
+    this.options = { ...schedulerWidthFor(options.store), retryDelayMs: 5_000, ...options };
     const { store, clock, logger, retryDelayMs } = this.options;
     this.timer = new DueTimer(
       "scheduler run",
@@ -123,7 +123,7 @@ export class Scheduler {
  * (PostgreSQL) keeps 8, what its connection pool is sized for, so that a burst of due posts does not
  * queue the API's own queries behind it.
  */
-export function schedulerWidthFor(store: Pick<Store, "shared">): {
+function schedulerWidthFor(store: Pick<Store, "shared">): {
   batchSize: number;
   concurrency: number;
 } {

@@ -4,7 +4,7 @@ import { ConnectAccountBody } from "../contract/requests.ts";
 import type { Account } from "../contract/resources.ts";
 import type { NetworkAdapters } from "../networks/adapter.ts";
 import { DailyAnalytics } from "../scheduler/daily-analytics.ts";
-import { Scheduler, schedulerWidthFor } from "../scheduler/scheduler.ts";
+import { Scheduler } from "../scheduler/scheduler.ts";
 import type { CredentialKeyring } from "../secrets/credential-keyring.ts";
 import type { Store, UserRecord } from "../store/types.ts";
 import { StoreUnavailableError } from "../store/unavailable.ts";
@@ -157,7 +157,6 @@ export function createService(options: ServiceOptions): Service {
     store,
     clock,
     logger,
-    ...schedulerWidthFor(options.store),
     publish: async (post, now) => {
       await publishClaimedPost(deps, post, now);
     },
