@@ -1,9 +1,10 @@
 import { authenticate } from "./auth.ts";
 import { decodeBody, isJsonContentType, mediaTypeOf, parseJsonText, readBodyBytes } from "./body.ts";
-import type { KeepAnswer, RequestContext, ServiceDeps } from "./context.ts";
+import type { KeepAnswer, ServiceDeps } from "./context.ts";
 import { badRequest, HttpError } from "./http-error.ts";
 import { idempotencyKeyOf, requestFingerprint, takesIdempotencyKey, withIdempotency } from "./idempotency.ts";
 import { checkMonthlyCalls, type RateLimiter } from "./limits.ts";
+import { noAnswer, PipelineContext } from "./pipeline-context.ts";
 import { errorResponse, withHeaders } from "./responses.ts";
 import type { AnyRoute } from "./route.ts";
 import { describeBodyError } from "./zod-errors.ts";
@@ -25,21 +26,7 @@ export async function runRoute(
   deps: ServiceDeps,
   options: PipelineOptions,
 ): Promise<Response> {
-  // Parsed when a handler first asks: GET /posts/{id}, the most frequent call, never does.
-  let url: URL | undefined;
-  const ctx = {
-    deps,
-    request,
-    get url() {
-      url ??= new URL(request.url);
-      return url;
-    },
-    requestId,
-    params,
-    query: {},
-    body: undefined,
-    keptAnswer: noAnswer,
-  } as RequestContext;
+  const ctx = new PipelineContext(deps, request, requestId, params);
   let rateHeaders: Record<string, string> | null = null;
   const now = deps.clock.now();
   if (route.auth) ctx.caller = await authenticate(request, deps.store, now);
@@ -98,9 +85,6 @@ export async function runRoute(
     throw err;
   }
 }
-
-/** A request without an Idempotency-Key has no answer to keep. */
-const noAnswer: KeepAnswer = () => undefined;
 
 function parseQuery(route: AnyRoute, url: URL): unknown {
   const parsed = route.query!.safeParse(Object.fromEntries(url.searchParams));

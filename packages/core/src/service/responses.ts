@@ -12,27 +12,34 @@ interface TextAnswer {
   headers: Readonly<Record<string, string>> | undefined;
 }
 
-const textAnswers = new WeakMap<Response, TextAnswer>();
+/**
+ * Kept on the response itself, under a symbol, not in a WeakMap: with a WeakMap each response and the
+ * text it holds outlived V8's young-generation collections and was copied into the old generation,
+ * about 1 KB a request, there to wait for a full collection (docs/performance.md, "What a request
+ * leaves in the old generation").
+ */
+const TEXT_ANSWER = Symbol("socialpub.textAnswer");
+type WithTextAnswer = Response & { [TEXT_ANSWER]?: TextAnswer };
 
 /**
  * A response with a body of text, whose text a server can take as it is (see `bodyTextOf`). Add headers
  * to it with `withHeaders`, not through `response.headers`, which the record would not see.
  */
 export function textResponse(status: number, text: string, headers: HeadersInit): Response {
-  const response = new Response(text, { status, headers });
+  const response: WithTextAnswer = new Response(text, { status, headers });
   const plain = headers instanceof Headers || Array.isArray(headers) ? undefined : headers;
-  textAnswers.set(response, { status, text, headers: plain });
+  response[TEXT_ANSWER] = { status, text, headers: plain };
   return response;
 }
 
 /** The body of a response made by `textResponse`, or undefined for any other response. */
 export function bodyTextOf(response: Response): string | undefined {
-  return textAnswers.get(response)?.text;
+  return (response as WithTextAnswer)[TEXT_ANSWER]?.text;
 }
 
 /** A header of `response` (`name` in lower case), read from what it was made of when possible. */
 export function headerOf(response: Response, name: string): string | null {
-  const headers = textAnswers.get(response)?.headers;
+  const headers = (response as WithTextAnswer)[TEXT_ANSWER]?.headers;
   return headers ? (headers[name] ?? null) : response.headers.get(name);
 }
 
@@ -43,7 +50,7 @@ export function headerOf(response: Response, name: string): string | null {
  * the response carries.
  */
 export function withHeaders(response: Response, added: Readonly<Record<string, string>>): Response {
-  const answer = textAnswers.get(response);
+  const answer = (response as WithTextAnswer)[TEXT_ANSWER];
   if (answer?.headers) return textResponse(answer.status, answer.text, { ...answer.headers, ...added });
   try {
     setAll(response.headers, added);
