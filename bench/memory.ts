@@ -64,6 +64,15 @@ await withTempDir(async (dir) => {
         .map(([name, bytes]) => [`${name}_mb`, round(bytes / MB, 1)]),
     );
     console.log(`  at the peak: ${JSON.stringify(breakdown)}`);
+    // Collections over the whole run (bench/lib/gc-counters.ts): what the load left in the old generation.
+    const last = memory.at(-1)!.counters;
+    const gc = {
+      scavenges: last.gc_scavenges,
+      full: last.gc_full,
+      promoted_mb: round((last.gc_promoted_bytes ?? 0) / MB, 1),
+      promoted_bytes_per_request: Math.round((last.gc_promoted_bytes ?? 0) / result.requests),
+    };
+    console.log(`  collections: ${JSON.stringify(gc)}`);
     console.log(
       `  ${result.requests.toLocaleString("en-US")} requests (${result.requests_per_s.toLocaleString("en-US")} req/s); ` +
         `RSS idle ${round(idle / MB, 1)} MB, peak ${round(peak / MB, 1)} MB over ${samples.length} samples`,
@@ -91,6 +100,7 @@ await withTempDir(async (dir) => {
         rss_idle_mb: round(idle / MB, 1),
         // What held the RSS at its largest sample (bench/lib/memory-breakdown.ts).
         at_peak: breakdown,
+        gc,
         seed: "rows written straight into the database file in transactions of 20 000 posts (bench/lib/seed.ts)",
         rss_samples_mb: samples.map((s) => round(s / MB, 1)),
         heap_used_samples_mb: memory.map((m) => round(m.heapUsed / MB, 1)),

@@ -26,6 +26,12 @@ export interface CompareOptions {
 export interface Round extends LoadResult {
   /** CPU time the server process spent per answered request (µs); null when it does not report it. */
   server_cpu_us_per_request: number | null;
+  /**
+   * Bytes V8's young collections copied into the old generation, per answered request, and the full
+   * collections of the round (bench/lib/gc-counters.ts); null when the server does not report them.
+   */
+  server_promoted_bytes_per_request: number | null;
+  server_full_gcs: number | null;
 }
 
 export interface Compared {
@@ -56,23 +62,33 @@ export async function compare(options: CompareOptions): Promise<Compared> {
     const order = r % 2 === 0 ? contenders : [...contenders].reverse();
     for (const contender of order) {
       await options.beforeRound?.();
-      const cpuBefore = (await contender.server.stats()).counters.cpu_us;
+      const before = (await contender.server.stats()).counters;
       const loaded = await load({
         url: contender.server.url,
         connections,
         seconds: options.seconds,
         request: requestOf(contender),
       });
-      const cpuAfter = (await contender.server.stats()).counters.cpu_us;
-      const cpu =
-        cpuBefore === undefined || cpuAfter === undefined
-          ? null
-          : Math.round((cpuAfter - cpuBefore) / loaded.requests);
-      const result: Round = { ...loaded, server_cpu_us_per_request: cpu };
+      const after = (await contender.server.stats()).counters;
+      const grew = (name: string) =>
+        before[name] === undefined || after[name] === undefined ? null : after[name] - before[name];
+      const perRequest = (name: string) => {
+        const total = grew(name);
+        return total === null ? null : Math.round(total / loaded.requests);
+      };
+      const result: Round = {
+        ...loaded,
+        server_cpu_us_per_request: perRequest("cpu_us"),
+        server_promoted_bytes_per_request: perRequest("gc_promoted_bytes"),
+        server_full_gcs: grew("gc_full"),
+      };
       rounds[contender.name]!.push(result);
+      const cpu = result.server_cpu_us_per_request;
+      const promoted = result.server_promoted_bytes_per_request;
       console.log(
         `    ${contender.name}: ${result.requests_per_s.toLocaleString("en-US")} req/s, p99 ${result.latency_ms.p99} ms` +
-          (cpu === null ? "" : `, ${cpu} µs server CPU per request`),
+          (cpu === null ? "" : `, ${cpu} µs server CPU per request`) +
+          (promoted === null ? "" : `, ${promoted} B promoted per request, ${result.server_full_gcs} full GCs`),
       );
     }
   }

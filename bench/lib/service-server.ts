@@ -14,6 +14,7 @@ import {
   openSqliteStore,
   startServer,
 } from "../../packages/server/src/index.ts";
+import { watchGarbageCollection } from "./gc-counters.ts";
 import { memoryBreakdown } from "./memory-breakdown.ts";
 import { serveParent } from "./serve-parent.ts";
 
@@ -32,6 +33,7 @@ const server = await startServer({
   service: { rateLimit: false, allowPrivateWebhookUrls: true },
   ...(adapter && { adapter }),
 });
+const gcCounters = watchGarbageCollection();
 serveParent(
   server.url,
   async () => {
@@ -49,6 +51,7 @@ serveParent(
       external,
       array_buffers: arrayBuffers,
       ...memoryBreakdown(),
+      ...gcCounters(),
     };
   },
 );

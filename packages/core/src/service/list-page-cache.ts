@@ -7,7 +7,12 @@
  * cached page is never older than what the store would answer. The version is read before the page, so
  * a page is at least as fresh as the version it is filed under.
  *
- * Bounded by the characters it holds; the least recently used page goes first.
+ * Bounded by the characters it holds; the least recently used page goes first. A page is kept the
+ * second time it is built, not the first (`admit`): a client reading many posts once each — a dashboard,
+ * an export — would otherwise fill the cache with pages nobody asks for again, each pushing out one
+ * that is, and each outliving V8's young collections only to wait as garbage for a full one (measured
+ * under the memory benchmark's reads of random posts: docs/performance.md, "Memory with 1 000 000
+ * posts"). A post or page a client polls is kept from its second answer on.
  */
 export interface CachedPage {
   readonly body: string;
@@ -21,10 +26,19 @@ interface Entry extends CachedPage {
 /** About 270 full pages of 100 posts (about 30 000 characters each). */
 export const DEFAULT_LIST_PAGE_CACHE_CHARS = 8_000_000;
 
+/**
+ * How many pages built once are remembered (by a 32-bit hash of their key, 64 KB in all), waiting for
+ * the second build that admits them. Two keys may share a slot: one then evicts the other's memory of
+ * being built, or, when their hashes are equal too, admits it early — either only changes what is
+ * kept, never what is served.
+ */
+const BUILT_ONCE_SLOTS = 16_384;
+
 export class ListPageCache {
   private readonly entries = new Map<string, Entry>();
   private chars = 0;
   private readonly maxChars: number;
+  private readonly builtOnce = new Uint32Array(BUILT_ONCE_SLOTS);
 
   constructor(maxChars = DEFAULT_LIST_PAGE_CACHE_CHARS) {
     this.maxChars = maxChars;
@@ -46,6 +60,7 @@ export class ListPageCache {
     // A request that authorised before a later one finished building may finish last: keep the newer.
     if (old && old.version > version) return;
     if (old) this.remove(key, old);
+    else if (!this.admit(key)) return;
     const size = sizeOf(key, page.body);
     if (size > this.maxChars) return;
     this.entries.set(key, { ...page, version });
@@ -60,6 +75,15 @@ export class ListPageCache {
     return this.entries.size;
   }
 
+  /** True the second time `key` is built (see BUILT_ONCE_SLOTS); the first time, remembers it. */
+  private admit(key: string): boolean {
+    const hash = hashOf(key);
+    const slot = hash & (BUILT_ONCE_SLOTS - 1);
+    if (this.builtOnce[slot] === hash) return true;
+    this.builtOnce[slot] = hash;
+    return false;
+  }
+
   private remove(key: string, entry: Entry): void {
     this.entries.delete(key);
     this.chars -= sizeOf(key, entry.body);
@@ -69,3 +93,10 @@ export class ListPageCache {
 // The user id is a generated id (no newline), so the key cannot collide across users.
 const keyOf = (userId: string, resource: string) => `${userId}\n${resource}`;
 const sizeOf = (key: string, body: string) => key.length + body.length;
+
+/** FNV-1a over the key's UTF-16 code units, one pass; never 0, the value of an empty slot. */
+function hashOf(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return hash >>> 0 || 1;
+}
