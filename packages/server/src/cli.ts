@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4
+#!/usr/bin/env -S node --max-semi-space-size=4 --max-old-space-size=1024
 import { describeFailure } from "./cli/errors.ts";
 import { buildProgram } from "./cli/program.ts";
 
