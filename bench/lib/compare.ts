@@ -88,7 +88,9 @@ export async function compare(options: CompareOptions): Promise<Compared> {
       console.log(
         `    ${contender.name}: ${result.requests_per_s.toLocaleString("en-US")} req/s, p99 ${result.latency_ms.p99} ms` +
           (cpu === null ? "" : `, ${cpu} µs server CPU per request`) +
-          (promoted === null ? "" : `, ${promoted} B promoted per request, ${result.server_full_gcs} full GCs`),
+          (promoted === null
+            ? ""
+            : `, ${promoted} B promoted per request, ${result.server_full_gcs} full GCs`),
       );
     }
   }

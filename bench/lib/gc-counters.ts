@@ -33,7 +33,8 @@ export function watchGarbageCollection(): () => Record<string, number> {
         totals.gc_scavenges++;
         totals.gc_promoted_bytes += Math.max(
           0,
-          oldSpaceUsed(record.afterGC.heapSpaceStatistics) - oldSpaceUsed(record.beforeGC.heapSpaceStatistics),
+          oldSpaceUsed(record.afterGC.heapSpaceStatistics) -
+            oldSpaceUsed(record.beforeGC.heapSpaceStatistics),
         );
       } else if (record.gcType === "MarkSweepCompact") {
         totals.gc_full++;
