@@ -9,8 +9,8 @@ export const noAnswer: KeepAnswer = () => undefined;
  *
  * A class, not an object literal with a `get url()` of its own. With a getter made afresh per request,
  * every request's objects outlived V8's young-generation collections and were copied into its old
- * generation — about 2 KB a request, most of what GET /posts/{id} promoted — and full collections came
- * every second under load: V8 files an accessor in the object's hidden class (its map), so each
+ * generation — the larger part of what a GET /posts/{id} left there — and full collections came
+ * every second or two under load: V8 files an accessor in the object's hidden class (its map), so each
  * context got a map of its own, and maps live in the old generation, from where the getter's closure
  * reached the rest (docs/performance.md, "What a request leaves in the old generation").
  */

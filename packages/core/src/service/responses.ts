@@ -15,7 +15,7 @@ interface TextAnswer {
 /**
  * Kept on the response itself, under a symbol, not in a WeakMap: with a WeakMap each response and the
  * text it holds outlived V8's young-generation collections and was copied into the old generation,
- * about 1 KB a request, there to wait for a full collection (docs/performance.md, "What a request
+ * there to wait for a full collection (docs/performance.md, "What a request
  * leaves in the old generation").
  */
 const TEXT_ANSWER = Symbol("socialpub.textAnswer");
