@@ -8,13 +8,13 @@ const servers: HttpServer[] = [];
 
 async function serve(
   handler: FetchHandler,
-  extra: { completed?: RequestCompleted[]; errors?: unknown[] } = {},
+  extra: { completed?: RequestCompleted[]; errors?: unknown[]; shutdownGraceMs?: number } = {},
 ) {
   const server = await listen(handler, {
     host: "127.0.0.1",
     port: 0,
     bodyLimit: LIMIT,
-    shutdownGraceMs: 2_000,
+    shutdownGraceMs: extra.shutdownGraceMs ?? 2_000,
     onComplete: (info) => extra.completed?.push(info),
     onError: (error) => extra.errors?.push(error),
   });
@@ -241,6 +241,47 @@ describe("graceful close", () => {
     expect(await res.json()).toEqual({ finished: true });
     await closed;
     await expect(fetch(server.url)).rejects.toThrow();
+  });
+
+  it("cuts a client off after the grace period, then waits for every handler still running", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started = 0;
+    let allStarted: () => void = () => {};
+    const bothStarted = new Promise<void>((resolve) => {
+      allStarted = resolve;
+    });
+    let finished = 0;
+    const server = await serve(
+      async () => {
+        if (++started === 2) allStarted();
+        await gate;
+        finished++;
+        return Response.json({ finished: true });
+      },
+      { shutdownGraceMs: 50 },
+    );
+    const cutOff = [fetch(server.url), fetch(server.url)].map((answer) =>
+      answer.then(
+        () => "answered",
+        () => "cut off",
+      ),
+    );
+    await bothStarted;
+    let finishedWhenClosed: number | undefined;
+    const closing = server.close().then(() => {
+      finishedWhenClosed = finished;
+    });
+    // Both clients are cut off once the grace period ends, while their handlers still run…
+    expect(await Promise.all(cutOff)).toEqual(["cut off", "cut off"]);
+    // …and close() is still waiting for them some turns of the event loop later.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(finishedWhenClosed).toBeUndefined();
+    release();
+    await closing;
+    expect(finishedWhenClosed).toBe(2);
   });
 
   it("closes idle keep-alive connections at once", async () => {
