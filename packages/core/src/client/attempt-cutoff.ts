@@ -13,9 +13,53 @@ export interface AttemptCutoff {
   end(): void;
 }
 
-interface Watched {
-  at: number;
-  expire(): void;
+/**
+ * One attempt in flight. A class rather than closures and an object literal with its own getter, so
+ * every attempt shares one hidden class and holds no closure over the call (docs/performance.md, "What
+ * a request leaves in the old generation"). It listens to the caller's signal as an event-listener
+ * object (`handleEvent`), so it needs no bound function to remove again.
+ */
+class Attempt implements AttemptCutoff {
+  readonly signal = new EventEmitter();
+  readonly at: number;
+  readonly #deadlines: AttemptDeadlines;
+  readonly #callerSignal: AbortSignal | undefined;
+  #timedOut = false;
+  #ended = false;
+
+  constructor(deadlines: AttemptDeadlines, at: number, callerSignal: AbortSignal | undefined) {
+    this.#deadlines = deadlines;
+    this.at = at;
+    this.#callerSignal = callerSignal;
+    callerSignal?.addEventListener("abort", this, { once: true });
+  }
+
+  get timedOut(): boolean {
+    return this.#timedOut;
+  }
+
+  end(): void {
+    this.#finish(false);
+  }
+
+  /** Its deadline passed. */
+  expire(): void {
+    this.#timedOut = true;
+    this.#finish(true);
+  }
+
+  /** The caller's signal fired. */
+  handleEvent(): void {
+    this.#finish(true);
+  }
+
+  #finish(cutOff: boolean): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#deadlines.release(this);
+    this.#callerSignal?.removeEventListener("abort", this);
+    if (cutOff) this.signal.emit("abort");
+  }
 }
 
 /**
@@ -28,42 +72,23 @@ interface Watched {
  * timer is unref'd: a process with nothing else to do exits, as with undici's own idle sockets.
  */
 export class AttemptDeadlines {
-  readonly #watched = new Set<Watched>();
+  readonly #watched = new Set<Attempt>();
   #timer: ReturnType<typeof setTimeout> | null = null;
   #armedFor = Number.POSITIVE_INFINITY;
 
   start(timeoutMs: number, callerSignal: AbortSignal | undefined): AttemptCutoff {
-    const signal = new EventEmitter();
-    let timedOut = false;
-    let ended = false;
-    const finish = (cutOff: boolean) => {
-      if (ended) return;
-      ended = true;
-      this.#watched.delete(watched);
-      // With nothing in flight the armed timer must not keep the process alive.
-      if (this.#watched.size === 0) this.#timer?.unref();
-      callerSignal?.removeEventListener("abort", onCallerAbort);
-      if (cutOff) signal.emit("abort");
-    };
-    const onCallerAbort = () => finish(true);
-    const watched: Watched = {
-      at: Date.now() + timeoutMs,
-      expire: () => {
-        timedOut = true;
-        finish(true);
-      },
-    };
     if (this.#watched.size === 0) this.#timer?.ref();
-    this.#watched.add(watched);
-    if (watched.at < this.#armedFor) this.#arm(watched.at);
-    callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
-    return {
-      signal,
-      get timedOut() {
-        return timedOut;
-      },
-      end: () => finish(false),
-    };
+    const attempt = new Attempt(this, Date.now() + timeoutMs, callerSignal);
+    this.#watched.add(attempt);
+    if (attempt.at < this.#armedFor) this.#arm(attempt.at);
+    return attempt;
+  }
+
+  /** An attempt ended: stop watching it. */
+  release(attempt: Attempt): void {
+    this.#watched.delete(attempt);
+    // With nothing in flight the armed timer must not keep the process alive.
+    if (this.#watched.size === 0) this.#timer?.unref();
   }
 
   #arm(at: number): void {
