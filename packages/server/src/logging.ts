@@ -1,4 +1,5 @@
 import { type DestinationStream, type LevelWithSilent, type Logger, pino } from "pino";
+import { turnBatchedStandardOutput } from "./log-destination.ts";
 
 export type { Logger } from "pino";
 
@@ -40,7 +41,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       base: { service: "socialpub-server" },
       redact: { paths: REDACT_PATHS, censor: "[redacted]" },
     },
-    options.destination ?? pino.destination({ dest: 1, sync: true }),
+    options.destination ?? turnBatchedStandardOutput(),
   );
 }
 
