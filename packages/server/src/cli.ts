@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4 --max-old-space-size=1024
+#!/usr/bin/env -S node --max-semi-space-size=4 --max-old-space-size=1024 --no-allocation-site-pretenuring
 import { describeFailure } from "./cli/errors.ts";
 import { buildProgram } from "./cli/program.ts";
 

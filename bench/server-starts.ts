@@ -1,0 +1,69 @@
+// Starts the reference server many times, each a process of its own on the same database, puts each
+// under GET /posts/{id} over 50 keep-alive connections for a few seconds, and prints per start the CPU
+// per request and the bytes V8's young collections copied into the old generation per request. A
+// start that copies over a kilobyte a GET is counted as one where V8 pretenured a request's objects
+// (docs/performance.md, "Pretenuring"): they then go to the old generation as they are made, and the
+// server spends about 1.4× its usual CPU per GET for the rest of its life. Node options given are
+// added after the ones the server ships with (the last of two opposite V8 flags wins), e.g. to see how
+// often it happens without the shipped `--no-allocation-site-pretenuring`:
+//
+//   node bench/server-starts.ts                                          # 20 starts, shipped options
+//   node bench/server-starts.ts --allocation-site-pretenuring --starts 40
+//
+// Not part of `pnpm bench` (it has no goal of its own): it shows what a single benchmark run cannot,
+// how often a start goes wrong.
+import { join } from "node:path";
+import serverNodeFlags from "../packages/server/node-flags.json" with { type: "json" };
+import { load } from "./lib/load.ts";
+import { createDatabase, insertPublishedPosts, resetMonthlyCalls } from "./lib/seed.ts";
+import { startServiceServer } from "./lib/servers.ts";
+import { withTempDir } from "./lib/temp-dir.ts";
+
+const CONNECTIONS = 50;
+const PRETENURED_BYTES = 1_000;
+
+const args = process.argv.slice(2);
+const startsAt = args.indexOf("--starts");
+const STARTS = startsAt === -1 ? 20 : Number(args[startsAt + 1]);
+if (!Number.isInteger(STARTS) || STARTS < 1) throw new Error("--starts takes a whole number of starts");
+const options = args.filter((_, i) => startsAt === -1 || (i !== startsAt && i !== startsAt + 1));
+for (const option of options) {
+  if (!option.startsWith("--")) throw new Error(`"${option}" is not a Node option`);
+}
+const flags = [...serverNodeFlags.flags, ...options];
+
+await withTempDir(async (dir) => {
+  const dbPath = join(dir, "bench.db");
+  const users = await createDatabase(dbPath, CONNECTIONS);
+  const postIds = users.map((user) => insertPublishedPosts(dbPath, user.userId, 100).at(-1)!);
+  const request = (i: number) => ({
+    method: "GET" as const,
+    path: `/api/v1/posts/${postIds[i % CONNECTIONS]}`,
+    headers: { authorization: `Bearer ${users[i % CONNECTIONS]!.apiKey}` },
+  });
+  console.log(
+    `${STARTS} starts of the server with ${flags.join(" ")}; GET /posts/{id}, ${CONNECTIONS} connections`,
+  );
+  let pretenured = 0;
+  for (let start = 1; start <= STARTS; start++) {
+    const server = await startServiceServer(dbPath, undefined, flags);
+    try {
+      await load({ url: server.url, connections: CONNECTIONS, seconds: 2, request });
+      const before = (await server.stats()).counters;
+      const { requests } = await load({ url: server.url, connections: CONNECTIONS, seconds: 3, request });
+      const after = (await server.stats()).counters;
+      const per = (name: string) => ((after[name] ?? 0) - (before[name] ?? 0)) / requests;
+      const promoted = per("gc_promoted_bytes");
+      if (promoted > PRETENURED_BYTES) pretenured++;
+      const fullCollections = (after.gc_full ?? 0) - (before.gc_full ?? 0);
+      console.log(
+        `  start ${start}: ${per("cpu_us").toFixed(0)} µs CPU per request, ${promoted.toFixed(0)} B promoted per request, ${fullCollections} full collections${promoted > PRETENURED_BYTES ? " — pretenured" : ""}`,
+      );
+    } finally {
+      await server.stop();
+    }
+    // Every call counts against its user's month: a fresh month for each start keeps them under it.
+    resetMonthlyCalls(dbPath);
+  }
+  console.log(`${pretenured} of ${STARTS} starts pretenured a request's objects`);
+});
