@@ -14,6 +14,7 @@
 // how often a start goes wrong.
 import { join } from "node:path";
 import serverNodeFlags from "../packages/server/node-flags.json" with { type: "json" };
+import { measuredRound } from "./lib/compare.ts";
 import { load } from "./lib/load.ts";
 import { createDatabase, insertPublishedPosts, resetMonthlyCalls } from "./lib/seed.ts";
 import { startServiceServer } from "./lib/servers.ts";
@@ -49,15 +50,11 @@ await withTempDir(async (dir) => {
     const server = await startServiceServer(dbPath, undefined, flags);
     try {
       await load({ url: server.url, connections: CONNECTIONS, seconds: 2, request });
-      const before = (await server.stats()).counters;
-      const { requests } = await load({ url: server.url, connections: CONNECTIONS, seconds: 3, request });
-      const after = (await server.stats()).counters;
-      const per = (name: string) => ((after[name] ?? 0) - (before[name] ?? 0)) / requests;
-      const promoted = per("gc_promoted_bytes");
+      const round = await measuredRound(server, { connections: CONNECTIONS, seconds: 3, request });
+      const promoted = round.server_promoted_bytes_per_request!;
       if (promoted > PRETENURED_BYTES) pretenured++;
-      const fullCollections = (after.gc_full ?? 0) - (before.gc_full ?? 0);
       console.log(
-        `  start ${start}: ${per("cpu_us").toFixed(0)} µs CPU per request, ${promoted.toFixed(0)} B promoted per request, ${fullCollections} full collections${promoted > PRETENURED_BYTES ? " — pretenured" : ""}`,
+        `  start ${start}: ${round.server_cpu_us_per_request} µs CPU per request, ${promoted} B promoted per request, ${round.server_full_gcs} full collections${promoted > PRETENURED_BYTES ? " — pretenured" : ""}`,
       );
     } finally {
       await server.stop();

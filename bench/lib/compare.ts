@@ -1,5 +1,5 @@
 import type { ChildServer } from "./child.ts";
-import { type LoadRequest, type LoadResult, load } from "./load.ts";
+import { type LoadOptions, type LoadRequest, type LoadResult, load } from "./load.ts";
 import { round } from "./result.ts";
 
 export interface Contender {
@@ -41,6 +41,25 @@ export interface Compared {
   median: Record<string, Round>;
 }
 
+/** One round of load on `server`, with what the server itself counted while it ran. */
+export async function measuredRound(server: ChildServer, options: Omit<LoadOptions, "url">): Promise<Round> {
+  const before = (await server.stats()).counters;
+  const loaded = await load({ url: server.url, ...options });
+  const after = (await server.stats()).counters;
+  const grew = (name: string) =>
+    before[name] === undefined || after[name] === undefined ? null : after[name] - before[name];
+  const perRequest = (name: string) => {
+    const total = grew(name);
+    return total === null ? null : Math.round(total / loaded.requests);
+  };
+  return {
+    ...loaded,
+    server_cpu_us_per_request: perRequest("cpu_us"),
+    server_promoted_bytes_per_request: perRequest("gc_promoted_bytes"),
+    server_full_gcs: grew("gc_full"),
+  };
+}
+
 /**
  * Loads each contender in turn with the same requests. Rounds alternate the order, so a change in the
  * machine's load during the run hits every contender alike; each contender's figure is its median round.
@@ -62,26 +81,11 @@ export async function compare(options: CompareOptions): Promise<Compared> {
     const order = r % 2 === 0 ? contenders : [...contenders].reverse();
     for (const contender of order) {
       await options.beforeRound?.();
-      const before = (await contender.server.stats()).counters;
-      const loaded = await load({
-        url: contender.server.url,
+      const result = await measuredRound(contender.server, {
         connections,
         seconds: options.seconds,
         request: requestOf(contender),
       });
-      const after = (await contender.server.stats()).counters;
-      const grew = (name: string) =>
-        before[name] === undefined || after[name] === undefined ? null : after[name] - before[name];
-      const perRequest = (name: string) => {
-        const total = grew(name);
-        return total === null ? null : Math.round(total / loaded.requests);
-      };
-      const result: Round = {
-        ...loaded,
-        server_cpu_us_per_request: perRequest("cpu_us"),
-        server_promoted_bytes_per_request: perRequest("gc_promoted_bytes"),
-        server_full_gcs: grew("gc_full"),
-      };
       rounds[contender.name]!.push(result);
       const cpu = result.server_cpu_us_per_request;
       const promoted = result.server_promoted_bytes_per_request;
