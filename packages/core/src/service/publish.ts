@@ -1,5 +1,6 @@
+import type { NetworkId } from "../contract/networks.ts";
 import { newId } from "../ids.ts";
-import type { IdempotencyAnswer, PostRecord, TargetRecord } from "../store/types.ts";
+import type { IdempotencyAnswer, NewEvent, PostRecord, TargetRecord } from "../store/types.ts";
 import type { ServiceDeps } from "./context.ts";
 import {
   type AccountReader,
@@ -116,8 +117,8 @@ export async function runAttempts(
       post.id,
       finished.map((o) => o.target),
       clock.now(),
-      (settledPost) => ({
-        events: finished.flatMap((o) => o.events),
+      (settledPost, stored) => ({
+        events: eventsOfWritten(finished, stored),
         idempotency: answer?.(settledPost, written),
       }),
     );
@@ -139,7 +140,9 @@ export async function runAttempts(
     if (finishedNow.has(i)) return;
     const tail = attempt
       .then(async (outcome) => {
-        await store.finishTargets(post.id, [outcome.target], clock.now(), { events: outcome.events });
+        await store.finishTargets(post.id, [outcome.target], clock.now(), (_, stored) => ({
+          events: eventsOfWritten([outcome], stored),
+        }));
         notifyRetries(deps, [outcome]);
       })
       .catch((err) => {
@@ -150,6 +153,15 @@ export async function runAttempts(
     publishing.background.add(tail);
   });
   return { post: settled, targets: written };
+}
+
+/**
+ * The events of the outcomes the store wrote. One it did not write announces nothing: another attempt
+ * settled that network first (an instance that took the post over while this write waited on the
+ * database), and that attempt's events announced it.
+ */
+function eventsOfWritten(outcomes: readonly AttemptOutcome[], written: ReadonlySet<NetworkId>): NewEvent[] {
+  return outcomes.filter((o) => written.has(o.target.platform)).flatMap((o) => o.events);
 }
 
 /**
@@ -171,7 +183,9 @@ export async function retryClaimedTarget(
 ): Promise<void> {
   const outcome = await attemptSafely(deps, post, target);
   try {
-    await deps.store.finishTargets(post.id, [outcome.target], deps.clock.now(), { events: outcome.events });
+    await deps.store.finishTargets(post.id, [outcome.target], deps.clock.now(), (_, stored) => ({
+      events: eventsOfWritten([outcome], stored),
+    }));
   } catch (err) {
     deps.publishing.inFlight.leftInFlight(deps.clock.now());
     throw err;

@@ -513,18 +513,23 @@ export class MemoryStore implements Store {
     postId: string,
     targets: readonly TargetRecord[],
     now: number,
-    effects?: Effects | ((post: PostRecord) => Effects),
+    effects?: Effects | ((post: PostRecord, written: ReadonlySet<NetworkId>) => Effects),
   ): Promise<PostRecord | null> {
     this.postsChanged();
     const post = this.posts.get(postId);
     const stored = this.targets.get(postId);
     if (!post || !stored) return null;
+    // Settled before this write: final (see Store.finishTargets).
+    const final = new Set(stored.filter((t) => t.status !== "pending").map((t) => t.platform));
+    const written = new Set<NetworkId>();
     for (const target of targets) {
       const at = stored.findIndex((t) => t.platform === target.platform);
-      if (at >= 0) stored[at] = copy(target);
+      if (at < 0 || final.has(target.platform)) continue;
+      stored[at] = copy(target);
+      written.add(target.platform);
     }
     Object.assign(post, settledPost(post, stored, now));
-    this.writeEffects(typeof effects === "function" ? effects(copy(post)) : effects);
+    this.writeEffects(typeof effects === "function" ? effects(copy(post), written) : effects);
     return copy(post);
   }
 

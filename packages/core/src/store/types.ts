@@ -593,12 +593,18 @@ export interface Store {
    * failed) → draft with no schedule. A post in any other status keeps it. `effects` (or the effects
    * made from the post as settled) are written in the same step. Null, and nothing written, when the
    * post is gone.
+   *
+   * A stored target already settled (published or failed) is final: a given one is not written over
+   * it. Another attempt settled it first — on a shared store, an instance that took the post over
+   * when its lease ran out while this outcome waited on the database — and what that attempt wrote,
+   * events included, stands. `written` names the networks whose outcomes were written, so the effects
+   * made from it announce only those.
    */
   finishTargets(
     postId: string,
     targets: readonly TargetRecord[],
     now: number,
-    effects?: Effects | ((post: PostRecord) => Effects),
+    effects?: Effects | ((post: PostRecord, written: ReadonlySet<NetworkId>) => Effects),
   ): Promise<PostRecord | null>;
   /**
    * Saves how far the attempt in flight got (`publish_step`: a container made, its publish sent) before

@@ -219,11 +219,12 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
         await moved("transitionPost (an edit)");
         await store.transitionPost(p.id, ["draft"], { status: "published", published_at: T0 }, [
           target(p.id, "x", { status: "published", published_at: T0 }),
+          target(p.id, "bluesky"),
         ]);
         await moved("transitionPost (published, targets replaced)");
         await store.reportMetrics(p.id, "x", { reach: 10, likes: 1, comments: 0, shares: 0 });
         await moved("reportMetrics");
-        await store.finishTargets(p.id, [target(p.id, "x", { status: "published", reach: 11 })], T0);
+        await store.finishTargets(p.id, [target(p.id, "bluesky", { status: "published", reach: 11 })], T0);
         await moved("finishTargets");
         expect(await version(), "nothing written").toBe(last);
         await store.deletePost(u.id, p.id);
@@ -985,6 +986,42 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
           published_at: null,
         });
         expect(await store.finishTargets("post_missing", [], T0, { events: [event(u.id)] })).toBeNull();
+        expect(await store.listEvents(u.id)).toHaveLength(2);
+      });
+
+      it("finishTargets never writes over a target already settled: a late outcome, and what it would announce, are dropped", async () => {
+        const u = await user();
+        const p = post(u.id, { status: "publishing", platforms: ["x", "bluesky"], scheduled_at: T0 });
+        await store.insertPost(p, [target(p.id, "x"), target(p.id, "bluesky")]);
+        const first = target(p.id, "x", {
+          status: "published",
+          permalink: "https://x.com/i/1",
+          published_at: T0 + 5,
+        });
+        // One event per network written, as the publisher announces them.
+        const writtenBy: NetworkId[][] = [];
+        const announce = (_: PostRecord, written: ReadonlySet<NetworkId>) => {
+          writtenBy.push([...written]);
+          return { events: [...written].map(() => event(u.id)) };
+        };
+        await store.finishTargets(p.id, [first], T0 + 5, announce);
+        // Another attempt of the same post (an instance that took it over) comes late with its own outcome,
+        // beside an outcome for a network still pending: only that one is written and announced.
+        const late = target(p.id, "x", {
+          status: "published",
+          permalink: "https://x.com/i/2",
+          published_at: T0 + 9,
+        });
+        const bluesky = target(p.id, "bluesky", { status: "failed", error: "Bluesky: refused" });
+        const settled = await store.finishTargets(p.id, [late, bluesky], T0 + 9, announce);
+        expect(settled).toMatchObject({ status: "published", published_at: T0 + 5 });
+        expect(await store.getTargets(p.id)).toEqual([first, bluesky]);
+        expect(writtenBy).toEqual([["x"], ["bluesky"]]);
+        // A failed target is as final: a late "published" does not revive it.
+        const lateBluesky = target(p.id, "bluesky", { status: "published", permalink: "https://bsky.app/2" });
+        await store.finishTargets(p.id, [lateBluesky], T0 + 12, announce);
+        expect((await store.getTargets(p.id))[1]).toEqual(bluesky);
+        expect(writtenBy).toEqual([["x"], ["bluesky"], []]);
         expect(await store.listEvents(u.id)).toHaveLength(2);
       });
 

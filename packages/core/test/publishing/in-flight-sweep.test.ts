@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryStore } from "../../src/store/memory.ts";
-import type { StoreWakeups } from "../../src/store/types.ts";
 import { failingStore } from "./helpers/failing-store.ts";
 import { type LiveService, liveService, targetsOf } from "./helpers/live-service.ts";
 import { ScriptedAdapter } from "./helpers/scripted-adapter.ts";
+import { sharedStore } from "./helpers/shared-store.ts";
 
 /*
  * An attempt whose outcome could not be written (the store failed twice in a row) stays marked in
@@ -107,23 +107,9 @@ describe("attempts left in flight by failed writes, while the server runs", () =
 describe("attempts another instance left in flight, on a shared store", () => {
   it("are recovered by a running instance once their lease ends, without a restart", async () => {
     const memory = new MemoryStore();
-    let wakeups: StoreWakeups | null = null;
-    // The memory store standing for a database several instances share: nothing is released at start,
-    // and the service hears the other instances' wake-ups.
-    const shared = new Proxy(memory, {
-      get(target, property) {
-        if (property === "shared") return true;
-        if (property === "listen")
-          return async (w: StoreWakeups) => {
-            wakeups = w;
-            return async () => {};
-          };
-        const value: unknown = Reflect.get(target, property, target);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
+    const shared = sharedStore(memory);
     live = await liveService((clock) => [new ScriptedAdapter("telegram", clock, { withFind: true })], {
-      store: shared,
+      store: shared.store,
     });
     const { user, clock } = live;
     const [telegram] = live.adapters as [ScriptedAdapter];
@@ -133,7 +119,7 @@ describe("attempts another instance left in flight, on a shared store", () => {
     expect(due).toBeGreaterThan(clock.now());
     // Another instance claims the retry, says so, and dies making it.
     expect(await memory.claimDueTargets(due, 10)).toHaveLength(1);
-    wakeups!.attemptStarted?.(due);
+    shared.wakeups().attemptStarted?.(due);
     await clock.advance(due - clock.now() + LEASE - 1_000);
     expect((await memory.getTargets(post.id))[0]!.in_flight).toBe(true);
     await clock.advance(2_000);
@@ -142,5 +128,40 @@ describe("attempts another instance left in flight, on a shared store", () => {
     // Asked first (nothing was there), then sent once.
     expect(telegram.finds).toHaveLength(1);
     expect(telegram.publishes).toHaveLength(2);
+  });
+});
+
+describe("an outcome whose write comes late, after the sweep and the network settled the target", () => {
+  it("is not written: the network is announced once, with what the network said", async () => {
+    const memory = new MemoryStore();
+    const shared = sharedStore(memory);
+    const stalled = failingStore(shared.store);
+    live = await liveService((clock) => [new ScriptedAdapter("telegram", clock, { withFind: true })], {
+      store: stalled.store,
+    });
+    const { user, clock } = live;
+    const [telegram] = live.adapters as [ScriptedAdapter];
+    // The attempt is made, and the write of what it came to waits on a database that went away.
+    const write = stalled.holdNext("finishTargets");
+    const answering = user.post("/posts", { caption: "hello", platforms: ["telegram"] });
+    await write.reached;
+    expect(telegram.publishes).toHaveLength(1);
+    const postId = (await memory.listPosts(user.id, { limit: 1 }))[0]!.id;
+    expect((await memory.getTargets(postId))[0]).toMatchObject({ in_flight: true, status: "pending" });
+    // A sweep a lease later (here armed by another instance's wake-up) takes the attempt as cut off; the
+    // network, asked, has the post: the target is published and announced.
+    shared.wakeups().attemptStarted?.(clock.now());
+    await clock.advance(LEASE + 1_000);
+    expect((await memory.getTargets(postId))[0]).toMatchObject({ status: "published", in_flight: false });
+    expect(telegram.finds).toHaveLength(1);
+    // Then the stalled write goes through: it does not write over the settled target, nor announce it.
+    write.release();
+    expect((await answering).status).toBe(201);
+    const published = (await memory.listEvents(user.id)).filter((e) => e.type === "post.published");
+    expect(published).toHaveLength(1);
+    expect(telegram.publishes).toHaveLength(1);
+    expect((await targetsOf(user, postId)).telegram.permalink).toBe(
+      telegram.posted(telegram.publishes[0]!.post.key).permalink,
+    );
   });
 });

@@ -959,22 +959,25 @@ export class SqliteStore implements Store {
     postId: string,
     targets: readonly TargetRecord[],
     now: number,
-    effects?: Effects | ((post: PostRecord) => Effects),
+    effects?: Effects | ((post: PostRecord, written: ReadonlySet<NetworkId>) => Effects),
   ): Promise<PostRecord | null> {
     return this.write(() => {
       const post = this.readPost(postId);
       if (!post) return null;
-      for (const t of targets) {
-        this.run(
+      // One write per network, the last given winning; never over a target already settled (final).
+      const written = new Set<NetworkId>();
+      for (const t of new Map(targets.map((t) => [t.platform, t] as const)).values()) {
+        const changes = this.run(
           `UPDATE targets SET status = ?, text = ?, permalink = ?, error = ?, published_at = ?, reach = ?,
              likes = ?, comments = ?, shares = ?, attempts = ?, attempted_at = ?, in_flight = ?,
              outcome_unknown = ?, next_attempt_at = ?, remote_id = ?, metrics_due_at = ?, metrics_reads = ?,
              publish_step = ?
-           WHERE post_id = ? AND platform = ?`,
+           WHERE post_id = ? AND platform = ? AND status = 'pending'`,
           ...targetValues(t),
           postId,
           t.platform,
         );
+        if (changes > 0) written.add(t.platform);
       }
       const stored = this.readTargets(postId);
       const settled = { ...post, ...settledPost(post, stored, now) };
@@ -991,7 +994,7 @@ export class SqliteStore implements Store {
           postId,
         );
       }
-      this.writeEffects(typeof effects === "function" ? effects(settled) : effects);
+      this.writeEffects(typeof effects === "function" ? effects(settled, written) : effects);
       return settled;
     });
   }

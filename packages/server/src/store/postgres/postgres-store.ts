@@ -1137,7 +1137,7 @@ export class PostgresStore implements Store {
     postId: string,
     targets: readonly TargetRecord[],
     now: number,
-    effects?: Effects | ((post: PostRecord) => Effects),
+    effects?: Effects | ((post: PostRecord, written: ReadonlySet<NetworkId>) => Effects),
   ): Promise<PostRecord | null> {
     let kept: number | null = null;
     const settled = await this.tx(async (tx) => {
@@ -1162,7 +1162,10 @@ export class PostgresStore implements Store {
       // A retry written here is due on every instance's timer, not only this one's: this instance may
       // die before it, and the others' retry workers, armed earlier, know nothing of it.
       const retryAt = earliestRetry(targets);
-      const toWrite = typeof effects === "function" ? effects(settled) : effects;
+      const written = new Set(
+        outcomes.filter((row) => row.written === true).map((row) => row.platform as NetworkId),
+      );
+      const toWrite = typeof effects === "function" ? effects(settled, written) : effects;
       // The second and last round trip before the commit: the post, its wake-ups and its effects.
       await together([
         tx`UPDATE posts SET status = ${settled.status}, scheduled_at = ${settled.scheduled_at},

@@ -4,8 +4,9 @@ import type { Row, TransactionSql } from "postgres";
 /**
  * Writes what attempts came to on a post's targets, in one statement however many networks, and
  * answers every target of the post as it now stands (those written and the others), in the post's
- * network order. A target that is not stored (its post was deleted) is left out, as an UPDATE of it
- * would change nothing.
+ * network order, each row's `written` saying whether this wrote it. A target that is not stored (its
+ * post was deleted) is left out, as an UPDATE of it would change nothing; one already settled
+ * (published or failed) is final and is not written over (Store.finishTargets).
  */
 export function writeTargetOutcomes(
   tx: TransactionSql,
@@ -13,7 +14,7 @@ export function writeTargetOutcomes(
   targets: readonly TargetRecord[],
 ): Promise<readonly Row[]> {
   if (targets.length === 0) {
-    return tx`SELECT * FROM targets WHERE post_id = ${postId} ORDER BY position`;
+    return tx`SELECT *, false AS written FROM targets WHERE post_id = ${postId} ORDER BY position`;
   }
   // One row per network, the last given winning, as writing them one after the other would leave it.
   const last = [...new Map(targets.map((t) => [t.platform, t] as const)).values()];
@@ -36,11 +37,11 @@ export function writeTargetOutcomes(
         metrics_due_at = g.metrics_due_at, metrics_reads = g.metrics_reads,
         publish_step = g.publish_step
       FROM given g
-      WHERE t.post_id = ${postId} AND t.platform = g.platform
+      WHERE t.post_id = ${postId} AND t.platform = g.platform AND t.status = 'pending'
       RETURNING t.*)
-    SELECT * FROM written
+    SELECT *, true AS written FROM written
     UNION ALL
-    SELECT * FROM targets WHERE post_id = ${postId} AND platform NOT IN (SELECT platform FROM written)
+    SELECT *, false FROM targets WHERE post_id = ${postId} AND platform NOT IN (SELECT platform FROM written)
     ORDER BY position`;
 }
 
