@@ -16,6 +16,7 @@ import { join } from "node:path";
 import serverNodeFlags from "../packages/server/node-flags.json" with { type: "json" };
 import { measuredRound } from "./lib/compare.ts";
 import { load } from "./lib/load.ts";
+import { ownAndNodeOptions } from "./lib/node-options.ts";
 import { createDatabase, insertPublishedPosts, resetMonthlyCalls } from "./lib/seed.ts";
 import { startServiceServer } from "./lib/servers.ts";
 import { withTempDir } from "./lib/temp-dir.ts";
@@ -23,15 +24,10 @@ import { withTempDir } from "./lib/temp-dir.ts";
 const CONNECTIONS = 50;
 const PRETENURED_BYTES = 1_000;
 
-const args = process.argv.slice(2);
-const startsAt = args.indexOf("--starts");
-const STARTS = startsAt === -1 ? 20 : Number(args[startsAt + 1]);
+const { values, nodeOptions } = ownAndNodeOptions({ starts: { type: "string", default: "20" } });
+const STARTS = Number(values.starts);
 if (!Number.isInteger(STARTS) || STARTS < 1) throw new Error("--starts takes a whole number of starts");
-const options = args.filter((_, i) => startsAt === -1 || (i !== startsAt && i !== startsAt + 1));
-for (const option of options) {
-  if (!option.startsWith("--")) throw new Error(`"${option}" is not a Node option`);
-}
-const flags = [...serverNodeFlags.flags, ...options];
+const flags = [...serverNodeFlags.flags, ...nodeOptions];
 
 await withTempDir(async (dir) => {
   const dbPath = join(dir, "bench.db");

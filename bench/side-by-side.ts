@@ -23,6 +23,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { startChild } from "./lib/child.ts";
 import { compare } from "./lib/compare.ts";
 import type { LoadRequest } from "./lib/load.ts";
+import { ownAndNodeOptions } from "./lib/node-options.ts";
 import { BENCH_NETWORKS, createDatabase, insertPublishedPosts } from "./lib/seed.ts";
 import { serviceServerFlags, startServiceServer, stopAll } from "./lib/servers.ts";
 import { withTempDir } from "./lib/temp-dir.ts";
@@ -30,16 +31,14 @@ import { withTempDir } from "./lib/temp-dir.ts";
 const CONNECTIONS = 50;
 const ROUNDS = 12;
 
-const publishNow = process.argv.includes("--publish-now");
-const args = process.argv.slice(2).filter((arg) => arg !== "--publish-now");
-const againstAt = args.indexOf("--against");
-const against = againstAt === -1 ? undefined : args[againstAt + 1];
-if (againstAt !== -1 && !against) throw new Error("--against needs the folder of another checkout");
-const options = args.filter((_, i) => againstAt === -1 || (i !== againstAt && i !== againstAt + 1));
-for (const option of options) {
-  if (!option.startsWith("--")) {
-    throw new Error(`"${option}" is not a Node option; give options like --heap-growing-percent=50`);
-  }
+const { values, nodeOptions: options } = ownAndNodeOptions({
+  "publish-now": { type: "boolean" },
+  against: { type: "string" },
+});
+const publishNow = values["publish-now"] === true;
+const against = values.against;
+if (against !== undefined && typeof against !== "string") {
+  throw new Error("--against needs the folder of another checkout");
 }
 const otherServer = against ? pathToFileURL(resolve(against, "bench/lib/service-server.ts")) : undefined;
 if (otherServer && !existsSync(otherServer)) throw new Error(`${fileURLToPath(otherServer)} does not exist`);

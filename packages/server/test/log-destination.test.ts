@@ -1,29 +1,14 @@
-import { execFile } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { turnBatchedDestination } from "../src/log-destination.ts";
-import { withProcessSlot } from "./support/process-slots.ts";
+import { runProgram } from "./support/cli-process.ts";
 import { tempDir } from "./support/temp-dir.ts";
 
-const run = promisify(execFile);
 const endOfTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const LOGGING = new URL("../src/logging.ts", import.meta.url).href;
 
 /** Runs `script` (an ES module) in a Node of its own; what it wrote to standard output, and its exit code. */
-function node(script: string): Promise<{ stdout: string; code: number }> {
-  return withProcessSlot(async () => {
-    try {
-      const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], {
-        timeout: 60_000,
-      });
-      return { stdout, code: 0 };
-    } catch (error) {
-      const failed = error as { stdout: string; code: number };
-      return { stdout: failed.stdout, code: failed.code };
-    }
-  });
-}
+const node = (script: string) => runProgram(process.execPath, ["--input-type=module", "-e", script]);
 
 const messages = (stdout: string) =>
   stdout

@@ -1,9 +1,7 @@
-import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServerProcess, startServerProcess } from "./support/cli-process.ts";
-import { withProcessSlot } from "./support/process-slots.ts";
+import { runProgram, type ServerProcess, startServerProcess } from "./support/cli-process.ts";
 import { tempDir } from "./support/temp-dir.ts";
 
 // The root README's tour, run as a reader pastes it: every `sh` block of "A short tour", in order, in
@@ -25,14 +23,7 @@ function shellBlocks(markdown: string, heading: string): string[] {
 
 /** Runs a script in `sh` from the repository root, holding a process slot. */
 function runSh(script: string, env: NodeJS.ProcessEnv = process.env) {
-  return withProcessSlot(
-    () =>
-      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        execFile("sh", ["-c", script], { cwd: repoRoot, env, timeout: 180_000 }, (error, stdout, stderr) => {
-          resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
-        });
-      }),
-  );
+  return runProgram("sh", ["-c", script], { cwd: repoRoot, env, timeoutMs: 180_000 });
 }
 
 /** The answer a block shows in a trailing `# {…}` comment, when it shows one. */

@@ -15,45 +15,45 @@ export interface CliResult {
 }
 
 /**
- * Runs one CLI command to completion, at most `PROCESS_SLOTS` at once (see process-slots.ts), with
- * `input` on its standard input (which is closed either way, so a command that reads it never waits).
+ * Runs a program to completion, at most `PROCESS_SLOTS` at once (see process-slots.ts): its exit code
+ * (1 when it ended without one, a timeout's kill included) and what it wrote. `input` goes to its
+ * standard input, which is closed either way, so a program that reads it never waits.
  */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, input = ""): Promise<CliResult> {
-  return withProcessSlot(() => runCliNow(args, env, input));
-}
-
-function runCliNow(args: string[], env: NodeJS.ProcessEnv, input: string): Promise<CliResult> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [CLI, ...args],
-      // Generous: a slot bounds how many run at once, not how busy the rest of the machine is.
-      { env: { ...process.env, ...env }, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-    child.stdin?.end(input);
-  });
-}
-
-/** Runs a command line as a user pastes it into `sh`, in this process's folder, one slot at a time. */
-export function runShell(commandLine: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+export function runProgram(
+  file: string,
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
   return withProcessSlot(
     () =>
       new Promise((resolve) => {
-        execFile(
-          "sh",
-          ["-c", commandLine],
-          { env: { ...process.env, ...env }, timeout: 120_000 },
+        const child = execFile(
+          file,
+          args,
+          // Generous: a slot bounds how many run at once, not how busy the rest of the machine is.
+          {
+            env: options.env ?? process.env,
+            timeout: options.timeoutMs ?? 60_000,
+            ...(options.cwd !== undefined && { cwd: options.cwd }),
+          },
           (error, stdout, stderr) => {
             const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
             resolve({ code, stdout, stderr });
           },
         );
+        child.stdin?.end(options.input ?? "");
       }),
   );
+}
+
+/** Runs one CLI command to completion, one slot at a time, with `input` on its standard input. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, input = ""): Promise<CliResult> {
+  return runProgram(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, input });
+}
+
+/** Runs a command line as a user pastes it into `sh`, in this process's folder, one slot at a time. */
+export function runShell(commandLine: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  return runProgram("sh", ["-c", commandLine], { env: { ...process.env, ...env }, timeoutMs: 120_000 });
 }
 
 export interface ServerProcess {
