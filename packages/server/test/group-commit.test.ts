@@ -11,10 +11,15 @@ function openDatabase() {
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE)");
   const statements: string[] = [];
-  const commits = new GroupCommit(db, (sql): StatementSync => {
-    statements.push(sql);
-    return db.prepare(sql);
-  });
+  const rollbacks: number[] = [];
+  const commits = new GroupCommit(
+    db,
+    (sql): StatementSync => {
+      statements.push(sql);
+      return db.prepare(sql);
+    },
+    () => rollbacks.push(statements.length),
+  );
   const other = new DatabaseSync(path, { timeout: 0 });
   const committed = () =>
     (other.prepare("SELECT text FROM notes ORDER BY id").all() as { text: string }[]).map((r) => r.text);
@@ -26,7 +31,7 @@ function openDatabase() {
     dir.remove();
   };
   opened.push(close);
-  return { db, commits, statements, other, committed, insert };
+  return { db, commits, statements, rollbacks, other, committed, insert };
 }
 
 const opened: (() => void)[] = [];
@@ -75,7 +80,7 @@ describe("group commit: the writes of one turn of the event loop in one SQLite t
   });
 
   it("when the whole transaction is lost, the writes before fail with it and the ones after commit", async () => {
-    const { db, commits, committed, insert } = openDatabase();
+    const { db, commits, committed, insert, rollbacks } = openDatabase();
     // What SQLite does on a full disk or an I/O error: it rolls the transaction back itself.
     const losesTransaction = () => {
       db.exec("ROLLBACK");
@@ -89,6 +94,8 @@ describe("group commit: the writes of one turn of the event loop in one SQLite t
     expect(settled.map((s) => s.status)).toEqual(["rejected", "rejected", "fulfilled"]);
     expect(committed()).toEqual(["after"]);
     expect(db.isTransaction).toBe(false);
+    // The store is told, so it drops what it kept from reads inside the lost transaction.
+    expect(rollbacks).toHaveLength(1);
   });
 
   it("a group that cannot take the write lock fails every write in it, and the next group runs", async () => {

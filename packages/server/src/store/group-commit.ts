@@ -23,10 +23,21 @@ export class GroupCommit {
   private queue: QueuedWork[] = [];
   private scheduled = false;
 
-  /** @param statement a prepared statement for `sql`, kept by the store (parsed once). */
-  constructor(db: DatabaseSync, statement: (sql: string) => StatementSync) {
+  private readonly rolledBack: () => void;
+
+  /**
+   * @param statement a prepared statement for `sql`, kept by the store (parsed once).
+   * @param rolledBack called when a transaction is rolled back as a whole, so what the store keeps in
+   *   memory from reads inside it can be dropped.
+   */
+  constructor(
+    db: DatabaseSync,
+    statement: (sql: string) => StatementSync,
+    rolledBack: () => void = () => {},
+  ) {
     this.db = db;
     this.statement = statement;
+    this.rolledBack = rolledBack;
   }
 
   /** Runs `work` (synchronous) in the next group; resolves with its result once committed. */
@@ -127,6 +138,7 @@ export class GroupCommit {
   }
 
   private rollback(): void {
+    this.rolledBack();
     if (this.db.isTransaction) this.statement("ROLLBACK").run();
   }
 }

@@ -43,6 +43,7 @@ import {
 } from "./background-checkpoints.ts";
 import { ensureDatabaseFolder } from "./database-folder.ts";
 import { GroupCommit } from "./group-commit.ts";
+import { type KnownKey, KnownKeys } from "./known-keys.ts";
 import { migrate } from "./migrate.ts";
 import {
   ACCOUNT_COLUMNS,
@@ -123,6 +124,7 @@ export class SqliteStore implements Store {
   private readonly arrayStatements = new Map<string, StatementSync>();
   private readonly checkpoints: BackgroundCheckpoints | null = null;
   private readonly commits: GroupCommit;
+  private readonly knownKeys = new KnownKeys(() => this.getArray("PRAGMA data_version")![0] as number);
 
   constructor(options: SqliteStoreOptions) {
     const inMemory = options.path === ":memory:";
@@ -130,7 +132,11 @@ export class SqliteStore implements Store {
     if (!inMemory) ensureDatabaseFolder(this.path);
     this.db = new DatabaseSync(this.path, { timeout: options.busyTimeoutMs ?? 5000 });
     // Prepared once like any other statement: exec would parse BEGIN and COMMIT on every transaction.
-    this.commits = new GroupCommit(this.db, (sql) => this.stmt(sql));
+    this.commits = new GroupCommit(
+      this.db,
+      (sql) => this.stmt(sql),
+      () => this.knownKeys.forgetAll(),
+    );
     try {
       this.db.exec("PRAGMA journal_mode = WAL");
       this.db.exec(`PRAGMA synchronous = ${options.synchronous === "full" ? "FULL" : "NORMAL"}`);
@@ -397,9 +403,10 @@ export class SqliteStore implements Store {
   }
 
   async revokeKey(id: string, at: number): Promise<boolean> {
-    return this.write(
-      () => this.run("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", at, id) > 0,
-    );
+    return this.write(() => {
+      this.knownKeys.forgetAll();
+      return this.run("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", at, id) > 0;
+    });
   }
 
   // ── usage ───────────────────────────────────────────────────────────────────────────────────────
@@ -412,35 +419,48 @@ export class SqliteStore implements Store {
     return (await this.usage.increment(userId, month))!.calls;
   }
 
-  private addCalls(userId: string, month: string, calls: number): number {
+  /** Adds calls to the user's count for the month: the new total, and the user's posts version. */
+  private addCalls(userId: string, month: string, calls: number): [total: number, postsVersion: number] {
     const row = this.getArray(
       `INSERT INTO api_usage (user_id, month, calls) VALUES (?, ?, ?)
        ON CONFLICT (user_id, month) DO UPDATE SET calls = calls + excluded.calls
-       RETURNING calls`,
+       RETURNING calls, (SELECT posts_version FROM users WHERE users.id = api_usage.user_id)`,
       userId,
       month,
       calls,
     );
-    return row![0] as number;
+    return row as [number, number];
   }
 
   private readonly usage = new UsageCounter(
-    (userId, month, calls) => ({ calls: this.addCalls(userId, month, calls) }),
+    (userId, month, calls) => ({ calls: this.addCalls(userId, month, calls)[0] }),
     (work) => this.commits.run(work),
   );
 
-  /** Calls counted by key: the key and its user are read inside the transaction that counts them. */
+  /**
+   * Calls counted by key, inside the transaction that counts them: the key and its user as this process
+   * knows them (known-keys.ts: exact, checked against other writers once per transaction), else read;
+   * the posts version read fresh with the count.
+   */
   private readonly authorizedCalls = new UsageCounter<AuthorizedCall>(
     (keyHash, month, calls) => {
-      // One statement, read as an array: what every authenticated request costs, so kept cheap.
-      const row = this.getArray(KEY_AND_USER_BY_HASH, keyHash);
-      if (!row) return null;
-      const found = keyAndUserFromColumns(row);
-      if (found.key.revoked_at !== null) return null;
-      return { ...found, calls: this.addCalls(found.user.id, month, calls) };
+      const known = this.knownKeys.get(keyHash) ?? this.readKnownKey(keyHash);
+      if (!known) return null;
+      const [total, postsVersion] = this.addCalls(known.user.id, month, calls);
+      return { key: known.key, user: known.user, calls: total, postsVersion };
     },
     (work) => this.commits.run(work),
+    () => this.knownKeys.checkOtherWriters(),
   );
+
+  /** The key with this hash and its user, kept for the next calls; null when there is none or it is revoked. */
+  private readKnownKey(keyHash: string): KnownKey | null {
+    const row = this.getArray(KEY_AND_USER_BY_HASH, keyHash);
+    if (!row) return null;
+    const found = keyAndUserFromColumns(row);
+    if (found.key.revoked_at !== null) return null;
+    return this.knownKeys.remember(keyHash, found);
+  }
 
   async getApiCalls(userId: string, month: string): Promise<number> {
     const row = this.get("SELECT calls FROM api_usage WHERE user_id = ? AND month = ?", userId, month);

@@ -23,13 +23,20 @@ export class UsageCounter<Counted extends { calls: number }> {
    */
   private readonly addCalls: (subject: string, month: string, calls: number) => Counted | null;
   private readonly inTransaction: <T>(work: () => T) => Promise<T>;
+  private readonly beforeCounting: () => void;
 
+  /**
+   * @param beforeCounting runs once in each transaction, before its calls are counted (a store checks
+   *   there what it keeps in memory against the database).
+   */
   constructor(
     addCalls: (subject: string, month: string, calls: number) => Counted | null,
     inTransaction: <T>(work: () => T) => Promise<T>,
+    beforeCounting: () => void = () => {},
   ) {
     this.addCalls = addCalls;
     this.inTransaction = inTransaction;
+    this.beforeCounting = beforeCounting;
   }
 
   /** Adds one call and resolves with what was counted, its own count in `calls`, once committed. */
@@ -63,9 +70,10 @@ export class UsageCounter<Counted extends { calls: number }> {
     };
     let counted: (Counted | null)[];
     try {
-      counted = await this.inTransaction(() =>
-        take().map((entry) => this.addCalls(entry.subject, entry.month, entry.waiters.length)),
-      );
+      counted = await this.inTransaction(() => {
+        this.beforeCounting();
+        return take().map((entry) => this.addCalls(entry.subject, entry.month, entry.waiters.length));
+      });
     } catch (error) {
       // The transaction may have failed before the work ran: its calls are still pending then.
       for (const entry of taken.batch ?? take()) for (const waiter of entry.waiters) waiter.reject(error);

@@ -1,0 +1,58 @@
+import type { ApiKeyRecord, UserRecord } from "@socialpub/core";
+
+/** A key that authenticates, with its user: both frozen, as every call of the key shares them. */
+export interface KnownKey {
+  key: Readonly<ApiKeyRecord>;
+  user: Readonly<UserRecord>;
+}
+
+/**
+ * The keys this process has seen authenticate, with their users, by key hash: what every authenticated
+ * call would otherwise read again inside the transaction that counts it (about a tenth of a GET's CPU,
+ * docs/performance.md). It stays exact, as a revoked key must stop working at once:
+ * - only a key found and not revoked is kept; an unknown or revoked key is read on every call;
+ * - a write of this process that changes keys (a revocation) forgets every key, inside its transaction;
+ * - a commit by any other connection to the file (another process: `socialpub-server keys revoke`)
+ *   forgets every key: SQLite's `PRAGMA data_version` moves then, and `checkOtherWriters` reads it in
+ *   the transaction that counts, before any key is looked up;
+ * - a transaction rolled back as a whole forgets every key, as one it read may be gone with it.
+ * Keys and users change in no other way (a user's posts version, which does change, is not kept here).
+ * At most `limit` keys are kept; past it they are all forgotten, and kept again as they call.
+ */
+export class KnownKeys {
+  private readonly byHash = new Map<string, KnownKey>();
+  private readonly dataVersion: () => number;
+  private readonly limit: number;
+  private seenVersion: number | null = null;
+
+  /** @param dataVersion reads `PRAGMA data_version` on the store's connection. */
+  constructor(dataVersion: () => number, limit = 10_000) {
+    this.dataVersion = dataVersion;
+    this.limit = limit;
+  }
+
+  /** Forgets every key when another connection has committed since the last look. In a transaction. */
+  checkOtherWriters(): void {
+    const version = this.dataVersion();
+    if (version !== this.seenVersion) {
+      this.byHash.clear();
+      this.seenVersion = version;
+    }
+  }
+
+  get(hash: string): KnownKey | undefined {
+    return this.byHash.get(hash);
+  }
+
+  /** Keeps a key that authenticated (not revoked), as read in the transaction that counts its call. */
+  remember(hash: string, found: { key: ApiKeyRecord; user: UserRecord }): KnownKey {
+    if (this.byHash.size >= this.limit) this.byHash.clear();
+    const known = { key: Object.freeze(found.key), user: Object.freeze(found.user) };
+    this.byHash.set(hash, known);
+    return known;
+  }
+
+  forgetAll(): void {
+    this.byHash.clear();
+  }
+}
