@@ -111,6 +111,7 @@ describe("keys known to the SQLite store", () => {
         plan: "free" as const,
         created_at: 0,
       },
+      postsVersion: 1,
     });
     const kept = keys.remember("h1", record(1));
     expect(Object.isFrozen(kept.key) && Object.isFrozen(kept.user)).toBe(true);

@@ -1,22 +1,28 @@
 import type { ApiKeyRecord, UserRecord } from "@socialpub/core";
 
-/** A key that authenticates, with its user: both frozen, as every call of the key shares them. */
+/** A key that authenticates, with its user (both frozen: every call of the key shares them) and posts version. */
 export interface KnownKey {
   key: Readonly<ApiKeyRecord>;
   user: Readonly<UserRecord>;
+  postsVersion: number;
 }
 
 /**
- * The keys this process has seen authenticate, with their users, by key hash: what every authenticated
- * call would otherwise read again inside the transaction that counts it (about a tenth of a GET's CPU,
- * docs/performance.md). It stays exact, as a revoked key must stop working at once:
+ * The keys this process has seen authenticate, by key hash, with their users and the users' posts
+ * versions: what every authenticated call would otherwise read again inside the transaction that
+ * counts it (about a tenth of a GET's CPU, docs/performance.md). It stays exact — a revoked key stops
+ * working at once, and a call sees the posts version as it is — because what is kept is what the
+ * database holds whenever a call is counted:
  * - only a key found and not revoked is kept; an unknown or revoked key is read on every call;
- * - a write of this process that changes keys (a revocation) forgets every key, inside its transaction;
+ * - every write of this process (a revocation, a post, its metrics: any of them may move a key or a
+ *   posts version) forgets every key, inside its own transaction, so the calls counted after it read
+ *   again;
  * - a commit by any other connection to the file (another process: `socialpub-server keys revoke`)
  *   forgets every key: SQLite's `PRAGMA data_version` moves then, and `checkOtherWriters` reads it in
- *   the transaction that counts, before any key is looked up;
+ *   the transaction that counts, before any key is looked up (that transaction holds the write lock,
+ *   so no other commit can come between);
  * - a transaction rolled back as a whole forgets every key, as one it read may be gone with it.
- * Keys and users change in no other way (a user's posts version, which does change, is not kept here).
+ * So under reads alone a call costs the count's upsert only, and under writes what it cost before.
  * At most `limit` keys are kept; past it they are all forgotten, and kept again as they call.
  */
 export class KnownKeys {
@@ -45,9 +51,13 @@ export class KnownKeys {
   }
 
   /** Keeps a key that authenticated (not revoked), as read in the transaction that counts its call. */
-  remember(hash: string, found: { key: ApiKeyRecord; user: UserRecord }): KnownKey {
+  remember(hash: string, found: { key: ApiKeyRecord; user: UserRecord; postsVersion: number }): KnownKey {
     if (this.byHash.size >= this.limit) this.byHash.clear();
-    const known = { key: Object.freeze(found.key), user: Object.freeze(found.user) };
+    const known = {
+      key: Object.freeze(found.key),
+      user: Object.freeze(found.user),
+      postsVersion: found.postsVersion,
+    };
     this.byHash.set(hash, known);
     return known;
   }

@@ -151,17 +151,27 @@ const qualified = (alias: string, columns: string) =>
     .join(", ");
 
 /**
- * What an authenticated request reads, in one statement, for a key this process does not know yet
- * (known-keys.ts): the key with its hash, and its user (`keyAndUserFromColumns` reads the row).
+ * What an authenticated request reads in one statement when this process does not know its key
+ * (known-keys.ts): the key with its hash, its user, and the version of the user's posts
+ * (`keyAndUserFromColumns` reads the row).
  */
-export const KEY_AND_USER_BY_HASH = `SELECT ${qualified("k", KEY_COLUMNS)}, ${qualified("u", USER_COLUMNS)}
+export const KEY_AND_USER_BY_HASH = `SELECT ${qualified("k", KEY_COLUMNS)}, ${qualified("u", USER_COLUMNS)}, u.posts_version
   FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.hash = ?`;
 
 const USER_AT = KEY_COLUMNS.split(", ").length;
+const POSTS_VERSION_AT = USER_AT + USER_COLUMNS.split(", ").length;
 
-/** An API key and its user, from a row read by KEY_AND_USER_BY_HASH. */
-export function keyAndUserFromColumns(row: readonly unknown[]): { key: ApiKeyRecord; user: UserRecord } {
-  return { key: keyFromColumns(row), user: userFromColumns(row, USER_AT) };
+/** An API key, its user and the user's posts version, from a row read by KEY_AND_USER_BY_HASH. */
+export function keyAndUserFromColumns(row: readonly unknown[]): {
+  key: ApiKeyRecord;
+  user: UserRecord;
+  postsVersion: number;
+} {
+  return {
+    key: keyFromColumns(row),
+    user: userFromColumns(row, USER_AT),
+    postsVersion: row[POSTS_VERSION_AT] as number,
+  };
 }
 
 /** The posts columns `postFromColumns` reads, in its order. */

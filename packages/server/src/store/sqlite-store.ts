@@ -208,7 +208,12 @@ export class SqliteStore implements Store {
    * what keeps it atomic.
    */
   private write<T>(work: () => T): Promise<T> {
-    return this.commits.run(work);
+    return this.commits.run(() => {
+      // Any write may change a key or a user's posts version (triggers move it): the keys known are
+      // read again by the calls counted after it.
+      this.knownKeys.forgetAll();
+      return work();
+    });
   }
 
   /** Writes events to the outbox, with one pending delivery per endpoint that should receive each. */
@@ -403,10 +408,9 @@ export class SqliteStore implements Store {
   }
 
   async revokeKey(id: string, at: number): Promise<boolean> {
-    return this.write(() => {
-      this.knownKeys.forgetAll();
-      return this.run("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", at, id) > 0;
-    });
+    return this.write(
+      () => this.run("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", at, id) > 0,
+    );
   }
 
   // ── usage ───────────────────────────────────────────────────────────────────────────────────────
@@ -419,41 +423,39 @@ export class SqliteStore implements Store {
     return (await this.usage.increment(userId, month))!.calls;
   }
 
-  /** Adds calls to the user's count for the month: the new total, and the user's posts version. */
-  private addCalls(userId: string, month: string, calls: number): [total: number, postsVersion: number] {
+  private addCalls(userId: string, month: string, calls: number): number {
     const row = this.getArray(
       `INSERT INTO api_usage (user_id, month, calls) VALUES (?, ?, ?)
        ON CONFLICT (user_id, month) DO UPDATE SET calls = calls + excluded.calls
-       RETURNING calls, (SELECT posts_version FROM users WHERE users.id = api_usage.user_id)`,
+       RETURNING calls`,
       userId,
       month,
       calls,
     );
-    return row as [number, number];
+    return row![0] as number;
   }
 
   private readonly usage = new UsageCounter(
-    (userId, month, calls) => ({ calls: this.addCalls(userId, month, calls)[0] }),
+    (userId, month, calls) => ({ calls: this.addCalls(userId, month, calls) }),
     (work) => this.commits.run(work),
   );
 
   /**
-   * Calls counted by key, inside the transaction that counts them: the key and its user as this process
-   * knows them (known-keys.ts: exact, checked against other writers once per transaction), else read;
-   * the posts version read fresh with the count.
+   * Calls counted by key, inside the transaction that counts them: the key, its user and the user's
+   * posts version as this process knows them (known-keys.ts: exact, checked against other writers once
+   * per transaction, forgotten by every write of its own), else read.
    */
   private readonly authorizedCalls = new UsageCounter<AuthorizedCall>(
     (keyHash, month, calls) => {
       const known = this.knownKeys.get(keyHash) ?? this.readKnownKey(keyHash);
       if (!known) return null;
-      const [total, postsVersion] = this.addCalls(known.user.id, month, calls);
-      return { key: known.key, user: known.user, calls: total, postsVersion };
+      return { ...known, calls: this.addCalls(known.user.id, month, calls) };
     },
     (work) => this.commits.run(work),
     () => this.knownKeys.checkOtherWriters(),
   );
 
-  /** The key with this hash and its user, kept for the next calls; null when there is none or it is revoked. */
+  /** The key with this hash, its user and posts version, kept for the next calls; null when there is none or it is revoked. */
   private readKnownKey(keyHash: string): KnownKey | null {
     const row = this.getArray(KEY_AND_USER_BY_HASH, keyHash);
     if (!row) return null;
