@@ -1,6 +1,6 @@
 import type { ApiKeyRecord, UserRecord } from "@socialpub/core";
 
-/** A key that authenticates, with its user (both frozen: every call of the key shares them) and posts version. */
+/** A key that authenticates, its user (both frozen: every call of the key shares them) and posts version. */
 export interface KnownKey {
   key: Readonly<ApiKeyRecord>;
   user: Readonly<UserRecord>;

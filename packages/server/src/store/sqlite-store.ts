@@ -455,7 +455,10 @@ export class SqliteStore implements Store {
     () => this.knownKeys.checkOtherWriters(),
   );
 
-  /** The key with this hash, its user and posts version, kept for the next calls; null when there is none or it is revoked. */
+  /**
+   * The key with this hash, its user and posts version, kept for the next calls; null when there is
+   * none or it is revoked.
+   */
   private readKnownKey(keyHash: string): KnownKey | null {
     const row = this.getArray(KEY_AND_USER_BY_HASH, keyHash);
     if (!row) return null;
