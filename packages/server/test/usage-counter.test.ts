@@ -1,6 +1,7 @@
 import { DatabaseSync } from "node:sqlite";
-import { generateApiKey, hashApiKey, keyHint, provisionUser, type Store } from "@socialpub/core";
+import { generateApiKey, hashApiKey, provisionUser } from "@socialpub/core";
 import { describe, expect, it } from "vitest";
+import { createKey } from "../src/cli/admin/keys.ts";
 import { openSqliteStore } from "../src/store/sqlite-store.ts";
 import { UsageCounter } from "../src/store/usage-counter.ts";
 import { tempDir } from "./support/temp-dir.ts";
@@ -27,22 +28,6 @@ function countingTransactions() {
     },
   );
   return { counter, transactions };
-}
-
-/** A second key for a user, as `socialpub-server keys create` adds one. */
-async function addKey(store: Store, userId: string): Promise<{ id: string; key: string }> {
-  const key = generateApiKey("test");
-  const id = `key_${userId}_${keyHint(key)}`;
-  await store.createKey({
-    id,
-    user_id: userId,
-    hash: await hashApiKey(key),
-    mode: "test",
-    hint: keyHint(key),
-    created_at: Date.now(),
-    revoked_at: null,
-  });
-  return { id, key };
 }
 
 describe("API calls counted with one commit per turn of the event loop", () => {
@@ -104,20 +89,20 @@ describe("API calls counted with one commit per turn of the event loop", () => {
       const store = openSqliteStore(dir.file("keys.db"));
       const a = await provisionUser(store, { plan: "studio" });
       const b = await provisionUser(store, { plan: "studio" });
-      const second = await addKey(store, a.user.id);
-      const revoked = await addKey(store, b.user.id);
-      await store.revokeKey(revoked.id, Date.now());
+      const second = await createKey(store, a.user.id);
+      const revoked = await createKey(store, b.user.id);
+      await store.revokeKey(revoked.record.id, Date.now());
       const month = "2026-11";
       const call = async (key: string) => store.authorizeCall(await hashApiKey(key), month);
       // One turn: a's two keys interleaved, b's key, the revoked key and a key no one has.
       const counted = await Promise.all([
         call(a.apiKey),
-        call(second.key),
+        call(second.apiKey),
         call(b.apiKey),
-        call(revoked.key),
+        call(revoked.apiKey),
         call(a.apiKey),
         call(generateApiKey("test")),
-        call(second.key),
+        call(second.apiKey),
       ]);
       expect(counted.map((c) => (c ? [c.user.id, c.calls] : null))).toEqual([
         [a.user.id, 1],
@@ -128,12 +113,12 @@ describe("API calls counted with one commit per turn of the event loop", () => {
         null,
         [a.user.id, 4],
       ]);
-      expect(counted[1]!.key.id).toBe(second.id);
+      expect(counted[1]!.key.id).toBe(second.record.id);
       expect(await store.getApiCalls(a.user.id, month)).toBe(4);
       expect(await store.getApiCalls(b.user.id, month)).toBe(1);
       // The next turn goes on from there, and a turn with only keys that count nothing writes nothing.
-      expect((await call(second.key))!.calls).toBe(5);
-      expect(await Promise.all([call(revoked.key), call(generateApiKey("test"))])).toEqual([null, null]);
+      expect((await call(second.apiKey))!.calls).toBe(5);
+      expect(await Promise.all([call(revoked.apiKey), call(generateApiKey("test"))])).toEqual([null, null]);
       expect(await store.getApiCalls(b.user.id, month)).toBe(1);
       await store.close();
     } finally {
