@@ -1,50 +1,40 @@
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 
 /*
- * The networks' machine-readable API descriptions live outside the repository, in
- * shared/specs/networks beside the checkout (../shared), and are never copied into it. A git worktree
- * sits deeper than the main checkout, so every folder above the repository is tried, nearest first.
+ * The networks' machine-readable API descriptions, kept in the repository under
+ * packages/networks/specs/ (gzipped, each with its licence; specs/README.md names each one's source and
+ * commit). The fakes check every request and answer against them, so a clone of the repository alone
+ * runs every test. SOCIALPUB_NETWORK_SPECS names another folder to read them from (for trying a newer
+ * description before replacing the vendored one), plain or gzipped.
  */
 
 const SPECS_ENV = "SOCIALPUB_NETWORK_SPECS";
+const VENDORED = join(import.meta.dirname, "..", "..", "specs");
 
-function repositoryRoot(): string {
-  let dir = import.meta.dirname;
-  while (!existsSync(join(dir, "pnpm-workspace.yaml"))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`No pnpm-workspace.yaml above ${import.meta.dirname}`);
-    dir = up;
-  }
-  return dir;
-}
-
-/** Where the description `file` is looked for, in order. */
+/** Where the description `file` is looked for, in order: plain, then gzipped. */
 export function specCandidates(file: string): string[] {
-  const fromEnv = process.env[SPECS_ENV];
-  if (fromEnv) return [join(fromEnv, file)];
-  const candidates: string[] = [];
-  let dir = dirname(repositoryRoot());
-  for (;;) {
-    candidates.push(join(dir, "shared", "specs", "networks", file));
-    const up = dirname(dir);
-    if (up === dir) return candidates;
-    dir = up;
-  }
+  const dir = process.env[SPECS_ENV] || VENDORED;
+  return [join(dir, file), join(dir, `${file}.gz`)];
 }
 
-/** Reads and parses a network's API description (discord-openapi.json, telegram-bot-api.json). */
+/**
+ * Reads and parses a network's API description (discord-openapi.json, telegram-bot-api.json): a new
+ * object each call, since its users (openapi-backend, typedNullables) change the tree they are given.
+ */
 export function readNetworkSpec(file: string): unknown {
   const candidates = specCandidates(file);
   const found = candidates.find((path) => existsSync(path));
   if (!found) {
     throw new Error(
       `The network API description ${file} was not found (looked in ${candidates.join(", ")}). ` +
-        `The fakes check every request and answer against it: put shared/ beside the repository ` +
-        `(../shared/specs/networks/${file}) or set ${SPECS_ENV} to the folder that holds it.`,
+        `The repository keeps them in packages/networks/specs/; unset ${SPECS_ENV} to read those, or ` +
+        `put ${file} in the folder it names.`,
     );
   }
-  return JSON.parse(readFileSync(found, "utf8"));
+  const bytes = readFileSync(found);
+  return JSON.parse((found.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8"));
 }
 
 /** The scopes an OpenAPI description's authorization-code OAuth scheme names (the ones its fake knows). */

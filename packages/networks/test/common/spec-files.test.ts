@@ -4,19 +4,36 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readNetworkSpec, specCandidates } from "../../src/common/spec-files.ts";
 
-describe("finding the networks' API descriptions", () => {
+describe("the networks' API descriptions", () => {
   const saved = process.env.SOCIALPUB_NETWORK_SPECS;
   afterEach(() => {
     if (saved === undefined) delete process.env.SOCIALPUB_NETWORK_SPECS;
     else process.env.SOCIALPUB_NETWORK_SPECS = saved;
   });
 
-  it("looks in shared/specs/networks beside the repository first, then in the folders above", () => {
+  it("are read from the copies inside the repository, whatever lies beside it", () => {
     delete process.env.SOCIALPUB_NETWORK_SPECS;
-    const [first, second] = specCandidates("discord-openapi.json");
-    const repo = join(import.meta.dirname, "..", "..", "..", "..");
-    expect(first).toBe(join(repo, "..", "shared", "specs", "networks", "discord-openapi.json"));
-    expect(second).toBe(join(repo, "..", "..", "shared", "specs", "networks", "discord-openapi.json"));
+    const specs = join(import.meta.dirname, "..", "..", "specs");
+    expect(specCandidates("discord-openapi.json")).toEqual([
+      join(specs, "discord-openapi.json"),
+      join(specs, "discord-openapi.json.gz"),
+    ]);
+    for (const [file, title] of [
+      ["discord-openapi.json", "Discord HTTP API (Preview)"],
+      ["x-openapi.json", "X API v2"],
+      ["pinterest-openapi.json", "Pinterest REST API"],
+    ] as const) {
+      expect((readNetworkSpec(file) as { info: { title: string } }).info.title, file).toBe(title);
+    }
+    expect(Object.keys((readNetworkSpec("telegram-bot-api.json") as { methods: object }).methods)).toContain(
+      "sendMessage",
+    );
+  });
+
+  it("are read fresh each time, since the fakes' validators change the tree they are given", () => {
+    const first = readNetworkSpec("x-openapi.json") as { info: { title: string } };
+    first.info.title = "changed";
+    expect((readNetworkSpec("x-openapi.json") as { info: { title: string } }).info.title).toBe("X API v2");
   });
 
   it("says where it looked and what to do when the description is missing", () => {
@@ -25,7 +42,7 @@ describe("finding the networks' API descriptions", () => {
       process.env.SOCIALPUB_NETWORK_SPECS = empty;
       expect(() => readNetworkSpec("telegram-bot-api.json")).toThrow(
         new RegExp(
-          `telegram-bot-api.json was not found \\(looked in ${empty}/telegram-bot-api.json\\).*../shared/specs/networks`,
+          `telegram-bot-api.json was not found \\(looked in ${empty}/telegram-bot-api.json, ${empty}/telegram-bot-api.json.gz\\).*packages/networks/specs/`,
         ),
       );
     } finally {

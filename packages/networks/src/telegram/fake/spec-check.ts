@@ -47,7 +47,7 @@ export class TelegramSpecCheck {
     this.version = spec.version;
   }
 
-  /** Reads telegram-bot-api.json from shared/specs/networks beside the repository. */
+  /** Reads telegram-bot-api.json from the descriptions kept in packages/networks/specs. */
   static load(): TelegramSpecCheck {
     return new TelegramSpecCheck(readNetworkSpec("telegram-bot-api.json") as BotApiSpec);
   }
