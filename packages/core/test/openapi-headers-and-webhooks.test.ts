@@ -9,7 +9,7 @@ import { MemoryStore } from "../src/store/memory.ts";
 import { FakeClock, provisionUser } from "../src/testing/index.ts";
 
 type Ref = { $ref: string };
-type Response = { headers?: Record<string, Ref> };
+type Response = { headers?: Record<string, Ref>; $ref?: string };
 type Operation = {
   responses: Record<string, Response>;
   parameters?: { in: string; name: string; required?: boolean }[];
@@ -19,15 +19,23 @@ type Doc = {
   paths: Record<string, Record<string, Operation>>;
   webhooks: Record<string, { post: Operation }>;
   components: {
+    responses: Record<string, Response>;
     headers: Record<string, { required?: boolean; schema: object }>;
     schemas: Record<string, { properties: Record<string, { const?: string; $ref?: string }> }>;
   };
 };
 const doc = buildOpenApiDocument() as unknown as Doc;
 
+/** The response an operation documents for a status, a shared one (components.responses) resolved. */
+const responseOf = (method: string, path: string, status: number | string): Response | undefined => {
+  const response = doc.paths[path]![method.toLowerCase()]!.responses[String(status)];
+  const shared = response?.$ref?.replace("#/components/responses/", "");
+  return shared ? doc.components.responses[shared] : response;
+};
+
 /** The response headers an operation documents for a status. */
 const declared = (method: string, path: string, status: number | string) =>
-  Object.keys(doc.paths[path]![method.toLowerCase()]!.responses[String(status)]?.headers ?? {});
+  Object.keys(responseOf(method, path, status)?.headers ?? {});
 
 describe("OpenAPI response headers", () => {
   it("declares each header once, under components.headers, with whether it is always sent", () => {
@@ -60,7 +68,9 @@ describe("OpenAPI response headers", () => {
         expect(names, where).toContain("X-Request-Id");
         const limited = route.auth && status !== "401" && Number(status) < 500;
         expect(names.includes("RateLimit") && names.includes("RateLimit-Policy"), where).toBe(limited);
-        expect(names.includes("Retry-After"), where).toBe(status === "429");
+        // 503: the store is unreachable (every operation that reads it), after Retry-After seconds.
+        const retry = status === "429" || (status === "503" && route.storeUnavailable !== false);
+        expect(names.includes("Retry-After"), where).toBe(retry);
         expect(names.includes("WWW-Authenticate"), where).toBe(status === "401");
         // Only answers that made a change are kept for a key, so only those can be replayed.
         if (takesIdempotencyKey(route)) {

@@ -129,7 +129,7 @@ describe("OpenAPI document", () => {
     expect(schedule.type).toBeUndefined();
     expect(schedule.anyOf).toEqual([
       expect.objectContaining({ type: "integer" }),
-      expect.objectContaining({ type: "string", pattern: "^\\d+$" }),
+      expect.objectContaining({ type: "string", pattern: "^\\s*\\d+\\s*$" }),
       expect.objectContaining({ type: "string", format: "date-time" }),
     ]);
   });

@@ -28,7 +28,11 @@ export const ScheduleTime = z.union([z.number(), z.string()]).meta({
     delete jsonSchema.type;
     jsonSchema.anyOf = [
       { type: "integer", description: "Unix seconds when below 1e11, otherwise Unix milliseconds" },
-      { type: "string", pattern: "^\\d+$", description: "the same integer as a string of digits" },
+      {
+        type: "string",
+        pattern: "^\\s*\\d+\\s*$",
+        description: "the same integer as a string of digits; spaces around it are ignored",
+      },
       {
         type: "string",
         format: "date-time",
@@ -37,6 +41,20 @@ export const ScheduleTime = z.union([z.number(), z.string()]).meta({
     ];
   },
 });
+
+/**
+ * The start of a URL the service's http(s) check lets through, for the document: URL parsing skips
+ * leading spaces and control characters and reads the scheme in any case, so ` HTTPS://…` passes and
+ * `ftp://…` does not. Only the document carries it: the check itself runs where decisions.md orders it,
+ * with its own message. A URL that matches may still be refused (no host, a private address).
+ */
+export const HTTP_URL_PATTERN = "^[\\s\\u0000-\\u001f]*[Hh][Tt][Tt][Pp][Ss]?:";
+
+/** `media` of a post: one of the user's med_ ids, or an http(s) URL (the same check as above). */
+export const MEDIA_PATTERN = `^(med_|${HTTP_URL_PATTERN.slice(1)})`;
+
+/** A request field holding an http(s) URL, documented with the pattern the service's check follows. */
+const httpUrl = (description: string) => z.string().meta({ description, pattern: HTTP_URL_PATTERN });
 
 /**
  * Text per network (extension): network id → the text that network gets instead of `caption`, adapted
@@ -61,7 +79,10 @@ export const CreatePostBody = z
     media: z
       .string()
       .optional()
-      .describe(`an http(s) URL of an image or video, or a med_ id from POST /media; ${MEDIA_RULE}`),
+      .meta({
+        description: `an http(s) URL of an image or video, or a med_ id from POST /media; ${MEDIA_RULE}`,
+        pattern: MEDIA_PATTERN,
+      }),
     draft: z.boolean().optional().describe("extension: true creates a draft (no fan-out, no schedule)"),
   })
   .meta({ id: "CreatePostBody" });
@@ -127,7 +148,7 @@ export const ScheduleBody = z
     caption: z.string().optional(),
     captions: Captions.optional(),
     platforms: z.array(z.string()),
-    media: z.string().optional(),
+    media: z.string().optional().meta({ pattern: MEDIA_PATTERN }),
     at: ScheduleTime.or(z.literal("next")).describe('a schedule time, or "next" for the next optimal slot'),
   })
   .meta({ id: "ScheduleBody" });
@@ -149,6 +170,7 @@ export const UpdatePostBody = z
       .describe("replaces the networks; resolved as on POST /posts (unknown ignored, unconnected dropped)"),
     media: z
       .string()
+      .meta({ pattern: MEDIA_PATTERN })
       .nullable()
       .optional()
       .describe(`an http(s) URL or a med_ id; null removes the media; ${MEDIA_RULE}`),
@@ -229,15 +251,17 @@ export const SandboxMetricsBody = z
     post_id: z.string(),
     platform: NetworkId,
     reach: metric,
-    likes: metric.default(0),
-    comments: metric.default(0),
-    shares: metric.default(0),
+    // 0 when left out (the handler says so): no `default` in the document, which generated clients
+    // would read as a field they must send.
+    likes: metric.optional().describe("0 when left out"),
+    comments: metric.optional().describe("0 when left out"),
+    shares: metric.optional().describe("0 when left out"),
   })
   .meta({ id: "SandboxMetricsBody" });
 
 export const CreateWebhookBody = z
   .object({
-    url: z.string().describe("https:// or http:// URL that receives events"),
+    url: httpUrl("https:// or http:// URL that receives events"),
     events: z.array(EventType).min(1).optional().describe("default: all eight event types"),
   })
   .meta({ id: "CreateWebhookBody" });
@@ -245,10 +269,7 @@ export const CreateWebhookBody = z
 /** The body of PATCH /webhooks/{id}: what may change. The secret never does. */
 export const UpdateWebhookBody = z
   .object({
-    url: z
-      .string()
-      .optional()
-      .describe("https:// or http:// URL that receives events; checked as at creation"),
+    url: httpUrl("https:// or http:// URL that receives events; checked as at creation").optional(),
     events: z.array(EventType).min(1).optional().describe("the event types to receive, replacing the list"),
     status: z
       .enum(WEBHOOK_STATUSES)
@@ -265,7 +286,7 @@ export const TestWebhookBody = z
 
 export const MediaUrlBody = z
   .object({
-    url: z.string().describe("public http(s) URL of an image or video"),
+    url: httpUrl("public http(s) URL of an image or video"),
     type: z
       .string()
       .optional()

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+} from "zod-openapi";
 import { ErrorBody } from "../contract/errors.ts";
 import { isKept, takesIdempotencyKey } from "../service/idempotency.ts";
 import { type AnyRoute, API_BASE, fullPath } from "../service/route.ts";
@@ -10,6 +15,35 @@ import { webhookDocs } from "./webhooks.ts";
 export const API_VERSION = "1.0.0";
 
 const errorContent = { "application/json": { schema: ErrorBody } };
+
+/** Raw bytes, as an upload sends them and the media content routes answer them. */
+const BYTES = { type: "string", format: "binary" } as const;
+
+/** Why an operation answers 503 when the store cannot be reached (StoreUnavailableError). */
+const STORE_UNAVAILABLE =
+  "The service's database cannot be reached right now (restarting, or the connection is down or too slow): retry after Retry-After seconds; a write with the same Idempotency-Key, so it is made once.";
+
+/**
+ * The store-down answer, one component every operation that reads the store refers to. No RateLimit
+ * headers: the answer comes from the error itself, after whatever the request got to.
+ */
+const storeUnavailableResponse: ZodOpenApiResponseObject = {
+  id: "StoreUnavailable",
+  description: STORE_UNAVAILABLE,
+  headers: z.object({
+    "X-Request-Id": RESPONSE_HEADERS.requestId,
+    "Retry-After": RESPONSE_HEADERS.retryAfter,
+  }),
+  content: errorContent,
+};
+
+/** Retry-After on a 503 an operation also answers for a cause of its own, which sends none. */
+const retryAfterWhenStoreDown = z.string().optional().meta({
+  description: "Sent when the 503 is the database's: seconds to wait before trying again.",
+});
+
+/** Whether the route answers the store-down 503 (every route but those that say they never do). */
+const answersStoreDown = (route: AnyRoute) => route.storeUnavailable !== false;
 
 /** Statuses every operation of a kind shares, added from the route's `auth` and `body`. */
 function sharedResponses(route: AnyRoute): Record<number, string> {
@@ -30,6 +64,7 @@ function sharedResponses(route: AnyRoute): Record<number, string> {
     out[422] = "The Idempotency-Key was used for a different request; send a new key.";
   }
   out[500] = "An unexpected error; the message carries the request id.";
+  if (answersStoreDown(route)) out[503] = STORE_UNAVAILABLE;
   return out;
 }
 
@@ -47,6 +82,9 @@ function responseHeaders(route: AnyRoute, status: number) {
     "X-Request-Id": h.requestId,
     ...(limited ? { "RateLimit-Policy": h.rateLimitPolicy, RateLimit: h.rateLimit } : {}),
     ...(status === 429 ? { "Retry-After": h.retryAfter } : {}),
+    ...(status === 503 && answersStoreDown(route)
+      ? { "Retry-After": route.responses[503] ? retryAfterWhenStoreDown : h.retryAfter }
+      : {}),
     ...(status === 401 ? { "WWW-Authenticate": h.wwwAuthenticate } : {}),
     // Only answers that made a change are kept for a key (isKept), so only those can be replayed.
     ...(takesIdempotencyKey(route) && isKept(status) ? { "Idempotent-Replayed": h.idempotentReplayed } : {}),
@@ -65,11 +103,10 @@ function operation(route: AnyRoute): ZodOpenApiOperationObject {
   const responses: NonNullable<ZodOpenApiOperationObject["responses"]> = {};
   const shared = sharedResponses(route);
   for (const [status, description] of Object.entries(shared)) {
-    responses[status as `4${string}`] = {
-      description,
-      headers: responseHeaders(route, Number(status)),
-      content: errorContent,
-    };
+    responses[status as `4${string}`] =
+      status === "503"
+        ? storeUnavailableResponse
+        : { description, headers: responseHeaders(route, Number(status)), content: errorContent };
   }
   for (const [status, spec] of Object.entries(route.responses)) {
     const isError = Number(status) >= 400;
@@ -81,9 +118,11 @@ function operation(route: AnyRoute): ZodOpenApiOperationObject {
       headers: responseHeaders(route, Number(status)),
       ...(route.page
         ? { content: { "text/html": { schema: { type: "string" } } } }
-        : schema
-          ? { content: { "application/json": { schema } } }
-          : {}),
+        : spec.bytes
+          ? { content: Object.fromEntries(spec.bytes.map((type) => [type, { schema: BYTES }])) }
+          : schema
+            ? { content: { "application/json": { schema } } }
+            : {}),
     };
   }
   return {
@@ -108,7 +147,7 @@ function operation(route: AnyRoute): ZodOpenApiOperationObject {
             content: {
               "application/json": { schema: route.body.schema },
               // An upload: the bytes themselves, as image/* or video/*.
-              ...(route.upload ? { "image/*": {}, "video/*": {} } : {}),
+              ...(route.upload ? { "image/*": { schema: BYTES }, "video/*": { schema: BYTES } } : {}),
             },
           },
         }
@@ -141,10 +180,10 @@ export function buildOpenApiDocument(
     },
     servers: [{ url: API_BASE }],
     tags: [
-      { name: "Account" },
-      { name: "Posts" },
-      { name: "Accounts" },
-      { name: "Analytics" },
+      { name: "Account", description: "The current user, the plan's limits and this month's usage." },
+      { name: "Posts", description: "Publish, schedule, edit and read posts, and what each network did." },
+      { name: "Accounts", description: "Connect and disconnect the social profiles posts go to." },
+      { name: "Analytics", description: "Reach and engagement across published posts." },
       { name: "Media", description: "Images and videos to attach to posts." },
       { name: "Webhooks", description: "Standard Webhooks endpoints that receive events." },
       { name: "Sandbox", description: "Simulated networks: report metrics as a network would." },

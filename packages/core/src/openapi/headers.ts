@@ -24,7 +24,7 @@ export const RESPONSE_HEADERS = {
   retryAfter: header(
     "Retry-After",
     z.string(),
-    "Seconds to wait before trying again: until the rate limit window ends, or until the month turns when the plan's API calls are used.",
+    "Seconds to wait before trying again: until the rate limit window ends, until the month turns when the plan's API calls are used, or (503) until the service's database is likely back.",
   ),
   wwwAuthenticate: header(
     "WWW-Authenticate",

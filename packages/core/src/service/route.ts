@@ -16,12 +16,14 @@ export interface ResponseSpec {
   description: string;
   /** JSON body schema; none for responses without a JSON body. */
   schema?: z.ZodType;
+  /** The answer is raw bytes of one of these media types (e.g. `image/*`), not JSON. */
+  bytes?: readonly string[];
 }
 
 /**
  * One operation: everything the router and the OpenAPI document need to know about it. The statuses
- * every operation of a kind shares (401 and 429 with a key, 400/413/415 with a JSON body) are added
- * from `auth` and `body` rather than repeated.
+ * every operation of a kind shares (401 and 429 with a key, 400/413/415 with a JSON body, 503 while
+ * the store is unreachable) are added from `auth`, `body` and `storeUnavailable` rather than repeated.
  */
 export interface Route<Body = unknown, Query = unknown> {
   method: Method;
@@ -57,6 +59,12 @@ export interface Route<Body = unknown, Query = unknown> {
    * the user back): its own responses, errors included, are documented as text/html.
    */
   page?: true;
+  /**
+   * Never answers the 503 with Retry-After that every other operation answers while the store is
+   * unreachable: it reads no store (the OpenAPI document, an upload's bytes at their capability URL), or
+   * answers that case its own way (/healthz).
+   */
+  storeUnavailable?: false;
   query?: z.ZodType<Query>;
   params?: z.ZodObject;
   responses: Record<number, ResponseSpec>;

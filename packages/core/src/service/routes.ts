@@ -60,6 +60,15 @@ import {
 import { finishOAuthConnect } from "./oauth/finish-connect.ts";
 import { type AnyRoute, defineRoute } from "./route.ts";
 
+/** What GET /openapi.json answers, as far as a client relies on it: an OpenAPI 3.1 document. */
+const OpenApiDocument = z
+  .looseObject({
+    openapi: z.string(),
+    info: z.looseObject({ title: z.string(), version: z.string() }),
+    paths: z.record(z.string(), z.unknown()),
+  })
+  .meta({ description: "An OpenAPI 3.1 document: this one." });
+
 const postId = z.object({ id: z.string().meta({ description: "The post id, post_…" }) });
 const notFound = { description: "No post with that id belongs to the account (`Post not found.`)." };
 const platformParam = z.object({ platform: z.string().meta({ description: "A network id, e.g. x" }) });
@@ -75,6 +84,10 @@ const mediaContent = mediaId.extend({
   token: z.string().meta({ description: "The capability token from the upload's url" }),
 });
 const accountNotFound = { description: "No account of that network is connected." };
+const otherMode = (act: string) => ({
+  description: `The post was made with a key of the other mode (test or live): ${act} it with a key of its own mode.`,
+});
+const MEDIA_BYTES = ["image/*", "video/*"] as const;
 
 /** Every operation the service serves. Registration and the OpenAPI document both come from here. */
 export const ROUTES: readonly AnyRoute[] = [
@@ -168,6 +181,7 @@ export const ROUTES: readonly AnyRoute[] = [
         description:
           "Nothing to change was sent, no connected network resolved (`Select at least one connected network.`), the post would be empty, a network needs media, or schedule_at is unparseable or in the past.",
       },
+      403: otherMode("edit"),
       404: notFound,
       409: {
         description: "The post is publishing or published: only a draft or a scheduled post can be edited.",
@@ -215,6 +229,7 @@ export const ROUTES: readonly AnyRoute[] = [
         schema: Post,
       },
       400: { description: "schedule_at is unparseable or in the past." },
+      403: otherMode("publish"),
       404: notFound,
       409: { description: "The post is not a draft." },
     },
@@ -247,7 +262,15 @@ export const ROUTES: readonly AnyRoute[] = [
         schema: z.union([Account, OAuthConnectStart]),
       },
       200: { description: "The account was already connected and is reconnected.", schema: Account },
-      400: { description: "The plan's connected profiles are all in use." },
+      400: {
+        description:
+          "The plan's connected profiles are all in use; or, with a live key, the network refused the credentials, or this server cannot connect that network.",
+      },
+      502: { description: "Live key: the network could not be reached to check the credentials." },
+      503: {
+        description:
+          "Live key: this server has no secret key to keep network credentials with (SOCIALPUB_SECRET_KEY).",
+      },
     },
     handler: connectAccount,
   }),
@@ -337,9 +360,11 @@ export const ROUTES: readonly AnyRoute[] = [
     description:
       "The token is 192 random bits given only in the upload's url: the URL is the capability, so share it as you would a key. A wrong token is 404.",
     auth: false,
+    // The bytes are in the media storage (files), not the store.
+    storeUnavailable: false,
     params: mediaContent,
     responses: {
-      200: { description: "The bytes, with their Content-Type." },
+      200: { description: "The bytes, with their Content-Type.", bytes: MEDIA_BYTES },
       404: { description: "No upload with that id and token (`Not found.`)." },
     },
     handler: getMediaContent,
@@ -353,7 +378,7 @@ export const ROUTES: readonly AnyRoute[] = [
     auth: true,
     params: mediaId,
     responses: {
-      200: { description: "The bytes, with their Content-Type." },
+      200: { description: "The bytes, with their Content-Type.", bytes: MEDIA_BYTES },
       404: { description: "No upload with that id belongs to the account (`Not found.`)." },
     },
     handler: getOwnMediaContent,
@@ -530,7 +555,8 @@ export const ROUTES: readonly AnyRoute[] = [
     tag: "Service",
     summary: "This document",
     auth: false,
-    responses: { 200: { description: "The OpenAPI 3.1 document." } },
+    storeUnavailable: false,
+    responses: { 200: { description: "The OpenAPI 3.1 document.", schema: OpenApiDocument } },
     handler: getOpenApi,
   }),
   defineRoute({
@@ -541,6 +567,7 @@ export const ROUTES: readonly AnyRoute[] = [
     tag: "Service",
     summary: "Answers 200 when the store is reachable",
     auth: false,
+    storeUnavailable: false,
     responses: {
       200: {
         description: "The service and its store are up.",

@@ -36,7 +36,7 @@ export async function reportSandboxMetrics({
   const updated = await deps.store.reportMetrics(
     post.id,
     body.platform,
-    { reach: body.reach, likes: body.likes, comments: body.comments, shares: body.shares },
+    { reach: body.reach, likes: body.likes ?? 0, comments: body.comments ?? 0, shares: body.shares ?? 0 },
     (target) => ({ idempotency: keptAnswer(200, toTarget(target)) }),
   );
   if (!updated) throw new HttpError(404, CONTRACT_MESSAGES.postNotFound);
