@@ -4,7 +4,9 @@
 //
 //   node scripts/toolchain.mjs start [...]  the reference server with --dev on ./.data/socialpub.db
 //                                           (extra arguments go to `socialpub-server start`, e.g. --port N)
-//   node scripts/toolchain.mjs test [...]   the whole test suite (extra arguments go to vitest)
+//   node scripts/toolchain.mjs test [...]   the whole test suite: first what the tests need (PostgreSQL, n8n,
+//                                           the Bluesky PDS, Chromium; scripts/prepare-tests.ts), then
+//                                           vitest (extra arguments go to vitest)
 //   node scripts/toolchain.mjs env          prints `export PATH=…` for shells (used by .ci/run)
 //   node scripts/toolchain.mjs exec -- CMD  runs CMD with Node 24 and pnpm first on PATH, in the folder
 //                                           it was called from (so `exec -- node script.ts` finds the
@@ -210,9 +212,14 @@ async function main() {
     case "start":
       startServer(rest, env);
       break;
-    case "test":
-      process.exit(run("pnpm", ["run", "test:unit", ...rest], { cwd: root, env }));
+    case "test": {
+      // The preparation fails only in CI (CI=true) and only after saying what is missing; the tests run
+      // either way, so a run reports everything at once.
+      const prepared = run("node", ["scripts/prepare-tests.ts"], { cwd: root, env });
+      const tested = run("pnpm", ["run", "test:run", ...rest], { cwd: root, env });
+      process.exit(tested !== 0 ? tested : prepared);
       break;
+    }
     case "exec": {
       const args = rest[0] === "--" ? rest.slice(1) : rest;
       if (args.length === 0) throw new Error("exec needs a command after --");
