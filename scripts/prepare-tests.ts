@@ -17,7 +17,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
+/** The workspace: this repository, or the folder given as the one argument. */
+const root = process.argv[2] ?? dirname(dirname(fileURLToPath(import.meta.url)));
 const inCi = process.env.CI === "true";
 
 interface Preparation {
