@@ -4,7 +4,9 @@
 //
 //   node scripts/toolchain.mjs start [...]  the reference server with --dev on ./.data/socialpub.db
 //                                           (extra arguments go to `socialpub-server start`, e.g. --port N)
-//   node scripts/toolchain.mjs test [...]   the whole test suite (extra arguments go to vitest)
+//   node scripts/toolchain.mjs test [...]   the whole test suite: first what the tests need (PostgreSQL, n8n,
+//                                           the Bluesky PDS, Chromium; scripts/prepare-tests.ts), then
+//                                           vitest (extra arguments go to vitest)
 //   node scripts/toolchain.mjs env          prints `export PATH=…` for shells (used by .ci/run)
 //   node scripts/toolchain.mjs exec -- CMD  runs CMD with Node 24 and pnpm first on PATH, in the folder
 //                                           it was called from (so `exec -- node script.ts` finds the
@@ -14,6 +16,7 @@
 // registry at the version in package.json's packageManager. Both land in .tools/ (git-ignored).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
+import { createServer } from "node:net";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -147,6 +150,47 @@ function startServer(args, env) {
   });
 }
 
+/** The value of `--name V` or `--name=V` in `args` (the last one wins, as with the server's options). */
+function optionValue(args, name) {
+  let value;
+  args.forEach((arg, i) => {
+    if (arg === name && i + 1 < args.length) value = args[i + 1];
+    else if (arg.startsWith(`${name}=`)) value = arg.slice(name.length + 1);
+  });
+  return value;
+}
+
+/**
+ * Fails at once when the server could not listen on its port, before anything is fetched, installed or
+ * built: on a fresh clone those take a while, and a taken port is the likeliest reason a start fails.
+ * The host and port are the server's own (`--host`, `--port`, SOCIALPUB_HOST, SOCIALPUB_PORT, defaults
+ * 127.0.0.1:8787) and the message is the one it prints. Anything this cannot judge (a port that is not
+ * a number, a host that does not resolve, `--help`) is left to the server, which says what is wrong.
+ */
+async function checkPort(args, env) {
+  if (args.some((arg) => arg === "--help" || arg === "-h")) return;
+  const host = optionValue(args, "--host") ?? env.SOCIALPUB_HOST ?? "127.0.0.1";
+  const portText = optionValue(args, "--port") ?? env.SOCIALPUB_PORT ?? "8787";
+  if (!/^\d+$/.test(portText) || Number(portText) === 0 || Number(portText) > 65535) return;
+  const port = Number(portText);
+  const code = await new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", (error) => resolve(error.code));
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(null)));
+  });
+  const where = `${host}:${port}`;
+  if (code === "EADDRINUSE") {
+    process.stderr.write(
+      `error: cannot listen on ${where}: port ${port} is in use (another server?); pick another with --port N (npm start -- --port N).\n`,
+    );
+    process.exit(1);
+  }
+  if (code === "EACCES") {
+    process.stderr.write(`error: cannot listen on ${where}: permission denied; pick a port above 1023.\n`);
+    process.exit(1);
+  }
+}
+
 /** The Node options the server runs with, wherever it is started from (packages/server/node-flags.json says why). */
 function serverNodeFlags() {
   return JSON.parse(readFileSync(join(root, "packages", "server", "node-flags.json"), "utf8")).flags;
@@ -154,8 +198,10 @@ function serverNodeFlags() {
 
 const signalNumbers = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
 
-function main() {
+async function main() {
   const [command = "test", ...rest] = process.argv.slice(2);
+  // Before the toolchain and the dependencies: a taken port is said in a second, not after installing.
+  if (command === "start") await checkPort(rest, process.env);
   const { env, dirs } = toolchainEnv();
   if (command === "env") {
     process.stdout.write(`export PATH="${dirs.join(delimiter)}${delimiter}$PATH"\n`);
@@ -166,9 +212,14 @@ function main() {
     case "start":
       startServer(rest, env);
       break;
-    case "test":
-      process.exit(run("pnpm", ["run", "test:unit", ...rest], { cwd: root, env }));
+    case "test": {
+      // The preparation fails only in CI (CI=true) and only after saying what is missing; the tests run
+      // either way, so a run reports everything at once.
+      const prepared = run("node", ["scripts/prepare-tests.ts"], { cwd: root, env });
+      const tested = run("pnpm", ["run", "test:run", ...rest], { cwd: root, env });
+      process.exit(tested !== 0 ? tested : prepared);
       break;
+    }
     case "exec": {
       const args = rest[0] === "--" ? rest.slice(1) : rest;
       if (args.length === 0) throw new Error("exec needs a command after --");
@@ -181,4 +232,4 @@ function main() {
   }
 }
 
-main();
+await main();

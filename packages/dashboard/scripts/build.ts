@@ -1,5 +1,5 @@
 // Builds the page into dist/, which the reference server serves at `/`. Run by `npm start` before the
-// server starts (with --if-changed), by CI's prepare step, and by the test setup, so the page is never
+// server starts (with --if-changed), by the tests' preparation (--if-changed too), and by the test setup, so the page is never
 // stale.
 //
 //   node scripts/build.ts               always builds

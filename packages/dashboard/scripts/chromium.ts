@@ -22,7 +22,7 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string | nul
 
 export const INSTALL_HINT =
   "Install Chromium from your distribution (Debian/Ubuntu: `apt-get install -y chromium`, which " +
-  "`pnpm --filter @socialpub/dashboard ci:prepare` does as root), or set CHROMIUM_PATH to a Chromium binary.";
+  "the tests' preparation runs in CI, as root), or set CHROMIUM_PATH to a Chromium binary.";
 
 /**
  * Flags for Chromium in containers and CI: no sandbox (it needs user namespaces, often unavailable, and

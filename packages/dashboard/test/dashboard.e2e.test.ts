@@ -5,6 +5,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from "playwrig
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CHROMIUM_ARGS, findChromium, INSTALL_HINT } from "../scripts/chromium.ts";
 import { callApi, type ServerProcess, startSandboxServer } from "../scripts/server-process.ts";
+import { inChromium, NO_CHROMIUM } from "./support/chromium.ts";
 import { contrastRatio } from "./support/contrast.ts";
 import { type LargeAccount, seedLargeAccount } from "./support/large-account.ts";
 
@@ -51,7 +52,7 @@ async function signIn(key: string, tab: Page = page) {
   await tab.getByRole("button", { name: "Sign in" }).click();
 }
 
-describe("the sandbox dashboard in Chromium", () => {
+describe.skipIf(NO_CHROMIUM)(inChromium("the sandbox dashboard in Chromium"), () => {
   test("the sign-in hint names the command a newcomer ran, and keys create for other keys", async () => {
     await page.goto(server.url);
     const hint = await page.locator("#key-help").textContent();
@@ -356,7 +357,7 @@ describe("the sandbox dashboard in Chromium", () => {
   });
 });
 
-describe("an account with 10 000 posts", () => {
+describe.skipIf(NO_CHROMIUM)(inChromium("an account with 10 000 posts"), () => {
   const LARGE_KEY = "sp_test_DashboardLargeAccountKey0123456789abc";
   const POSTS = 10_000;
   let large: ServerProcess;
@@ -419,7 +420,7 @@ describe("an account with 10 000 posts", () => {
   });
 });
 
-describe("live updates and the API allowance", () => {
+describe.skipIf(NO_CHROMIUM)(inChromium("live updates and the API allowance"), () => {
   let context: BrowserContext;
   let tab: Page;
   /** The API paths the page called, in the order their answers finished. */

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openSqliteStore } from "../../server/src/index.ts";
 import { CHROMIUM_ARGS, findChromium, INSTALL_HINT } from "../scripts/chromium.ts";
 import { callApi, type ServerProcess, startServerProcess } from "../scripts/server-process.ts";
+import { inChromium, NO_CHROMIUM } from "./support/chromium.ts";
 
 /*
  * The Accounts view with a live key, against the real server publishing through the real Telegram and
@@ -80,7 +81,7 @@ async function expectNowhere(secret: string) {
   expect(server.output()).not.toContain(secret);
 }
 
-describe("live accounts in the dashboard, signed in with a live key", () => {
+describe.skipIf(NO_CHROMIUM)(inChromium("live accounts in the dashboard, signed in with a live key"), () => {
   const bot = { token: "" };
   let channel: { id: number };
   let hook: ReturnType<DiscordFake["addWebhook"]>;

@@ -8,6 +8,7 @@ import { openSqliteStore } from "../../server/src/index.ts";
 import { FrontProxy } from "../../server/test/support/front-proxy.ts";
 import { CHROMIUM_ARGS, findChromium, INSTALL_HINT } from "../scripts/chromium.ts";
 import { callApi, type ServerProcess, startServerProcess } from "../scripts/server-process.ts";
+import { inChromium, NO_CHROMIUM } from "./support/chromium.ts";
 
 /*
  * Connecting an OAuth network from the Accounts view with a live key, in a browser, against the real
@@ -72,7 +73,7 @@ afterAll(async () => {
   await Promise.all([x?.close(), front?.close()]);
 });
 
-describe("connecting an OAuth network from the dashboard", () => {
+describe.skipIf(NO_CHROMIUM)(inChromium("connecting an OAuth network from the dashboard"), () => {
   test(
     "a server not set up for X says which settings it lacks, and opens nothing",
     async () => {

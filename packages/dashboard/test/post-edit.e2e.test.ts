@@ -2,6 +2,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CHROMIUM_ARGS, findChromium, INSTALL_HINT } from "../scripts/chromium.ts";
 import { callApi, type ServerProcess, startSandboxServer } from "../scripts/server-process.ts";
+import { inChromium, NO_CHROMIUM } from "./support/chromium.ts";
 
 const KEY = "sp_test_DashboardPostEditKey0123456789abcdefgh";
 const SEEN_WITHIN = { timeout: 20_000 };
@@ -58,7 +59,7 @@ function dueIn(ms: number): { input: string; shown: string; at: number } {
   return { input: iso.slice(0, 16), shown: `${iso.slice(0, 19).replace("T", " ")} UTC`, at };
 }
 
-describe("editing and rescheduling a post from its page, in Chromium", () => {
+describe.skipIf(NO_CHROMIUM)(inChromium("editing and rescheduling a post from its page, in Chromium"), () => {
   test("a scheduled post's text and time are edited; the cards show each network's text and the new time", async () => {
     const post = await scheduledPost("Launch day is Monday.", 2 * HOUR);
     await openPost(post.id);

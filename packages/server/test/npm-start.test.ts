@@ -1,7 +1,16 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
-import { readdirSync, readFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import nodeFlags from "../node-flags.json" with { type: "json" };
@@ -118,6 +127,49 @@ describe("npm start", () => {
       expect(started.output()).toContain(`port ${port} is in use`);
       expect(started.output()).toContain("npm start -- --port N");
       expect(started.output()).not.toContain("API key:");
+    } finally {
+      holder.close();
+    }
+  });
+
+  it("on a fresh clone with the port taken, says so before fetching or installing anything", {
+    timeout: 60_000,
+  }, async () => {
+    // A clone with nothing fetched or installed yet (no .tools, no node_modules), and an npm and a pnpm
+    // that only note they were called: whatever the wrapper would fetch or install first shows there.
+    const clone = tempDir("socialpub-fresh-clone-");
+    dirs.push(clone);
+    for (const file of ["scripts/toolchain.mjs", ".nvmrc", "package.json", "pnpm-lock.yaml"]) {
+      mkdirSync(dirname(clone.file(file)), { recursive: true });
+      copyFileSync(join(repoRoot, file), clone.file(file));
+    }
+    const calls = clone.file("calls.log");
+    const bin = clone.file("bin");
+    mkdirSync(bin);
+    for (const tool of ["npm", "pnpm"]) {
+      writeFileSync(join(bin, tool), `#!/bin/sh\necho "${tool} $*" >> "${calls}"\nexit 1\n`);
+      chmodSync(join(bin, tool), 0o755);
+    }
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const result = await new Promise<{ code: number | null; output: string }>((resolve) => {
+        const child = execFile(
+          process.execPath,
+          [clone.file("scripts/toolchain.mjs"), "start", "--port", String(port)],
+          {
+            cwd: clone.path,
+            env: { ...process.env, PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin` },
+          },
+          (_error, stdout, stderr) => resolve({ code: child.exitCode, output: stdout + stderr }),
+        );
+      });
+      expect(result.code, result.output).toBe(1);
+      expect(result.output).toContain(`port ${port} is in use`);
+      expect(result.output).toContain("npm start -- --port N");
+      expect(existsSync(calls) ? readFileSync(calls, "utf8") : "", "nothing fetched or installed").toBe("");
+      expect(existsSync(clone.file(".tools"))).toBe(false);
     } finally {
       holder.close();
     }

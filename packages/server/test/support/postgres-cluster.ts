@@ -1,18 +1,30 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  copyFileSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import postgres from "postgres";
-import { findPostgresBin } from "../../../../scripts/postgres-bin.ts";
+import { findPostgresBin, POSTGRES_HINT } from "../../../../scripts/postgres-bin.ts";
 
 export { findPostgresBin };
 
 /*
  * A throwaway PostgreSQL cluster for tests and benchmarks: initdb in a temporary folder, the server on
  * 127.0.0.1 and a free port, trust authentication, durability traded for speed (fsync off: the cluster
- * dies with the run). Needs the server binaries of Debian's postgresql package (`ci:prepare` installs
- * them). PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` user.
+ * dies with the run). Needs PostgreSQL's server binaries: the machine's own, or the npm registry's build
+ * that the tests' preparation caches (scripts/postgres-bin.ts). PostgreSQL refuses to run as root, so as
+ * root the cluster runs as the `postgres` user, or `nobody` on a machine without one.
  */
 
 export interface ThrowawayCluster {
@@ -46,11 +58,60 @@ async function freePort(): Promise<number> {
 
 const isRoot = process.getuid?.() === 0;
 
-/** Who PostgreSQL runs as: the postgres user when we are root (it refuses root), else ourselves. */
+/**
+ * Who PostgreSQL runs as: ourselves, or when we are root (it refuses root) the postgres user that a
+ * distribution's package makes, else `nobody`, which every Linux machine has.
+ */
 function postgresUser(): { uid: number; gid: number } | Record<string, never> {
   if (!isRoot) return {};
-  const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim());
-  return { uid: id("-u"), gid: id("-g") };
+  for (const name of ["postgres", "nobody"]) {
+    const id = (flag: string) =>
+      Number(
+        execFileSync("id", [flag, name], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim(),
+      );
+    try {
+      return { uid: id("-u"), gid: id("-g") };
+    } catch {
+      // no such user: the next
+    }
+  }
+  throw new Error(
+    "PostgreSQL refuses to run as root, and this machine has neither a postgres nor a nobody user",
+  );
+}
+
+/**
+ * The binaries' folder as `user` can run them. As root, the npm registry's build sits in root's cache
+ * (~/.cache/socialpub, under a home other users cannot enter): the installation (bin, lib and share
+ * side by side) is then linked into the cluster's folder, or copied where links cannot go.
+ */
+function runnableBin(bin: string, dir: string, user: { uid?: number; gid?: number }): string {
+  if (!isRoot) return bin;
+  const runs = spawnSync(join(bin, "postgres"), ["--version"], { ...user, stdio: "ignore" }).status === 0;
+  if (runs) return bin;
+  const installation = dirname(bin);
+  const staged = join(dir, "postgresql");
+  for (const part of ["bin", "lib", "share"]) linkTree(join(installation, part), join(staged, part));
+  return join(staged, "bin");
+}
+
+function linkTree(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  for (const name of readdirSync(from)) {
+    const source = join(from, name);
+    const target = join(to, name);
+    const stat = lstatSync(source);
+    if (stat.isDirectory()) linkTree(source, target);
+    else if (stat.isSymbolicLink()) symlinkSync(readlinkSync(source), target);
+    else {
+      try {
+        linkSync(source, target);
+      } catch {
+        copyFileSync(source, target);
+      }
+      chmodSync(target, stat.mode);
+    }
+  }
 }
 
 export interface ClusterOptions {
@@ -60,22 +121,21 @@ export interface ClusterOptions {
    * what it acknowledged. fsync stays off either way: the machine itself does not go down.
    */
   durableCommits?: boolean;
+  /** The server binaries' folder; findPostgresBin()'s answer by default. */
+  bin?: string;
 }
 
 export async function startThrowawayCluster(options: ClusterOptions = {}): Promise<ThrowawayCluster> {
-  const bin = findPostgresBin();
-  if (!bin) {
-    throw new Error(
-      "PostgreSQL's server binaries were not found: install them (apt-get install -y postgresql, or `pnpm --filter @socialpub/server ci:prepare`), or set SOCIALPUB_PG_BIN to their folder",
-    );
-  }
+  const found = options.bin ?? findPostgresBin();
+  if (!found) throw new Error(`PostgreSQL's server binaries were not found: ${POSTGRES_HINT}`);
   const dir = mkdtempSync(join(tmpdir(), "socialpub-pg-"));
   const data = join(dir, "data");
+  const user = postgresUser();
   if (isRoot) {
     chmodSync(dir, 0o777);
-    execFileSync("chown", ["postgres:postgres", dir]);
+    execFileSync("chown", [`${user.uid}:${user.gid}`, dir]);
   }
-  const user = postgresUser();
+  const bin = runnableBin(found, dir, user);
   execFileSync(
     join(bin, "initdb"),
     ["-D", data, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--no-sync", "--no-instructions"],
