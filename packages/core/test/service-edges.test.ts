@@ -112,6 +112,42 @@ describe("service edges", () => {
     expect(await res.json()).toEqual({ error: "Request body is larger than 1000 bytes; send less." });
   });
 
+  it("a caption longer than 100,000 characters is refused with 400 naming the field, on every route that takes one", async () => {
+    const { service, auth } = await setup();
+    const post = (method: string, path: string, body: unknown) =>
+      service.fetch(
+        new Request(`http://localhost/api/v1${path}`, {
+          method,
+          headers: { ...auth, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+      );
+    // Family emoji, the costliest text to adapt to a network's limit: 7 code points (characters) each.
+    const family = "\u{1F468}\u200D\u{1F469}\u200D\u{1F467}\u200D\u{1F466}";
+    const long = family.repeat(Math.ceil(100_001 / 7));
+    const at = "2030-01-01T00:00:00Z";
+    const cases: [string, string, unknown, string][] = [
+      ["POST", "/posts", { caption: long, platforms: ["x"] }, "caption"],
+      ["POST", "/posts", { caption: "hi", captions: { x: long }, platforms: ["x"] }, "captions.x"],
+      ["POST", "/schedule", { caption: long, platforms: ["x"], at }, "caption"],
+      ["PATCH", "/posts/post_nope", { caption: long }, "caption"],
+    ];
+    for (const [method, path, body, field] of cases) {
+      const res = await post(method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(await res.json()).toEqual({
+        error: `${field} is longer than 100,000 characters; send a shorter text.`,
+      });
+    }
+    // Exactly the limit is accepted, counted in characters (code points), not UTF-16 units.
+    const res = await post("POST", "/posts", {
+      caption: "\u{1F600}".repeat(100_000),
+      platforms: ["x"],
+      draft: true,
+    });
+    expect(res.status).toBe(201);
+  });
+
   it("HEAD answers like GET without a body", async () => {
     const { service, auth } = await setup();
     const res = await service.fetch(

@@ -1,4 +1,8 @@
+import { execFile, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type ProvisionedUser, provisionUser } from "@socialpub/core";
 import { afterEach, describe, expect, it } from "vitest";
 import type { HttpTimeouts } from "../src/http/http-server.ts";
@@ -52,15 +56,20 @@ interface RawAnswer {
 }
 
 /** Sends bytes as they are and reads the first answer (the server closes or answers with a length). */
-function rawRequest(origin: string, bytes: string | Buffer, options: { destroyAfterMs?: number } = {}) {
+function rawRequest(
+  origin: string,
+  bytes: string | Buffer,
+  options: { destroyAfterMs?: number; end?: boolean; timeoutMs?: number } = {},
+) {
   const { hostname, port } = new URL(origin);
   return new Promise<RawAnswer>((resolve, reject) => {
     const socket = connect(Number(port), hostname);
     let received = Buffer.alloc(0);
+    const timeoutMs = options.timeoutMs ?? 20_000;
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new Error(`no complete answer within 20 s; got: ${received.toString()}`));
-    }, 20_000);
+      reject(new Error(`no complete answer within ${timeoutMs / 1000} s; got: ${received.toString()}`));
+    }, timeoutMs);
     const finish = (answer: RawAnswer) => {
       clearTimeout(timer);
       socket.destroy();
@@ -99,6 +108,8 @@ function rawRequest(origin: string, bytes: string | Buffer, options: { destroyAf
       reject(error);
     });
     socket.write(bytes);
+    // The client's half-close: it sends no more, and still reads the answer.
+    if (options.end) socket.end();
     if (options.destroyAfterMs !== undefined) {
       setTimeout(() => {
         socket.destroy();
@@ -225,5 +236,181 @@ describe("a client that goes away mid-body", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 30, method: "POST", path: "/api/v1/posts", status: 499 });
     expect(lines[0]!.request_id).toMatch(/^req_/);
+  });
+});
+
+describe("request bodies", () => {
+  const MiB = 1024 * 1024;
+
+  it("an unauthenticated request is answered 401 from its headers, before its body has arrived", async () => {
+    const { server } = await start();
+    // 60 clients each declare a 1 MiB body, send its first 16 KiB and wait: none of them is held
+    // until its body is complete (or buffered whole in the meantime).
+    const head =
+      "POST /api/v1/posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+      `Content-Length: ${MiB}\r\n\r\n`;
+    const first = Buffer.concat([Buffer.from(head), Buffer.alloc(16 * 1024, "a")]);
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, () => rawRequest(server.url, first, { timeoutMs: 10_000 })),
+    );
+    for (const answer of answers) {
+      expect(expectJsonError(answer, 401)).toBe("Invalid or revoked API key.");
+      expect(answer.headers["www-authenticate"]).toBe("Bearer");
+    }
+  });
+
+  /**
+   * Sends the head of a request and the first part of its body, reads the answer, then sends the rest
+   * of the body: what a client writing a large body sees when the server answers before reading it.
+   */
+  function answerThenRest(origin: string, head: string, bodySize: number) {
+    const { hostname, port } = new URL(origin);
+    return new Promise<{ answer: string; writeError: string | null; closedBy: "end" | "error" }>(
+      (resolve, reject) => {
+        const socket = connect(Number(port), hostname);
+        let received = "";
+        let writeError: string | null = null;
+        let sentRest = false;
+        const timer = setTimeout(() => {
+          socket.destroy();
+          reject(new Error(`the server neither answered nor closed within 15 s; got: ${received}`));
+        }, 15_000);
+        socket.on("data", (chunk) => {
+          received += chunk.toString("latin1");
+          if (!sentRest && received.includes("\r\n\r\n")) {
+            sentRest = true;
+            socket.write(Buffer.alloc(bodySize - 64 * 1024, "b"), (error) => {
+              if (error) writeError = (error as NodeJS.ErrnoException).code ?? error.message;
+            });
+          }
+        });
+        socket.on("end", () => {
+          clearTimeout(timer);
+          socket.end();
+          resolve({ answer: received, writeError, closedBy: "end" });
+        });
+        socket.on("error", (error: NodeJS.ErrnoException) => {
+          clearTimeout(timer);
+          resolve({
+            answer: received,
+            writeError: writeError ?? error.code ?? error.message,
+            closedBy: "error",
+          });
+        });
+        socket.write(Buffer.concat([Buffer.from(head), Buffer.alloc(64 * 1024, "a")]));
+      },
+    );
+  }
+
+  it("413: the server reads and discards the rest of the body, so a client still sending reads the answer", async () => {
+    const { server, dev } = await start();
+    const head =
+      `POST /api/v1/posts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${dev.apiKey}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${2 * MiB}\r\n\r\n`;
+    const result = await answerThenRest(server.url, head, 2 * MiB);
+    expect(result.answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(result.answer.toLowerCase()).toContain("connection: close");
+    expect(result.answer).toContain('{"error":"Request body is larger than 1 MiB; send less."}');
+    // The whole body went out, and the server closed its side in order (FIN), not with a reset.
+    expect(result.writeError).toBeNull();
+    expect(result.closedBy).toBe("end");
+  });
+
+  it("401 to a body too large, unauthenticated: the same orderly close", async () => {
+    const { server } = await start();
+    const head =
+      "POST /api/v1/posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+      `Content-Length: ${2 * MiB}\r\n\r\n`;
+    const result = await answerThenRest(server.url, head, 2 * MiB);
+    expect(result.answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(result.writeError).toBeNull();
+    expect(result.closedBy).toBe("end");
+  });
+
+  it("413 with its JSON error reaches Node's fetch every time, one at a time and 8 in parallel", async () => {
+    const { server, dev } = await start();
+    const body = Buffer.alloc(2 * MiB, "x");
+    const post = async () => {
+      const res = await fetch(`${server.url}/api/v1/posts`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${dev.apiKey}`, "content-type": "application/json" },
+        body,
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await post());
+    for (let round = 0; round < 3; round++)
+      answers.push(...(await Promise.all(Array.from({ length: 8 }, post))));
+    for (const answer of answers) {
+      expect(answer).toEqual({
+        status: 413,
+        body: { error: "Request body is larger than 1 MiB; send less." },
+      });
+    }
+  });
+
+  it.skipIf(spawnSync("curl", ["--version"]).status !== 0)(
+    "413 with its JSON error reaches curl every time",
+    async () => {
+      const { server, dev } = await start();
+      const dir = mkdtempSync(join(tmpdir(), "socialpub-413-"));
+      const file = join(dir, "body.json");
+      writeFileSync(file, Buffer.alloc(2 * MiB, "x"));
+      try {
+        const curl = () =>
+          new Promise<string>((resolve, reject) =>
+            execFile(
+              "curl",
+              [
+                "-sS",
+                "-w",
+                "\n%{http_code}",
+                "-H",
+                `Authorization: Bearer ${dev.apiKey}`,
+                "-H",
+                "Content-Type: application/json",
+                "--data-binary",
+                `@${file}`,
+                `${server.url}/api/v1/posts`,
+              ],
+              (error, stdout, stderr) =>
+                error ? reject(new Error(`${error.message}: ${stderr}`)) : resolve(stdout),
+            ),
+          );
+        const outputs = await Promise.all(Array.from({ length: 6 }, curl));
+        for (let i = 0; i < 4; i++) outputs.push(await curl());
+        for (const output of outputs) {
+          expect(output).toBe('{"error":"Request body is larger than 1 MiB; send less."}\n413');
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it("a body the client cuts short is 400, naming the body", async () => {
+    const { server, dev } = await start();
+    const answer = await rawRequest(
+      server.url,
+      `POST /api/v1/posts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${dev.apiKey}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"caption":',
+      { end: true },
+    );
+    expect(expectJsonError(answer, 400)).toBe(
+      "The request body ended before it was complete; send the whole body.",
+    );
+  });
+});
+
+describe("HTTP/1.0", () => {
+  it("a request without Host is served (HTTP/1.0 does not require it)", async () => {
+    const { server, dev } = await start();
+    const answer = await rawRequest(
+      server.url,
+      `GET /api/v1/me HTTP/1.0\r\nAuthorization: Bearer ${dev.apiKey}\r\n\r\n`,
+    );
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body).id).toBe(dev.user.id);
   });
 });

@@ -94,12 +94,8 @@ describe("node adapter", () => {
     expect((await res.json()).bytes).toBe(LIMIT);
   });
 
-  it("answers 413 to a declared Content-Length over the limit without calling the handler", async () => {
-    let called = false;
-    const server = await serve(async () => {
-      called = true;
-      return new Response("no");
-    });
+  it("answers 413 to a declared Content-Length over the limit once the handler asks for the body", async () => {
+    const server = await serve(echo);
     const res = await fetch(server.url, {
       method: "POST",
       headers: { "x-request-id": "abc-123" },
@@ -107,8 +103,18 @@ describe("node adapter", () => {
     });
     expect(res.status).toBe(413);
     expect(res.headers.get("x-request-id")).toBe("abc-123");
+    expect(res.headers.get("connection")).toBe("close");
     expect(await res.json()).toEqual({ error: "Request body is larger than 1024 bytes; send less." });
-    expect(called).toBe(false);
+  });
+
+  it("keeps the answer of a handler that refuses a request from its headers, whatever the body's size", async () => {
+    const server = await serve(async () =>
+      Response.json({ error: "Invalid or revoked API key." }, { status: 401 }),
+    );
+    const res = await fetch(server.url, { method: "POST", body: "x".repeat(LIMIT * 4) });
+    expect(res.status).toBe(401);
+    // The body was never wanted: the connection closes rather than carry the rest.
+    expect(res.headers.get("connection")).toBe("close");
   });
 
   it("answers 413 to a chunked body that grows past the limit while it is read", async () => {

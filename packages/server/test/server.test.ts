@@ -136,12 +136,14 @@ describe("body limit", () => {
 
   it("accepts a body just under 1 MiB", async () => {
     const { server, dev } = await start();
-    const body = JSON.stringify({ caption: "", platforms: ["x"] });
-    const caption = "y".repeat(1024 * 1024 - body.length);
+    // The longest caption, and a field the service ignores filling the rest of the 1 MiB.
+    const caption = "y".repeat(100_000);
+    const body = JSON.stringify({ caption, platforms: ["x"], padding: "" });
+    const padding = "z".repeat(1024 * 1024 - body.length);
     const res = await fetch(`${server.url}/api/v1/posts`, {
       method: "POST",
       headers: { authorization: `Bearer ${dev.apiKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ caption, platforms: ["x"] }),
+      body: JSON.stringify({ caption, platforms: ["x"], padding }),
     });
     expect(res.status).toBe(201);
     expect((await res.json()).caption).toHaveLength(caption.length);

@@ -57,11 +57,19 @@ export const MEDIA_PATTERN = `^(med_|${HTTP_URL_PATTERN.slice(1)})`;
 const httpUrl = (description: string) => z.string().meta({ description, pattern: HTTP_URL_PATTERN });
 
 /**
+ * The longest caption the API accepts, in characters as zod counts a string's length: Unicode code
+ * points (an emoji written as several joined code points counts each of them). Far above every
+ * network's own limit, so it refuses only text no network would take, before any work is done on it.
+ */
+export const MAX_CAPTION_LENGTH = 100_000;
+const CaptionText = z.string().max(MAX_CAPTION_LENGTH);
+
+/**
  * Text per network (extension): network id → the text that network gets instead of `caption`, adapted
  * to its limit like any text. A key that is not a network id is refused (the message names it); an
  * override for a network the post does not target, or one that is empty, is ignored.
  */
-export const Captions = z.partialRecord(NetworkId, z.string()).meta({
+export const Captions = z.partialRecord(NetworkId, CaptionText).meta({
   id: "Captions",
   description:
     "extension: network id → the text for that network instead of caption, adapted to its limit; an override that is empty, or for a network the post does not target, is ignored",
@@ -70,7 +78,7 @@ export type Captions = z.infer<typeof Captions>;
 
 export const CreatePostBody = z
   .object({
-    caption: z.string().optional().describe("default empty; adapted per network when it publishes"),
+    caption: CaptionText.optional().describe("default empty; adapted per network when it publishes"),
     captions: Captions.optional(),
     platforms: z
       .array(z.string())
@@ -145,7 +153,7 @@ export const PublishDraftBody = z
 
 export const ScheduleBody = z
   .object({
-    caption: z.string().optional(),
+    caption: CaptionText.optional(),
     captions: Captions.optional(),
     platforms: z.array(z.string()),
     media: z.string().optional().meta({ pattern: MEDIA_PATTERN }),
@@ -160,7 +168,7 @@ export type ScheduleBody = z.infer<typeof ScheduleBody>;
  */
 export const UpdatePostBody = z
   .object({
-    caption: z.string().optional().describe("the text for every network without an override"),
+    caption: CaptionText.optional().describe("the text for every network without an override"),
     captions: Captions.optional().describe(
       "replaces the per-network overrides ({} removes them); network id → text, as on POST /posts",
     ),

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { NETWORK_IDS } from "../contract/networks.ts";
+import { MAX_CAPTION_LENGTH } from "../contract/requests.ts";
 
 /** What each request field must be, for messages that say how to fix the request. */
 const FIELD_HINTS: Record<string, string> = {
@@ -32,6 +33,9 @@ export function describeBodyError(error: z.ZodError): string {
   // A rule the contract's schemas check themselves (list limits) already says it in a whole sentence.
   if (issue.code === "custom") return issue.message;
   const field = String(issue.path[0]);
+  if (issue.code === "too_big" && (field === "caption" || field === "captions")) {
+    return `${issue.path.join(".")} is longer than ${MAX_CAPTION_LENGTH.toLocaleString("en")} characters; send a shorter text.`;
+  }
   if (field === "captions") return describeCaptionsError(issue);
   const hint = FIELD_HINTS[field];
   if (hint) return `${field} must be ${hint}.`;

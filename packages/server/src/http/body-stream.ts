@@ -33,8 +33,8 @@ export function limitedBodyStream(
         received += value.byteLength;
         if (received > limit) {
           onTooLarge();
+          // Not returned: that would destroy the request, and its socket with the 413 still to send.
           controller.error(new BodyTooLargeError(limit));
-          await chunks.return?.();
           return;
         }
         controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));

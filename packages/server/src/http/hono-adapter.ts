@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import { headerOf } from "@socialpub/core";
+import { type BodyWatch, lingerOnClose, watchBody } from "./body-limit.ts";
 import {
   type FetchHandler,
   FORBIDDEN_METHODS,
@@ -30,36 +32,10 @@ function pathnameOf(target: string): string {
 
 const BODYLESS_METHODS = new Set(["GET", "HEAD"]);
 
-/**
- * The request body, read whole before the handler runs, or "too large" as soon as more than `limit`
- * bytes have arrived (then nothing more is read; the answer closes the connection). A body without
- * Content-Length cannot slip past the limit, and no handler can turn the refusal into another answer.
- * Bodies are small (1 MiB by default) and Node's request timeout bounds how long one may take.
- */
-function readLimitedBody(req: IncomingMessage, limit: number): Promise<Buffer | "too large" | "gone"> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = (result: Buffer | "too large" | "gone") => {
-      req.off("data", onData).off("end", onEnd).off("error", onGone).off("close", onClose);
-      resolve(result);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.byteLength;
-      if (size > limit) {
-        req.pause();
-        done("too large");
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => done(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    const onGone = () => done("gone");
-    const onClose = () => {
-      if (!req.complete) done("gone");
-    };
-    req.on("data", onData).on("end", onEnd).on("error", onGone).on("close", onClose);
-  });
+/** The address a connection reached, as a Host header would name it. */
+function hostOf(socket: Socket): string {
+  const address = socket.localAddress ?? "127.0.0.1";
+  return `${address.includes(":") ? `[${address}]` : address}:${socket.localPort ?? 80}`;
 }
 
 /** Replaces the request's X-Request-Id, in both forms Node keeps headers in, with `requestId`. */
@@ -74,7 +50,7 @@ function setRequestId(req: IncomingMessage, requestId: string): void {
 
 const STATE = Symbol("request state");
 /** What the outer listener and the fetch callback share about one request. */
-type Tracked = IncomingMessage & { [STATE]?: { requestId: string } };
+type Tracked = IncomingMessage & { [STATE]?: { requestId: string; body: BodyWatch | null } };
 
 /**
  * The same contract as `toNodeListener` (body limit, refused methods, request ids, completion report
@@ -92,15 +68,30 @@ export function toHonoNodeListener(handler: FetchHandler, options: NodeAdapterOp
       const { incoming, outgoing } = env as HttpBindings;
       const state = (incoming as Tracked)[STATE]!;
       let response: Response;
+      const body = state.body;
       try {
         response = await handler(request);
       } catch (error) {
-        options.onError?.(error, state.requestId);
-        response = jsonError(500, `Internal error (request ${state.requestId}).`, state.requestId);
+        if (body?.overflowed) {
+          response = tooLarge(bodyLimit, state.requestId);
+        } else {
+          options.onError?.(error, state.requestId);
+          response = jsonError(500, `Internal error (request ${state.requestId}).`, state.requestId);
+        }
+      }
+      // However the handler answered a body it could not read whole, the cause is the size.
+      if (body?.overflowed) {
+        await response.body?.cancel();
+        response = tooLarge(bodyLimit, state.requestId);
       }
       // The handler may have named the request otherwise: its answer's X-Request-Id is what is logged.
       // Read without building the answer's Headers: the library then writes its plain headers as they are.
       state.requestId = headerOf(response, "x-request-id") ?? state.requestId;
+      if (body?.tooLarge) {
+        // The rest of the body is not wanted: the connection closes once the client has sent it.
+        lingerOnClose(incoming.socket as Socket);
+        outgoing.setHeader("connection", "close");
+      }
       // Asked at write time: a request that started before shutdown still ends its connection.
       if (options.isDraining?.()) outgoing.setHeader("connection", "close");
       return response;
@@ -116,7 +107,7 @@ export function toHonoNodeListener(handler: FetchHandler, options: NodeAdapterOp
     const method = req.method ?? "GET";
     const path = pathnameOf(req.url ?? "/");
     const requestId = requestIdFor(req.headers["x-request-id"]);
-    const state = { requestId };
+    const state: { requestId: string; body: BodyWatch | null } = { requestId, body: null };
     (req as Tracked)[STATE] = state;
     res.once("close", () => {
       options.onComplete?.({
@@ -127,32 +118,19 @@ export function toHonoNodeListener(handler: FetchHandler, options: NodeAdapterOp
         durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       });
     });
-    const declared = Number(req.headers["content-length"] ?? 0);
-    if (Number.isFinite(declared) && declared > bodyLimit) {
-      // Refused before reading: closing the connection spares the client sending the rest.
-      void writeResponse(tooLarge(bodyLimit, requestId), res, true);
-      return;
-    }
     if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
       void writeResponse(refusedMethod(method, path, requestId, options.refuseMethod), res, false);
       return;
     }
     // The handler names the request by the same id this layer logs it under, even when it made it up.
     setRequestId(req, requestId);
-    if (BODYLESS_METHODS.has(method)) {
-      void listener(req, res);
-      return;
+    // HTTP/1.0 does not require Host: such a request names this server by the address it reached.
+    if (req.headers.host === undefined) req.headers.host = hostOf(req.socket);
+    if (!BODYLESS_METHODS.has(method)) {
+      // The body is read when the handler asks for it (after it has checked the key), not before.
+      const declared = Number(req.headers["content-length"] ?? 0);
+      state.body = watchBody(req, bodyLimit, Number.isFinite(declared) && declared > bodyLimit);
     }
-    void readLimitedBody(req, bodyLimit).then((body) => {
-      if (body === "too large") return writeResponse(tooLarge(bodyLimit, requestId), res, true);
-      // The client went away mid-body: nobody to answer (reported as 499 when the response closes).
-      if (body === "gone") {
-        res.destroy();
-        return;
-      }
-      // The library hands a body it finds here to the handler as the request's body.
-      (req as IncomingMessage & { rawBody?: Buffer }).rawBody = body;
-      return listener(req, res);
-    });
+    void listener(req, res);
   };
 }

@@ -57,8 +57,9 @@ function checkingIntervalFor(timeouts: HttpTimeouts): number {
 }
 
 /**
- * Node's own answers to a request its parser refused (400 malformed, 431 headers too large, 413 chunk
- * extensions too large, 408 too slow), with the JSON body every other error has instead of none.
+ * Node's own answers to a request its parser refused (400 malformed or cut short, 431 headers too
+ * large, 413 chunk extensions too large, 408 too slow), with the JSON body every other error has
+ * instead of none.
  */
 function answerParserError(error: NodeJS.ErrnoException, socket: Duplex, timeouts: HttpTimeouts): void {
   socket.on("error", () => {});
@@ -70,12 +71,22 @@ function answerParserError(error: NodeJS.ErrnoException, socket: Duplex, timeout
   }
   const requestId = requestIdFor(undefined);
   let answer: Response;
-  switch (error.code) {
+  // The request's head had been parsed (Node made its response), so what ended early was the body.
+  const code = error.code === "HPE_INVALID_EOF_STATE" && response === undefined ? "" : error.code;
+  switch (code) {
     case "HPE_HEADER_OVERFLOW":
       answer = jsonError(431, "Request headers are too large; send fewer or shorter headers.", requestId);
       break;
     case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
       answer = jsonError(413, "Chunk extensions are too large; send the body without them.", requestId);
+      break;
+    case "HPE_INVALID_EOF_STATE":
+      // The client closed its side before the body it declared was complete (the service's own words).
+      answer = jsonError(
+        400,
+        "The request body ended before it was complete; send the whole body.",
+        requestId,
+      );
       break;
     case "ERR_HTTP_REQUEST_TIMEOUT":
       answer = jsonError(

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { bodyTextOf, headerOf, withHeaders } from "@socialpub/core";
+import { lingerOnClose, watchBody } from "./body-limit.ts";
 import { limitedBodyStream } from "./body-stream.ts";
 import { jsonError } from "./raw-answer.ts";
 import { requestIdFor } from "./request-id.ts";
@@ -173,18 +174,17 @@ export function toNodeListener(handler: FetchHandler, options: NodeAdapterOption
     });
 
     const serve = async (): Promise<void> => {
-      const declared = Number(req.headers["content-length"] ?? 0);
-      if (Number.isFinite(declared) && declared > bodyLimit) {
-        // Refused before reading: closing the connection spares the client sending the rest.
-        await writeResponse(tooLarge(bodyLimit, requestId), res, true);
-        return;
-      }
       if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
         await writeResponse(refusedMethod(method, url.pathname, requestId, options.refuseMethod), res, false);
         return;
       }
-      let overflowed = false;
       const hasBody = !BODYLESS_METHODS.has(method);
+      const declared = Number(req.headers["content-length"] ?? 0);
+      // Counted as it arrives; read only when the handler asks for it (after it has checked the key).
+      const watch = hasBody
+        ? watchBody(req, bodyLimit, Number.isFinite(declared) && declared > bodyLimit)
+        : null;
+      let overflowed = false;
       const headers = headersOf(req);
       // The handler names the request by the same id this layer logs it under, even when it made it up.
       headers.set("x-request-id", requestId);
@@ -203,21 +203,24 @@ export function toNodeListener(handler: FetchHandler, options: NodeAdapterOption
       try {
         response = await handler(request);
       } catch (error) {
-        if (overflowed) {
+        if (overflowed || watch?.overflowed) {
           response = tooLarge(bodyLimit, requestId);
         } else {
           options.onError?.(error, requestId);
           response = jsonError(500, `Internal error (request ${requestId}).`, requestId);
         }
       }
+      overflowed ||= watch?.overflowed ?? false;
       // However the handler answered a body it could not read whole, the cause is the size.
       if (overflowed) {
         await response.body?.cancel();
         response = tooLarge(bodyLimit, requestId);
       }
       requestId = headerOf(response, "x-request-id") ?? requestId;
+      // The rest of a body too large is not wanted: the connection closes once the client has sent it.
+      if (watch?.tooLarge) lingerOnClose(req.socket);
       // Asked at write time: a request that started before shutdown still ends its connection.
-      await writeResponse(response, res, overflowed || (options.isDraining?.() ?? false));
+      await writeResponse(response, res, (watch?.tooLarge ?? false) || (options.isDraining?.() ?? false));
     };
 
     serve().catch((error: unknown) => {
