@@ -1,5 +1,11 @@
 import { publishKey } from "@socialpub/core";
-import { type BlueskyPeer, type PeerAccount, startBlueskyPeer } from "@socialpub/networks/bluesky/peer";
+import {
+  type BlueskyPeer,
+  NO_PDS,
+  needsPds,
+  type PeerAccount,
+  startBlueskyPeer,
+} from "@socialpub/networks/bluesky/peer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withProcessSlot } from "../../../test-support/process-slots.ts";
 import { RELEASE_PUBLISHED_AT, releaseEvent } from "./support/payloads.ts";
@@ -54,7 +60,7 @@ function expectSecretHidden(run: StepRun, secret: string): void {
   expect(visible + run.stderr + run.summary + JSON.stringify(run.outputs)).not.toContain(secret);
 }
 
-describe("direct mode on Bluesky (node dist/index.js, a real PDS)", () => {
+describe.skipIf(NO_PDS)(needsPds("direct mode on Bluesky (node dist/index.js, a real PDS)"), () => {
   it("posts once, and a re-run finds that post instead of posting again", async () => {
     const payload = releaseEvent("published", { id: 7100, tag: "v7.1.0", name: "App 7.1" });
     const first = await runStep({ inputs: blueskyInputs(), eventName: "release", payload, env: LOCAL });

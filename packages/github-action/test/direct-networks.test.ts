@@ -1,4 +1,10 @@
-import { type BlueskyPeer, type PeerAccount, startBlueskyPeer } from "@socialpub/networks/bluesky/peer";
+import {
+  type BlueskyPeer,
+  NO_PDS,
+  needsPds,
+  type PeerAccount,
+  startBlueskyPeer,
+} from "@socialpub/networks/bluesky/peer";
 import { DiscordFake } from "@socialpub/networks/discord/fake";
 import { TelegramFake } from "@socialpub/networks/telegram/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -92,7 +98,7 @@ function expectNoSecret(run: StepRun): void {
 const step = (inputs: Record<string, string>, payload: unknown, attempt = "1") =>
   runStep({ inputs, eventName: "release", payload, env: { ...env, GITHUB_RUN_ATTEMPT: attempt } });
 
-describe("direct mode to Bluesky, Telegram and Discord (node dist/index.js)", () => {
+describe.skipIf(NO_PDS)(needsPds("direct mode to Bluesky, Telegram and Discord (node dist/index.js)"), () => {
   it("posts once to each network; a re-run replays and posts nothing again", async () => {
     const payload = releaseEvent("published", { id: 8100, tag: "v8.1.0", name: "App 8.1" });
     const first = await step(allInputs(), payload);

@@ -4,7 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SocialPublishClient } from "@socialpub/core";
 import { provisionUser } from "@socialpub/core/testing";
-import { type BlueskyPeer, type PeerAccount, startBlueskyPeer } from "@socialpub/networks/bluesky/peer";
+import {
+  type BlueskyPeer,
+  NO_PDS,
+  needsPds,
+  type PeerAccount,
+  startBlueskyPeer,
+} from "@socialpub/networks/bluesky/peer";
 import { openSqliteStore } from "@socialpub/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withProcessSlot } from "../../../test-support/process-slots.ts";
@@ -52,7 +58,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe("node dist/index.js with a live key", () => {
+describe.skipIf(NO_PDS)(needsPds("node dist/index.js with a live key"), () => {
   it("announces the release on the real PDS and reports its permalink", async () => {
     const run = await runStep({
       inputs: { "api-key": LIVE_KEY, "base-url": server.baseUrl, platforms: "bluesky" },

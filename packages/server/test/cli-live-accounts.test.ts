@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { SocialPublishClient } from "@socialpub/core";
 import { provisionUser } from "@socialpub/core/testing";
-import type { BlueskyPeer, PeerAccount } from "@socialpub/networks/bluesky/peer";
+import { type BlueskyPeer, NO_PDS, needsPds, type PeerAccount } from "@socialpub/networks/bluesky/peer";
 import type { DiscordFake } from "@socialpub/networks/discord/fake";
 import type { TelegramFake } from "@socialpub/networks/telegram/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -72,7 +72,7 @@ afterAll(async () => {
   dir.remove();
 });
 
-describe("accounts connect --live", () => {
+describe.skipIf(NO_PDS)(needsPds("accounts connect --live"), () => {
   it(
     "refuses without the server's secret key, and a wrong app password with the network's reason",
     SLOW,

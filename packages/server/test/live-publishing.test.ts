@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { provisionUser, WebhookReceiver } from "@socialpub/core/testing";
-import type { BlueskyPeer, PeerAccount } from "@socialpub/networks/bluesky/peer";
+import { type BlueskyPeer, NO_PDS, needsPds, type PeerAccount } from "@socialpub/networks/bluesky/peer";
 import type { DiscordFake } from "@socialpub/networks/discord/fake";
 import type { TelegramFake } from "@socialpub/networks/telegram/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -79,7 +79,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms 
   }
 }
 
-describe("live publishing over HTTP with a live key", () => {
+describe.skipIf(NO_PDS)(needsPds("live publishing over HTTP with a live key"), () => {
   let server: ServerProcess;
 
   it("connects Bluesky, Telegram and Discord after checking each with the network; bad credentials answer 400 with the reason", async () => {

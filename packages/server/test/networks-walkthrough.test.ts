@@ -1,7 +1,13 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { type BlueskyPeer, type PeerAccount, startBlueskyPeer } from "@socialpub/networks/bluesky/peer";
+import {
+  type BlueskyPeer,
+  NO_PDS,
+  needsPds,
+  type PeerAccount,
+  startBlueskyPeer,
+} from "@socialpub/networks/bluesky/peer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, type ServerProcess, startServerProcess } from "./support/cli-process.ts";
 import { tempDir } from "./support/temp-dir.ts";
@@ -68,7 +74,7 @@ afterAll(async () => {
   dir.remove();
 });
 
-describe("docs/networks.md walkthrough", () => {
+describe.skipIf(NO_PDS)(needsPds("docs/networks.md walkthrough"), () => {
   it("npm start → a live key → Bluesky connected with curl and with the command → published with curl → the real permalink", {
     timeout: 600_000,
   }, async () => {

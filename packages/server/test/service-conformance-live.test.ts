@@ -1,5 +1,6 @@
 import { describeServiceConformance, LIVE_GROUPS } from "@socialpub/core/testing";
-import { afterAll, beforeAll, expect } from "vitest";
+import { NO_PDS, needsPds } from "@socialpub/networks/bluesky/peer";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import { openSqliteStore } from "../src/store/sqlite-store.ts";
 import {
   type ConformancePeers,
@@ -28,11 +29,13 @@ afterAll(async () => {
   }
 });
 
-describeServiceConformance(
-  "SQLite file store over HTTP, live keys to the networks' peers",
-  () => {
-    const dir = tempDir();
-    return liveHttpTarget(openSqliteStore(dir.file("service.db")), dir.file("media"), peers, dir.remove);
-  },
-  { groups: LIVE_GROUPS, live: true },
-);
+describe.skipIf(NO_PDS)(needsPds("live keys"), () => {
+  describeServiceConformance(
+    "SQLite file store over HTTP, live keys to the networks' peers",
+    () => {
+      const dir = tempDir();
+      return liveHttpTarget(openSqliteStore(dir.file("service.db")), dir.file("media"), peers, dir.remove);
+    },
+    { groups: LIVE_GROUPS, live: true },
+  );
+});

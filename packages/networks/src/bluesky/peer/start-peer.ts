@@ -7,6 +7,18 @@ import { fileURLToPath } from "node:url";
 import { AtpAgent } from "@atproto/api";
 import { isPdsInstalled, PDS_INSTALL_COMMAND, pdsCacheDir, pdsNodeBinary } from "./pds-install-location.ts";
 
+/**
+ * True outside CI where the PDS is not installed (its install compiles a native module, which needs a
+ * C++ toolchain): suites that publish to it are skipped, their titles saying why. In CI they run, and
+ * fail saying how to install it.
+ */
+export const NO_PDS = process.env.CI !== "true" && !isPdsInstalled();
+
+/** A suite's title, with why it is skipped when the PDS is not installed. */
+export function needsPds(title: string): string {
+  return NO_PDS ? `${title} (skipped: the Bluesky PDS is not installed; run ${PDS_INSTALL_COMMAND})` : title;
+}
+
 export interface BlueskyPeerOptions {
   /** Enforce the PDS's rate limits (createSession: 30 per 5 minutes per account). Default false. */
   rateLimits?: boolean;
