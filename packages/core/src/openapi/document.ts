@@ -142,6 +142,11 @@ export function buildOpenApiDocument(
     servers: [{ url: API_BASE }],
     tags: [
       { name: "Account" },
+      {
+        name: "Keys",
+        description:
+          "API keys of the account (extension): what the dashboard's Settings → API keys page uses.",
+      },
       { name: "Posts" },
       { name: "Accounts" },
       { name: "Analytics" },
