@@ -95,7 +95,10 @@ describe("Settings → API keys in Chromium", () => {
   test("a test key made on the page is shown once, copied by the button, works, and is gone once hidden", async () => {
     await page.getByLabel("Name (optional: where the key will be used)").fill("CI deploys");
     await page.getByLabel("Mode").selectOption("test");
+    const sent = page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith("/api/v1/keys"));
     await page.getByRole("button", { name: "Create key" }).click();
+    // No Idempotency-Key: the service keeps no answer that holds a key.
+    expect((await sent).headers()["idempotency-key"]).toBeUndefined();
     const shown = page.getByLabel("The new API key");
     await shown.waitFor();
     const key = await shown.inputValue();
