@@ -3,7 +3,7 @@
 export * from "./client/index.ts";
 export * from "./contract/index.ts";
 export { newId } from "./ids.ts";
-export { API_KEY_PATTERN, generateApiKey, hashApiKey, keyHint } from "./keys.ts";
+export { API_KEY_PATTERN, generateApiKey, hashApiKey, keyHint, newApiKey } from "./keys.ts";
 export {
   type AccountSession,
   type ConnectContext,

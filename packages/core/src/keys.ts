@@ -1,5 +1,6 @@
 import { hash } from "node:crypto";
-import type { KeyMode } from "./store/types.ts";
+import { newId } from "./ids.ts";
+import type { ApiKeyRecord, KeyMode } from "./store/types.ts";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const RANDOM_LENGTH = 40;
@@ -39,6 +40,30 @@ export async function hashApiKey(key: string): Promise<string> {
 /** Enough of a key for a person to tell keys apart, never enough to use it. */
 export function keyHint(key: string): string {
   return `${key.slice(0, 8)}…${key.slice(-4)}`;
+}
+
+/**
+ * A new key for a user and the record the store keeps of it (its hash, never the key). The key in clear
+ * is handed back once, to show to whoever asked for it (POST /keys, the CLI's `keys create`).
+ */
+export async function newApiKey(
+  userId: string,
+  mode: KeyMode,
+  now: number,
+  name?: string,
+): Promise<{ record: ApiKeyRecord; apiKey: string }> {
+  const apiKey = generateApiKey(mode);
+  const record: ApiKeyRecord = {
+    id: newId("key", now),
+    user_id: userId,
+    hash: await hashApiKey(apiKey),
+    mode,
+    hint: keyHint(apiKey),
+    created_at: now,
+    revoked_at: null,
+    ...(name !== undefined && { name }),
+  };
+  return { record, apiKey };
 }
 
 /** A webhook signing secret: `whsec_` + base64 of 32 random bytes (Standard Webhooks). */

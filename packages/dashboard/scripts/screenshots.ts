@@ -27,6 +27,8 @@ async function seed(url: string, receiverUrl: string): Promise<{ postId: string;
     return answer;
   };
   const webhook = await call<{ id: string }>("POST", "/webhooks", { url: receiverUrl });
+  await call("POST", "/keys", { mode: "test", name: "n8n workflows" });
+  await call("POST", "/keys", { mode: "test", name: "CI deploys" });
   await call("POST", "/posts", { caption: "Draft: spring campaign teaser", platforms: ["x"], draft: true });
   await call("POST", "/posts", {
     caption: "Webinar on Thursday: shipping posts from CI.",
@@ -111,11 +113,29 @@ async function main(): Promise<void> {
 
     await page.goto(`${server.url}/#/accounts`);
     await page.locator('tr[data-platform="x"]').waitFor();
-    await shoot("sandbox");
+    await shoot("accounts");
 
     await page.goto(`${server.url}/#/analytics`);
     await page.locator("figure.chart").first().waitFor();
     await shoot("analytics");
+
+    // Settings → API keys, with a key just made: the only time the page shows one.
+    await page.goto(`${server.url}/#/settings`);
+    await page.locator("table.keys tbody tr").nth(2).waitFor();
+    await page.getByLabel("Name (optional: where the key will be used)").fill("Release Action");
+    await page.getByRole("button", { name: "Create key" }).click();
+    await page.getByLabel("The new API key").waitFor();
+    await shoot("api-keys");
+
+    // A phone's width: the posts table shows each post as a card.
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme: "light" });
+    await phone.goto(server.url);
+    await phone.getByLabel("API key").fill(KEY);
+    await phone.getByRole("button", { name: "Sign in" }).click();
+    await phone.locator("table.posts").waitFor();
+    await phone.waitForLoadState("networkidle");
+    await phone.screenshot({ path: `${OUT}posts-phone.png`, fullPage: true });
+    console.log("docs/screenshots/posts-phone.png");
   } finally {
     await browser.close();
     await server.stop();

@@ -16,6 +16,10 @@ export interface AppContext {
   clock: PollClock;
   /** Says something to screen readers through the page's polite live region. */
   announce(message: string): void;
+  /** The key this page is signed in with (to tell it apart in Settings → API keys; never shown). */
+  signedInKey: string;
+  /** Removes the key from the tab and shows the sign-in form with `reason`. */
+  signOut(reason: string): void;
 }
 
 export const App = createContext<AppContext | null>(null);

@@ -17,13 +17,20 @@ export function Root({ rules }: { rules: NetworkRules }) {
     setNotice(reason);
   }, []);
 
+  const signOutWith = useCallback(
+    (reason?: string) => signOut(reason ?? "Signed out. The key was removed from this tab."),
+    [signOut],
+  );
+
   const api = useMemo(
     () =>
       key === null
         ? null
-        : createApi(key, (error: ApiError) =>
-            signOut(`Signed out: ${error.message} Sign in with a valid key.`),
-          ),
+        : createApi(key, (error: ApiError) => {
+            // A call still in flight when the page signed out (its key revoked from Settings) says
+            // nothing more: the reason already shown stays.
+            if (storedKey() === key) signOut(`Signed out: ${error.message} Sign in with a valid key.`);
+          }),
     [key, signOut],
   );
 
@@ -44,7 +51,8 @@ export function Root({ rules }: { rules: NetworkRules }) {
       api={api}
       rules={rules}
       live={key?.startsWith("sp_live_") ?? false}
-      onSignOut={() => signOut("Signed out. The key was removed from this tab.")}
+      signedInKey={key ?? ""}
+      onSignOut={signOutWith}
     />
   );
 }

@@ -8,6 +8,7 @@ import { hrefFor, parseRoute, type Route } from "./lib/route.ts";
 import { usePoll } from "./poll.ts";
 import { AccountsView } from "./views/accounts.tsx";
 import { AnalyticsView } from "./views/analytics.tsx";
+import { ApiKeysView } from "./views/api-keys.tsx";
 import { PostDetail } from "./views/post-detail.tsx";
 import { PostsView } from "./views/posts.tsx";
 import { WebhooksView } from "./views/webhooks.tsx";
@@ -17,6 +18,7 @@ const NAV: { label: string; route: Route; matches: Route["view"][] }[] = [
   { label: "Webhooks", route: { view: "webhooks" }, matches: ["webhooks"] },
   { label: "Accounts", route: { view: "accounts" }, matches: ["accounts"] },
   { label: "Analytics", route: { view: "analytics" }, matches: ["analytics"] },
+  { label: "Settings", route: { view: "settings" }, matches: ["settings"] },
 ];
 
 /** What counts as the person using the page: it brings polling back to its shortest interval. */
@@ -50,7 +52,13 @@ function useRoute(): Route {
   return route;
 }
 
-export function Shell(props: { api: Api; rules: NetworkRules; live: boolean; onSignOut(): void }) {
+export function Shell(props: {
+  api: Api;
+  rules: NetworkRules;
+  live: boolean;
+  signedInKey: string;
+  onSignOut(reason?: string): void;
+}) {
   const route = useRoute();
   const [live, setLive] = useState(true);
   const [announcement, setAnnouncement] = useState("");
@@ -78,9 +86,10 @@ export function Shell(props: { api: Api; rules: NetworkRules; live: boolean; onS
     setAnnouncement("");
     requestAnimationFrame(() => setAnnouncement(message));
   }, []);
+  const { api, rules, live: liveKey, signedInKey, onSignOut } = props;
   const context = useMemo<AppContext>(
-    () => ({ api: props.api, rules: props.rules, live: props.live, clock, announce }),
-    [props.api, props.rules, props.live, clock, announce],
+    () => ({ api, rules, live: liveKey, clock, announce, signedInKey, signOut: onSignOut }),
+    [api, rules, liveKey, clock, announce, signedInKey, onSignOut],
   );
 
   return (
@@ -119,7 +128,7 @@ export function Shell(props: { api: Api; rules: NetworkRules; live: boolean; onS
           <button type="button" class="secondary" aria-pressed={live} onClick={() => setLive(!live)}>
             Live updates {live ? "on" : "off"}
           </button>
-          <button type="button" class="secondary" onClick={props.onSignOut}>
+          <button type="button" class="secondary" onClick={() => props.onSignOut()}>
             Sign out
           </button>
         </div>
@@ -130,6 +139,7 @@ export function Shell(props: { api: Api; rules: NetworkRules; live: boolean; onS
         {route.view === "webhooks" && <WebhooksView selected={route.id} />}
         {route.view === "accounts" && <AccountsView />}
         {route.view === "analytics" && <AnalyticsView />}
+        {route.view === "settings" && <ApiKeysView />}
       </main>
       <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">
         {announcement}

@@ -24,7 +24,8 @@ export class SocialPublishApi implements ICredentialType {
       default: "",
       required: true,
       placeholder: "sp_test_…",
-      description: "A key from Settings → API keys. Test keys (sp_test_) publish to sandbox networks.",
+      description:
+        "A key from the dashboard's Settings → API keys (or the server's keys create). Test keys (sp_test_) publish to sandbox networks, live keys (sp_live_) for real.",
     },
     {
       displayName: "Base URL",

@@ -271,6 +271,12 @@ describe("administration commands", () => {
     expect(listed).toContain(`${key.slice(0, 8)}…${key.slice(-4)}`);
     expect(listed).not.toContain(key);
     expect(listed).toContain("active");
+    // The call above marked it used; a key made in the dashboard shows its name too.
+    expect(listed).toMatch(/last used \d{4}-/);
+    const named = await api(server, key, "POST", "/keys", { mode: "test", name: "nightly export" });
+    expect(await ok(["keys", "list", "--user", "bo@example.com", "--db", db])).toContain(
+      `${named.body.id}  ${named.body.key.slice(0, 8)}…${named.body.key.slice(-4)}  test  created ${new Date(named.body.created_at).toISOString()}  never used  active  "nightly export"`,
+    );
 
     expect(await ok(["keys", "revoke", keyId, "--db", db])).toContain(`Revoked key ${keyId}.`);
     const refused = await api(server, key, "GET", "/me");

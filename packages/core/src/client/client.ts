@@ -10,6 +10,7 @@ import {
   type RequestOptions,
 } from "./requester.ts";
 import { AccountsResource } from "./resources/accounts.ts";
+import { KeysResource } from "./resources/keys.ts";
 import { MediaResource } from "./resources/media.ts";
 import { PostsResource, type ScheduleInput } from "./resources/posts.ts";
 import { WebhooksResource } from "./resources/webhooks.ts";
@@ -47,6 +48,8 @@ export class SocialPublishClient {
   readonly posts: PostsResource;
   readonly accounts: AccountsResource;
   readonly webhooks: WebhooksResource;
+  /** The account's API keys (extension): list, create (shown once), revoke. */
+  readonly keys: KeysResource;
   readonly media: MediaResource;
   readonly analytics: { get(options?: RequestOptions): Promise<Analytics> };
   readonly baseUrl: string;
@@ -84,6 +87,7 @@ export class SocialPublishClient {
     this.posts = new PostsResource(this.#send);
     this.accounts = new AccountsResource(this.#send);
     this.webhooks = new WebhooksResource(this.#send);
+    this.keys = new KeysResource(this.#send);
     this.media = new MediaResource(this.#send);
     this.analytics = {
       get: async (requestOptions) =>

@@ -8,6 +8,7 @@ export * from "./errors.ts";
 export type { Page } from "./pagination.ts";
 export type { ApiRequest, ApiResponse, HttpMethod, RequestOptions } from "./requester.ts";
 export type { ConnectAccountInput } from "./resources/accounts.ts";
+export type { CreateKeyInput } from "./resources/keys.ts";
 export type { MediaBytesInput, MediaUrlInput } from "./resources/media.ts";
 export type {
   CreatePostInput,

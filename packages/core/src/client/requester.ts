@@ -45,8 +45,11 @@ export interface ApiRequest<S extends z.ZodType> {
   bytes?: { data: Uint8Array<ArrayBuffer>; contentType: string };
   /** The contract schema the 2xx body must match. */
   schema: S;
-  /** A PATCH the service takes an Idempotency-Key for (PATCH /posts/{id}); POST and DELETE always do. */
-  idempotent?: true;
+  /**
+   * true: a PATCH the service takes an Idempotency-Key for (PATCH /posts/{id}); POST and DELETE do
+   * unless false (POST /keys, whose answer the service does not keep).
+   */
+  idempotent?: boolean;
   options?: RequestOptions;
 }
 
@@ -212,7 +215,8 @@ function requestHeaders(config: RequesterConfig, request: ApiRequest<z.ZodType>,
   };
   if (request.bytes) headers["content-type"] = request.bytes.contentType;
   else if (request.json !== undefined) headers["content-type"] = "application/json";
-  if (request.method === "POST" || request.method === "DELETE" || request.idempotent === true) {
+  const write = request.method === "POST" || request.method === "DELETE";
+  if ((write && request.idempotent !== false) || request.idempotent === true) {
     const key = options.idempotencyKey ?? randomUUID();
     if (!IDEMPOTENCY_KEY.test(key)) {
       throw new TypeError("idempotencyKey must be 1 to 255 printable ASCII characters.");

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { EventType, WEBHOOK_STATUSES } from "./events.ts";
 import { MEDIA_REQUIRED_NETWORKS, NetworkId, VIDEO_REQUIRED_NETWORKS } from "./networks.ts";
-import { AccountHealth, POST_STATUSES, type PostStatus } from "./resources.ts";
+import { AccountHealth, ApiKeyMode, POST_STATUSES, type PostStatus } from "./resources.ts";
 
 const words = new Intl.ListFormat("en", { type: "conjunction" });
 /** The networks' media rules in words, from the network rules (the client's and OpenAPI's docs). */
@@ -266,6 +266,20 @@ export const SandboxMetricsBody = z
     shares: metric.optional().describe("0 when left out"),
   })
   .meta({ id: "SandboxMetricsBody" });
+
+/** The body of POST /keys (extension): the new key's mode and an optional name. */
+export const CreateKeyBody = z
+  .object({
+    mode: ApiKeyMode,
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe("1 to 100 characters, to tell keys apart (e.g. where the key is used)"),
+  })
+  .meta({ id: "CreateKeyBody" });
 
 export const CreateWebhookBody = z
   .object({

@@ -112,6 +112,41 @@ export const DeleteResult = z
   .meta({ id: "DeleteResult" });
 export type DeleteResult = z.infer<typeof DeleteResult>;
 
+export const KEY_MODES = ["test", "live"] as const;
+export const ApiKeyMode = z
+  .enum(KEY_MODES)
+  .describe("test: sandbox networks (sp_test_…); live: the real networks (sp_live_…)")
+  .meta({ id: "ApiKeyMode" });
+
+/** An API key as GET /keys lists it (extension): never the key itself. */
+export const ApiKey = z
+  .object({
+    id: z.string().describe("key_…"),
+    mode: ApiKeyMode,
+    name: z.string().nullable().describe("what the key was called when it was made; null when unnamed"),
+    hint: z.string().describe("the key's prefix and its last 4 characters (sp_test_…Xy9z), never the key"),
+    created_at: unixMs,
+    last_used_at: unixMs
+      .nullable()
+      .describe(
+        "when the key last authenticated a call, to the minute (kept at most once a minute); null when never",
+      ),
+  })
+  .meta({ id: "ApiKey" });
+export type ApiKey = z.infer<typeof ApiKey>;
+
+/** The answer of POST /keys: the only time the key appears. */
+export const CreatedApiKey = z
+  .object({
+    id: z.string().describe("key_…"),
+    key: z.string().describe("the key itself: shown in this answer only, never again; keep it as a secret"),
+    mode: ApiKeyMode,
+    name: z.string().nullable(),
+    created_at: unixMs,
+  })
+  .meta({ id: "CreatedApiKey" });
+export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
+
 export const MEDIA_STATUSES = ["processing", "ready"] as const;
 export const Media = z
   .object({
@@ -132,3 +167,4 @@ export function listOf<T extends z.ZodType>(item: T) {
 export const PostList = listOf(Post).meta({ id: "PostList" });
 export const TargetList = listOf(Target).meta({ id: "TargetList" });
 export const AccountList = listOf(Account).meta({ id: "AccountList" });
+export const ApiKeyList = listOf(ApiKey).meta({ id: "ApiKeyList" });

@@ -181,6 +181,11 @@ export function buildOpenApiDocument(
     servers: [{ url: API_BASE }],
     tags: [
       { name: "Account", description: "The current user, the plan's limits and this month's usage." },
+      {
+        name: "Keys",
+        description:
+          "API keys of the account (extension): what the dashboard's Settings → API keys page uses.",
+      },
       { name: "Posts", description: "Publish, schedule, edit and read posts, and what each network did." },
       { name: "Accounts", description: "Connect and disconnect the social profiles posts go to." },
       { name: "Analytics", description: "Reach and engagement across published posts." },

@@ -15,9 +15,12 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
  */
 export const IN_FLIGHT_TTL_MS = 5 * 60 * 1000;
 
-/** Every POST and DELETE with a key honours Idempotency-Key, and the PATCHes that say so (edits of posts). */
+/**
+ * Every POST and DELETE with a key honours Idempotency-Key, and the PATCHes that say so (edits of
+ * posts), except a POST whose answer the store must not keep (a new API key: only its hash is kept).
+ */
 export function takesIdempotencyKey(route: AnyRoute): boolean {
-  if (!route.auth) return false;
+  if (!route.auth || route.idempotencyKey === false) return false;
   return route.method === "POST" || route.method === "DELETE" || route.idempotencyKey === true;
 }
 

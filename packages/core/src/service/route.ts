@@ -4,6 +4,7 @@ import type { RequestContext } from "./context.ts";
 export type Method = "GET" | "POST" | "DELETE" | "PATCH";
 export type Tag =
   | "Account"
+  | "Keys"
   | "Posts"
   | "Accounts"
   | "Analytics"
@@ -44,10 +45,11 @@ export interface Route<Body = unknown, Query = unknown> {
    */
   upload?: { types: RegExp; description: string };
   /**
-   * A PATCH that honours Idempotency-Key as POST and DELETE do (every POST and DELETE with a key
-   * does): an edit whose retry must not apply it twice over a change made in between.
+   * true: a PATCH that honours Idempotency-Key as POST and DELETE do (every POST and DELETE with a key
+   * does): an edit whose retry must not apply it twice over a change made in between. false: a POST
+   * that takes none, because its answer holds a secret the store never keeps (POST /keys).
    */
-  idempotencyKey?: true;
+  idempotencyKey?: boolean;
   /**
    * The handler's first store write carries `keptAnswer`'s answer, and nothing outside the store
    * changes before it: that write then claims the Idempotency-Key in its own transaction, instead of a

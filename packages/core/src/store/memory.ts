@@ -156,6 +156,11 @@ export class MemoryStore implements Store {
     return true;
   }
 
+  async markKeyUsed(id: string, at: number): Promise<void> {
+    const key = this.keys.get(id);
+    if (key && (key.last_used_at === undefined || key.last_used_at < at)) key.last_used_at = at;
+  }
+
   // Usage
 
   async authorizeCall(keyHash: string, month: string): Promise<AuthorizedCall | null> {

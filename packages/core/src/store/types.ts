@@ -38,6 +38,13 @@ export interface ApiKeyRecord {
   hint: string;
   created_at: number;
   revoked_at: number | null;
+  /** What the account holder called it (POST /keys); absent when it was given none. */
+  name?: string;
+  /**
+   * When the key last authenticated a call, to the minute (markKeyUsed): absent until it first does.
+   * Not exact on purpose, so that a busy key writes once a minute at most, not on every call.
+   */
+  last_used_at?: number;
 }
 
 /**
@@ -410,6 +417,11 @@ export interface Store {
   listKeys(userId: string): Promise<ApiKeyRecord[]>;
   /** Marks a key revoked; false when there is no such key or it already was. */
   revokeKey(id: string, at: number): Promise<boolean>;
+  /**
+   * Sets the key's `last_used_at` to `at`, unless it already holds a time that late or later (two
+   * instances marking at once never move it back). The service calls it at most once a minute per key.
+   */
+  markKeyUsed(id: string, at: number): Promise<void>;
 
   // Usage
   /**

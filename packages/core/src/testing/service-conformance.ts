@@ -12,6 +12,7 @@ import { eventTests } from "./service/events.ts";
 import { type Harness, type MakeServiceTarget, useHarness } from "./service/harness.ts";
 import { httpTests } from "./service/http.ts";
 import { idempotencyTests } from "./service/idempotency.ts";
+import { keyTests } from "./service/keys.ts";
 import { limitsTests } from "./service/limits.ts";
 import { listPageCacheTests } from "./service/list-page-cache.ts";
 import { meTests } from "./service/me.ts";
@@ -29,6 +30,7 @@ import { webhookTests } from "./service/webhooks.ts";
 const GROUPS = {
   auth: authTests,
   me: meTests,
+  keys: keyTests,
   createPost: createPostTests,
   drafts: draftTests,
   schedule: scheduleTests,

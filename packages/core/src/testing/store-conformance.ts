@@ -138,6 +138,33 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
         expect((await store.findKeyByHash(key.hash))!.revoked_at).toBe(T0 + 1);
       });
 
+      it("a key keeps its name; markKeyUsed sets when it was last used and never moves it back", async () => {
+        const u = await user();
+        const named = {
+          id: newId("key", T0),
+          user_id: u.id,
+          hash: "9".repeat(64),
+          mode: "live" as const,
+          hint: "sp_live_…9999",
+          created_at: T0,
+          revoked_at: null,
+          name: "CI deploys",
+        };
+        await store.createKey(named);
+        expect(await store.findKeyByHash(named.hash)).toEqual(named);
+        await store.markKeyUsed(named.id, T0 + 60_000);
+        await store.markKeyUsed(named.id, T0 + 30_000);
+        await store.markKeyUsed("key_missing", T0);
+        expect(await store.listKeys(u.id)).toEqual([{ ...named, last_used_at: T0 + 60_000 }]);
+        // What authenticates a call carries the time too, whichever process wrote it.
+        expect((await store.authorizeCall(named.hash, "2026-06"))!.key).toEqual({
+          ...named,
+          last_used_at: T0 + 60_000,
+        });
+        await store.markKeyUsed(named.id, T0 + 120_000);
+        expect((await store.authorizeCall(named.hash, "2026-06"))!.key.last_used_at).toBe(T0 + 120_000);
+      });
+
       it("incrementApiCalls counts per user and month and returns the new count", async () => {
         const a = await user();
         const b = await user();

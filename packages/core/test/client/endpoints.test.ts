@@ -339,6 +339,42 @@ describe("webhooks", () => {
   });
 });
 
+describe("keys", () => {
+  const key = {
+    id: "key_01JD3Z6Q1M8W5V0K9T2R4Y7B3F",
+    mode: "test",
+    name: "CI",
+    hint: "sp_test_…stuv",
+    created_at: 1_780_000_000_000,
+    last_used_at: null,
+  } as const;
+
+  it("list reads GET /keys; revoke sends DELETE /keys/{id} with an Idempotency-Key", async () => {
+    server.script({ status: 200, body: { data: [key] } });
+    expect(await client().keys.list()).toEqual({ data: [key] });
+    expect(last()).toMatchObject({ method: "GET", url: "/api/v1/keys" });
+    server.script({ status: 200, body: { deleted: true, id: key.id } });
+    expect(await client().keys.revoke(key.id)).toEqual({ deleted: true, id: key.id });
+    expect(last()).toMatchObject({ method: "DELETE", url: `/api/v1/keys/${key.id}` });
+    expect(last().headers["idempotency-key"]).toEqual(expect.any(String));
+  });
+
+  it("create sends POST /keys once, without an Idempotency-Key: a retry could make a second key", async () => {
+    server.script({ status: 503, body: { error: "Service unavailable." } });
+    // The client's default retries; create alone does not retry.
+    const api = new SocialPublishClient({ apiKey: API_KEY, baseUrl: server.baseUrl });
+    await expect(api.keys.create({ mode: "test", name: "CI" })).rejects.toMatchObject({ status: 503 });
+    expect(server.seen).toHaveLength(1);
+    expect(last()).toMatchObject({ method: "POST", url: "/api/v1/keys" });
+    expect(last().json).toEqual({ mode: "test", name: "CI" });
+    expect(last().headers["idempotency-key"]).toBeUndefined();
+    const made = { id: key.id, key: `sp_test_${"k".repeat(40)}`, mode: "test", name: "CI", created_at: 1 };
+    server.script({ status: 201, body: made });
+    expect(await api.keys.create({ mode: "test", name: "CI" })).toEqual(made);
+    await api.close();
+  });
+});
+
 describe("media", () => {
   const media: Media = {
     id: "med_01",

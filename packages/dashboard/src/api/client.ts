@@ -53,9 +53,11 @@ function outcomeUnknown(status: number): boolean {
 
 /**
  * The writes the service keys by Idempotency-Key: every POST and DELETE, and the edit of a post
- * (PATCH /posts/{id}). The other PATCHes set fields to given values and take no key.
+ * (PATCH /posts/{id}). The other PATCHes set fields to given values and take no key, and neither does
+ * POST /keys: its answer holds the new key, which the service never keeps to replay.
  */
 function takesIdempotencyKey(method: string, url: string): boolean {
+  if (method === "POST" && url === `${BASE}/keys`) return false;
   return (
     method === "POST" || method === "DELETE" || (method === "PATCH" && /^\/api\/v1\/posts\/[^/?]+$/.test(url))
   );

@@ -3,6 +3,8 @@ export type {
   Account,
   AccountHealth,
   Analytics,
+  ApiKey,
+  CreatedApiKey,
   CurrentUser,
   DeliveryAttempt as WebhookAttempt,
   EventType,

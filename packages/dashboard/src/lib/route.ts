@@ -4,7 +4,8 @@ export type Route =
   | { view: "post"; id: string }
   | { view: "webhooks"; id?: string }
   | { view: "accounts" }
-  | { view: "analytics" };
+  | { view: "analytics" }
+  | { view: "settings" };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
@@ -18,6 +19,8 @@ export function parseRoute(hash: string): Route {
       return { view: "accounts" };
     case "analytics":
       return { view: "analytics" };
+    case "settings": // #/settings and #/settings/api-keys: API keys is its one section
+      return { view: "settings" };
     default:
       return { view: "posts" };
   }

@@ -81,7 +81,7 @@ export function PostsView() {
         </Empty>
       ) : (
         <div class="table-wrap">
-          <table class="posts">
+          <table class="posts stacks">
             <caption class="visually-hidden">Posts, most recent first</caption>
             <thead>
               <tr>
@@ -106,21 +106,27 @@ export function PostsView() {
                     <a href={hrefFor({ view: "post", id: post.id })}>{captionPreview(post)}</a>
                     <span class="id">{post.id}</span>
                   </th>
-                  <td>
+                  <td data-label="Status">
                     <Badge value={post.status} />
                   </td>
-                  <td>{post.platforms.map((id) => networkName(rules, id)).join(", ")}</td>
-                  <td>
+                  <td data-label="Networks">
+                    {post.platforms.map((id) => networkName(rules, id)).join(", ")}
+                  </td>
+                  <td data-label="Created (UTC)">
                     <Time ms={timeFromId(post.id)} short />
                   </td>
-                  <td>
+                  <td data-label="Due (UTC)">
                     <Time ms={post.scheduled_at} short />
                   </td>
-                  <td>
+                  <td data-label="Published (UTC)">
                     <Time ms={post.published_at} short />
                   </td>
-                  <td class="num">{post.reach.toLocaleString("en")}</td>
-                  <td class="num">{post.engagement_rate.toFixed(2)}%</td>
+                  <td class="num" data-label="Reach">
+                    {post.reach.toLocaleString("en")}
+                  </td>
+                  <td class="num" data-label="Engagement">
+                    {post.engagement_rate.toFixed(2)}%
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -48,6 +48,8 @@ export function toKey(row: Row): ApiKeyRecord {
     hint: text(row, "hint"),
     created_at: int(row, "created_at"),
     revoked_at: nullableInt(row, "revoked_at"),
+    ...(row.name == null ? {} : { name: text(row, "name") }),
+    ...(row.last_used_at == null ? {} : { last_used_at: Number(row.last_used_at) }),
   };
 }
 
@@ -114,7 +116,7 @@ export function toPost(row: Row): PostRecord {
 }
 
 /** The api_keys columns `keyFromColumns` reads, in its order. */
-export const KEY_COLUMNS = "id, user_id, hash, mode, hint, created_at, revoked_at";
+export const KEY_COLUMNS = "id, user_id, hash, mode, hint, created_at, revoked_at, name, last_used_at";
 
 /** The users columns `userFromColumns` reads, in its order. */
 export const USER_COLUMNS = "id, email, name, studio, plan, created_at";
@@ -129,6 +131,8 @@ export function keyFromColumns(row: readonly unknown[], at = 0): ApiKeyRecord {
     hint: row[at + 4] as string,
     created_at: row[at + 5] as number,
     revoked_at: (row[at + 6] as number | null) ?? null,
+    ...(row[at + 7] == null ? {} : { name: row[at + 7] as string }),
+    ...(row[at + 8] == null ? {} : { last_used_at: row[at + 8] as number }),
   };
 }
 

@@ -384,7 +384,8 @@ export class SqliteStore implements Store {
   async createKey(key: ApiKeyRecord): Promise<void> {
     await this.write(() =>
       this.run(
-        "INSERT INTO api_keys (id, user_id, hash, mode, hint, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        `INSERT INTO api_keys (id, user_id, hash, mode, hint, created_at, revoked_at, name, last_used_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         key.id,
         key.user_id,
         key.hash,
@@ -392,6 +393,8 @@ export class SqliteStore implements Store {
         key.hint,
         key.created_at,
         key.revoked_at,
+        key.name ?? null,
+        key.last_used_at ?? null,
       ),
     );
   }
@@ -410,6 +413,18 @@ export class SqliteStore implements Store {
   async revokeKey(id: string, at: number): Promise<boolean> {
     return this.write(
       () => this.run("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", at, id) > 0,
+    );
+  }
+
+  async markKeyUsed(id: string, at: number): Promise<void> {
+    // A write like any other: the keys this process knows are read again, with the new time.
+    await this.write(() =>
+      this.run(
+        "UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
+        at,
+        id,
+        at,
+      ),
     );
   }
 

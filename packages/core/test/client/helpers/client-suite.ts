@@ -280,6 +280,22 @@ export function describeClientAgainstService(name: string, makeTarget: () => Pro
       expect(error.message).toMatch(/used for a different request/);
     });
 
+    it("creates a key (shown once), lists it by its hint, and revokes it: the revoked key is AuthenticationError", async () => {
+      const made = await api.keys.create({ mode: "test", name: "reports" });
+      expect(made).toMatchObject({ mode: "test", name: "reports" });
+      const listed = await api.keys.list();
+      expect(listed.data.map((k) => [k.name, k.hint])).toEqual([
+        [null, `${user.apiKey.slice(0, 8)}…${user.apiKey.slice(-4)}`],
+        ["reports", `${made.key.slice(0, 8)}…${made.key.slice(-4)}`],
+      ]);
+      const other = target.client(made.key);
+      expect((await other.me()).id).toBe(user.user.id);
+      expect(await api.keys.revoke(made.id)).toEqual({ deleted: true, id: made.id });
+      await expect(other.me()).rejects.toBeInstanceOf(AuthenticationError);
+      await other.close();
+      await expect(api.keys.create({ mode: "live" })).rejects.toMatchObject({ status: 403 });
+    });
+
     it("connects and disconnects a sandbox account", async () => {
       const connected = await api.accounts.connect({ platform: "threads", handle: "acme" });
       expect(connected).toMatchObject({ platform: "threads", handle: "acme", health: "healthy" });

@@ -1,12 +1,4 @@
-import {
-  type ApiKeyRecord,
-  generateApiKey,
-  hashApiKey,
-  type KeyMode,
-  keyHint,
-  newId,
-  type Store,
-} from "@socialpub/core";
+import { type ApiKeyRecord, type KeyMode, newApiKey, type Store } from "@socialpub/core";
 import { CliError } from "../errors.ts";
 
 export interface CreatedKey {
@@ -25,16 +17,7 @@ export async function createKey(
   now = Date.now(),
   mode: KeyMode = "test",
 ): Promise<CreatedKey> {
-  const apiKey = generateApiKey(mode);
-  const record: ApiKeyRecord = {
-    id: newId("key", now),
-    user_id: userId,
-    hash: await hashApiKey(apiKey),
-    mode,
-    hint: keyHint(apiKey),
-    created_at: now,
-    revoked_at: null,
-  };
+  const { record, apiKey } = await newApiKey(userId, mode, now);
   await store.createKey(record);
   return { record, apiKey };
 }

@@ -30,7 +30,7 @@ export function keysCommand(): Command {
     );
   keys
     .command("list")
-    .description("list a user's keys (hints only)")
+    .description("list a user's keys (hints only), with when each was last used (to the minute) and its name")
     .addOption(userOption())
     .addOption(dbOption())
     .action((options: { db: string; user: string }) =>
@@ -38,8 +38,10 @@ export function keysCommand(): Command {
         const user = await findUser(store, options.user);
         for (const key of await store.listKeys(user.id)) {
           const state = key.revoked_at === null ? "active" : `revoked ${iso(key.revoked_at)}`;
+          const used = key.last_used_at === undefined ? "never used" : `last used ${iso(key.last_used_at)}`;
+          const name = key.name === undefined ? "" : `  ${JSON.stringify(key.name)}`;
           process.stdout.write(
-            `${key.id}  ${key.hint}  ${key.mode}  created ${iso(key.created_at)}  ${state}\n`,
+            `${key.id}  ${key.hint}  ${key.mode}  created ${iso(key.created_at)}  ${used}  ${state}${name}\n`,
           );
         }
       }),

@@ -11,6 +11,7 @@ import { publishSteps } from "./0010-publish-steps.ts";
 import { grantEnds } from "./0011-grant-ends.ts";
 import { postsVersionOnChangedMetrics } from "./0012-posts-version-on-changed-metrics.ts";
 import { fewerWritesPerPost } from "./0013-fewer-writes-per-post.ts";
+import { keyNamesAndUse } from "./0014-key-names-and-use.ts";
 import type { Migration } from "./types.ts";
 
 export type { Migration } from "./types.ts";
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   grantEnds,
   postsVersionOnChangedMetrics,
   fewerWritesPerPost,
+  keyNamesAndUse,
 ];

@@ -514,9 +514,10 @@ export class PostgresStore implements Store {
 
   async createKey(key: ApiKeyRecord): Promise<void> {
     await this.rows(
-      () => this.sql`INSERT INTO api_keys (id, user_id, hash, mode, hint, created_at, revoked_at)
+      () => this.sql`INSERT INTO api_keys (id, user_id, hash, mode, hint, created_at, revoked_at, name,
+                                         last_used_at)
         VALUES (${key.id}, ${key.user_id}, ${key.hash}, ${key.mode}, ${key.hint}, ${key.created_at},
-                ${key.revoked_at})`,
+                ${key.revoked_at}, ${key.name ?? null}, ${key.last_used_at ?? null})`,
     );
   }
 
@@ -539,6 +540,13 @@ export class PostgresStore implements Store {
     return rows.length > 0;
   }
 
+  async markKeyUsed(id: string, at: number): Promise<void> {
+    await this.rows(
+      () => this.sql`UPDATE api_keys SET last_used_at = ${at}
+                     WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at < ${at})`,
+    );
+  }
+
   // ── usage ───────────────────────────────────────────────────────────────────────────────────────
 
   async authorizeCall(keyHash: string, month: string): Promise<AuthorizedCall | null> {
@@ -547,7 +555,7 @@ export class PostgresStore implements Store {
     const row = await this.one(
       () => this.sql`WITH found AS (
           SELECT k.id AS key_id, k.user_id, k.hash, k.mode, k.hint, k.created_at AS key_created_at,
-                 k.revoked_at, u.email, u.name, u.studio, u.plan, u.created_at AS user_created_at,
+                 k.revoked_at, k.name AS key_name, k.last_used_at, u.email, u.name, u.studio, u.plan, u.created_at AS user_created_at,
                  u.posts_version
           FROM api_keys k JOIN users u ON u.id = k.user_id
           WHERE k.hash = ${keyHash} AND k.revoked_at IS NULL
@@ -560,7 +568,7 @@ export class PostgresStore implements Store {
     );
     if (!row) return null;
     return {
-      key: toKey({ ...row, id: row.key_id, created_at: row.key_created_at }),
+      key: toKey({ ...row, id: row.key_id, created_at: row.key_created_at, name: row.key_name }),
       user: toUser({ ...row, id: row.user_id, created_at: row.user_created_at }),
       calls: row.calls as number,
       postsVersion: Number(row.posts_version),

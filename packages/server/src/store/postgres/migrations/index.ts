@@ -8,6 +8,7 @@ import { postsVersion } from "./0006-posts-version.ts";
 import { publishSteps } from "./0007-publish-steps.ts";
 import { grantEnds } from "./0008-grant-ends.ts";
 import { postsVersionAtCommit } from "./0009-posts-version-at-commit.ts";
+import { keyNamesAndUse } from "./0010-key-names-and-use.ts";
 
 /** Every PostgreSQL migration, oldest first. Append new ones; never edit or reorder released ones. */
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
@@ -20,4 +21,5 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   publishSteps,
   grantEnds,
   postsVersionAtCommit,
+  keyNamesAndUse,
 ];
