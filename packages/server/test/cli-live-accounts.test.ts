@@ -92,8 +92,22 @@ describe.skipIf(NO_PDS)(needsPds("accounts connect --live"), () => {
         "wrong-wrong-wrong-wrong\n",
       );
       expect(wrong.code).toBe(1);
-      expect(wrong.stderr).toMatch(/Bluesky/);
+      // The handle is the user's own, said back; the password is not.
+      expect(wrong.stderr).toBe(
+        `error: Bluesky refused the login for ${alice.handle}: Invalid identifier or password\n`,
+      );
       expect(wrong.stderr).not.toContain("wrong-wrong-wrong-wrong");
+
+      const privatePds = await cli(
+        connect("bluesky", "--handle", alice.handle, "--service", peer.url).filter(
+          (arg) => arg !== "--allow-private-urls",
+        ),
+        `${alice.appPassword}\n`,
+      );
+      expect(privatePds.code).toBe(1);
+      expect(privatePds.stderr).toBe(
+        `error: service points at ${new URL(peer.url).hostname}, a loopback, private or link-local address; the Bluesky PDS address must be a public one. For local testing, start the server (or run accounts connect) with --allow-private-urls.\n`,
+      );
 
       const nothing = await cli(connect("bluesky", "--handle", alice.handle, "--service", peer.url), "");
       expect(nothing.code).toBe(1);
@@ -200,6 +214,28 @@ describe.skipIf(NO_PDS)(needsPds("accounts connect --live"), () => {
     expect(live.stdout).toContain("Disconnected live discord");
     const list = await cli(["accounts", "list", "--user", EMAIL]);
     expect(list.stdout).not.toContain("discord");
+  });
+
+  it("keys create --live warns when no secret key is configured, and not when one is", SLOW, async () => {
+    const create = ["keys", "create", "--live", "--user", EMAIL];
+    const without = await cli(create, "", { SOCIALPUB_SECRET_KEY: "", SOCIALPUB_SECRET_KEY_FILE: "" });
+    expect(without.code).toBe(0);
+    expect(without.stdout).toMatch(/^API key: sp_live_\S+$/m);
+    expect(without.stderr).toBe(
+      "warning: no secret key is configured here (SOCIALPUB_SECRET_KEY or --secret-key-file). Live accounts' credentials are encrypted with the server's secret key: a server without one answers 503 to a live connect. Make one with `openssl rand -base64 32` and start the server with it.\n",
+    );
+    const keyFile = dir.file("secret.key");
+    writeFileSync(keyFile, SECRET_KEY, { mode: 0o600 });
+    for (const [args, extraEnv] of [
+      [create, env()],
+      [[...create, "--secret-key-file", keyFile], { SOCIALPUB_SECRET_KEY: "" }],
+      [create, { SOCIALPUB_SECRET_KEY: "", SOCIALPUB_SECRET_KEY_FILE: keyFile }],
+      [["keys", "create", "--user", EMAIL], { SOCIALPUB_SECRET_KEY: "", SOCIALPUB_SECRET_KEY_FILE: "" }],
+    ] as const) {
+      const created = await cli([...args], "", extraEnv);
+      expect(created.code).toBe(0);
+      expect(created.stderr).toBe("");
+    }
   });
 
   it("never printed a secret", () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { type AddressInfo, createServer } from "node:net";
 import { provisionUser, WebhookReceiver } from "@socialpub/core/testing";
 import { type BlueskyPeer, NO_PDS, needsPds, type PeerAccount } from "@socialpub/networks/bluesky/peer";
 import type { DiscordFake } from "@socialpub/networks/discord/fake";
@@ -70,6 +71,15 @@ async function call(server: ServerProcess, method: string, path: string, body?: 
   return res;
 }
 
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 30_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
@@ -94,7 +104,37 @@ describe.skipIf(NO_PDS)(needsPds("live publishing over HTTP with a live key"), (
       service: peer.url,
     });
     expect(wrong.status).toBe(400);
-    expect(wrong.body.error).toMatch(/Bluesky/);
+    expect(wrong.body.error).toBe(
+      `Bluesky refused the login for ${alice.handle}: Invalid identifier or password`,
+    );
+
+    // A PDS that cannot be reached: 502 naming where, and why.
+    const closed = await closedPort();
+    const refused = await call(server, "POST", "/accounts/connect", {
+      platform: "bluesky",
+      handle: alice.handle,
+      app_password: alice.appPassword,
+      service: `http://127.0.0.1:${closed}`,
+    });
+    expect(refused).toMatchObject({
+      status: 502,
+      body: {
+        error: `Bluesky could not be reached while logging in to http://127.0.0.1:${closed}: 127.0.0.1:${closed} refused the connection`,
+      },
+    });
+    const unknown = await call(server, "POST", "/accounts/connect", {
+      platform: "bluesky",
+      handle: alice.handle,
+      app_password: alice.appPassword,
+      service: "https://pds.nowhere.invalid",
+    });
+    expect(unknown).toMatchObject({
+      status: 502,
+      body: {
+        error:
+          "Bluesky could not be reached while logging in to https://pds.nowhere.invalid: host pds.nowhere.invalid does not resolve",
+      },
+    });
 
     const bluesky = await call(server, "POST", "/accounts/connect", {
       platform: "bluesky",

@@ -64,7 +64,9 @@ describe("Pinterest: OAuth connect with a board, and live pins", () => {
     const url = new URL(started.authorize_url);
     expect(url.origin + url.pathname).toBe(`${pinterest.url}/oauth/`);
     expect(url.searchParams.get("redirect_uri")).toBe(`${front.url}/api/v1/accounts/callback/pinterest`);
-    expect(url.searchParams.get("scope")).toBe("boards:read,pins:read,pins:write,user_accounts:read");
+    expect(url.searchParams.get("scope")).toBe(
+      "boards:read,boards:write,pins:read,pins:write,user_accounts:read",
+    );
     expect(url.searchParams.get("code_challenge")).toBeNull();
     expect(url.searchParams.get("state")).toBe(started.state);
     const declined = await grantInBrowser(started.authorize_url, "deny");

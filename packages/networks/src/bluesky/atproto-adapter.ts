@@ -111,7 +111,7 @@ export function atprotoAdapter(options: BlueskyAdapterOptions): NetworkAdapter {
             { status, cause: error },
           );
         }
-        throw classify(error, "logging in");
+        throw classify(error, `logging in to ${service}`);
       }
       // The account's own PDS (from its DID document) is where posts go: the same rule applies to it.
       if (session.pds !== service) await context.checkUserUrl(session.pds, "service");

@@ -60,6 +60,35 @@ function neverSent(error: unknown): boolean {
   return causeChain(error).some((link) => NOT_SENT_CODES.has((link as { code?: string }).code ?? ""));
 }
 
+/**
+ * Why the PDS could not be reached, from the connection error in the failure's causes: its host does
+ * not resolve, it refused the connection, it is unreachable. A host name or address is no secret.
+ */
+function unreachableReason(error: unknown): string {
+  const link = causeChain(error).find((l) => NOT_SENT_CODES.has((l as { code?: string }).code ?? "")) as {
+    code: string;
+    hostname?: unknown;
+    address?: unknown;
+    port?: unknown;
+  };
+  const name = typeof link.hostname === "string" ? link.hostname : undefined;
+  const address =
+    typeof link.address === "string"
+      ? `${link.address.includes(":") ? `[${link.address}]` : link.address}${typeof link.port === "number" ? `:${link.port}` : ""}`
+      : undefined;
+  const host = name ?? address;
+  switch (link.code) {
+    case "ENOTFOUND":
+      return host ? `host ${host} does not resolve` : "its host does not resolve";
+    case "EAI_AGAIN":
+      return `${host ? `host ${host}` : "its host"} could not be resolved now (DNS did not answer)`;
+    case "ECONNREFUSED":
+      return `${host ?? "it"} refused the connection`;
+    default:
+      return `${host ?? "its host"} is unreachable (${link.code})`;
+  }
+}
+
 function isTimeout(error: unknown): boolean {
   return causeChain(error).some((link) => {
     const name = (link as { name?: string }).name;
@@ -106,7 +135,12 @@ export function classify(error: unknown, what: string, sentWrite = false): Netwo
     return new NetworkError(NETWORK, "refused", `Bluesky refused ${what}: ${reason}`, details);
   }
   if (neverSent(error)) {
-    return new NetworkError(NETWORK, "retry", `Bluesky could not be reached while ${what}`, { cause: error });
+    return new NetworkError(
+      NETWORK,
+      "retry",
+      `Bluesky could not be reached while ${what}: ${unreachableReason(error)}`,
+      { cause: error },
+    );
   }
   if (sentWrite) {
     return new NetworkError(

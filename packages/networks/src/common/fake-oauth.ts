@@ -82,6 +82,11 @@ export class FakeOAuth {
   signedIn: string | null = null;
   /** Lifetime of the access tokens issued from now on. */
   accessTokenSeconds: number;
+  /**
+   * While set, what token answers say as `expires_in` instead of the tokens' lifetime (a test's odd
+   * value: negative, zero); the tokens still last accessTokenSeconds.
+   */
+  saidExpiresIn: number | null = null;
   readonly #pending = new Map<string, PendingConsent>();
   readonly #codes = new Map<string, Omit<PendingConsent, "state">>();
   readonly #scopes: ReadonlySet<string>;
@@ -246,7 +251,7 @@ export class FakeOAuth {
       status: 200,
       json: {
         token_type: "bearer",
-        expires_in: this.accessTokenSeconds,
+        expires_in: this.saidExpiresIn ?? this.accessTokenSeconds,
         access_token: grant.accessToken,
         scope: scopes.join(this.#options.scopeSeparator),
         ...(refreshToken && { refresh_token: refreshToken }),

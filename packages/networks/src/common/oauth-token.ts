@@ -31,12 +31,18 @@ export interface TokenAnswer {
   scope?: string;
 }
 
-/** The grant as credentials keep it; `expires_at` counted from `now`. */
+/**
+ * The grant as credentials keep it; `expires_at` counted from `now`. An `expires_in` that is not a
+ * positive number of seconds (negative, zero, not a number) says nothing: the end is left unknown, as
+ * when the answer leaves it out, and the token is refreshed once the network refuses it.
+ */
 export function grantOf(answer: TokenAnswer, now: number): Credentials {
+  const seconds = answer.expires_in;
   return {
     access_token: answer.access_token,
     refresh_token: answer.refresh_token ?? null,
-    expires_at: typeof answer.expires_in === "number" ? now + answer.expires_in * 1000 : null,
+    expires_at:
+      typeof seconds === "number" && Number.isFinite(seconds) && seconds > 0 ? now + seconds * 1000 : null,
     scope: answer.scope ?? null,
   };
 }

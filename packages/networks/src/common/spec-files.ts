@@ -48,3 +48,49 @@ export function oauthScopesOf(file: string, scheme: string): string[] {
   if (!scopes) throw new Error(`${file} names no authorization-code scopes for ${scheme}`);
   return Object.keys(scopes);
 }
+
+interface SecuredOperation {
+  security?: Record<string, string[]>[];
+}
+
+/**
+ * The scopes each operation of an OpenAPI description requires of the OAuth scheme `scheme` (its
+ * `security` entry for that scheme, or the description's own when the operation has none): a lookup by
+ * method and path as the description writes them without its server's prefix ("/pins",
+ * "/boards/123/pins"). It answers null for an operation the description lacks or that `scheme` does not
+ * cover. The fakes refuse a token lacking any of them, as the network does.
+ */
+export function operationScopesOf(
+  file: string,
+  scheme: string,
+): (method: string, path: string) => string[] | null {
+  const spec = readNetworkSpec(file) as {
+    security?: Record<string, string[]>[];
+    paths?: Record<string, Record<string, SecuredOperation>>;
+  };
+  const routes: { method: string; pattern: RegExp; literal: boolean; scopes: string[] | null }[] = [];
+  for (const [template, operations] of Object.entries(spec.paths ?? {})) {
+    const pattern = new RegExp(
+      `^${template
+        .split(/\{[^}]+\}/)
+        .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, "\\$&"))
+        .join("[^/]+")}$`,
+    );
+    for (const [method, operation] of Object.entries(operations)) {
+      const security = operation.security ?? spec.security ?? [];
+      const entry = security.find((requirement) => scheme in requirement);
+      routes.push({
+        method: method.toUpperCase(),
+        pattern,
+        literal: !template.includes("{"),
+        scopes: entry ? [...entry[scheme]!] : null,
+      });
+    }
+  }
+  // A path without parameters wins over a template that also matches it (/2/tweets/search, /2/tweets/{id}).
+  routes.sort((a, b) => Number(b.literal) - Number(a.literal));
+  return (method, path) => {
+    const route = routes.find((r) => r.method === method.toUpperCase() && r.pattern.test(path));
+    return route?.scopes ?? null;
+  };
+}

@@ -95,10 +95,22 @@ function readBucket(gate: WaitGate, webhook: WebhookRef, headers: Headers): void
   }
 }
 
+/** A wait in seconds Discord may have said: a number that is finite and not negative, else null. */
+function secondsOf(value: unknown): number | null {
+  const seconds = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  return typeof seconds === "number" && Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
+}
+
+/**
+ * A 429: the wait is the body's retry_after, else the Retry-After header, else 1 s, whichever first
+ * is a sensible number of seconds (a negative or missing one is passed over).
+ */
 function rateLimited(gate: WaitGate, webhook: WebhookRef, headers: Headers, body: unknown): NetworkError {
-  const fromBody = (body as { retry_after?: unknown } | null)?.retry_after;
-  const seconds = typeof fromBody === "number" ? fromBody : Number(headers.get("retry-after") ?? 1);
-  const ms = Math.ceil((Number.isFinite(seconds) ? seconds : 1) * 1000);
+  const seconds =
+    secondsOf((body as { retry_after?: unknown } | null)?.retry_after) ??
+    secondsOf(headers.get("retry-after")) ??
+    1;
+  const ms = Math.ceil(seconds * 1000);
   const global =
     (body as { global?: unknown } | null)?.global === true || headers.get("x-ratelimit-global") === "true";
   gate.close(global ? GLOBAL : gateKey(webhook), ms);

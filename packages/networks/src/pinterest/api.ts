@@ -71,7 +71,7 @@ export function pinterestError(status: number, body: unknown, headers: Headers, 
     return new NetworkError(
       "pinterest",
       "refused",
-      `Pinterest does not let this account or app do that (the app's access level, or the board's permissions) ${said}.`,
+      `Pinterest does not let this account or app do that (the app's access level, the scopes granted at connect, or the board's permissions) ${said}.`,
       { status },
     );
   }

@@ -14,15 +14,17 @@ export interface XApiConfig {
 }
 
 /** What X said, in one line. */
-function saidBy(body: unknown, status: number): string {
+export function xSaidBy(body: unknown, status: number): string {
   const b = (body ?? {}) as Record<string, unknown>;
   const first = Array.isArray(b.errors) ? (b.errors[0] as Record<string, unknown> | undefined) : undefined;
-  const text = [b.title, b.detail, first?.message, b.message].filter((v) => typeof v === "string");
+  const text = [b.title, b.detail, first?.title, first?.detail, first?.message, b.message].filter(
+    (v) => typeof v === "string",
+  );
   return `(X said: ${status}${text.length > 0 ? ` ${[...new Set(text)].join(": ")}` : ""})`;
 }
 
 export function xError(status: number, body: unknown, headers: Headers, now: number): NetworkError {
-  const said = saidBy(body, status);
+  const said = xSaidBy(body, status);
   if (status === 429) {
     const reset = Number(headers.get("x-rate-limit-reset"));
     const retryAfterMs = Number.isFinite(reset) && reset > 0 ? Math.max(1000, reset * 1000 - now) : 60_000;

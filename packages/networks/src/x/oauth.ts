@@ -1,8 +1,8 @@
-import type { ConnectedAccount, OAuthSteps } from "@socialpub/core";
+import { type ConnectedAccount, NetworkError, type OAuthSteps } from "@socialpub/core";
 import type { OAuthStepsConfig } from "../common/oauth-adapter.ts";
 import { authorizeUrl, exchangeCode } from "../common/oauth-code.ts";
 import { grantOf, refreshGrant } from "../common/oauth-token.ts";
-import { type XApiConfig, xCall } from "./api.ts";
+import { type XApiConfig, xCall, xSaidBy } from "./api.ts";
 
 /** What the server asks X for: posting with media, reading the account, and a refresh token. */
 export const X_DEFAULT_SCOPES = ["tweet.read", "tweet.write", "users.read", "media.write", "offline.access"];
@@ -10,7 +10,7 @@ export const X_DEFAULT_SCOPES = ["tweet.read", "tweet.write", "users.read", "med
 export type XOAuthConfig = OAuthStepsConfig<XApiConfig>;
 
 interface MeAnswer {
-  data: { id: string; username: string; public_metrics?: { followers_count?: number } };
+  data?: { id?: unknown; username?: unknown; public_metrics?: { followers_count?: number } };
 }
 
 /**
@@ -39,12 +39,22 @@ export function xOAuth(config: XOAuthConfig): OAuthSteps {
         null,
         signal,
         true,
-      )) as MeAnswer;
+      )) as MeAnswer | null;
+      const { id, username, public_metrics } = me?.data ?? {};
+      if (typeof id !== "string" || typeof username !== "string") {
+        // X answers 200 with only `errors` for an account it cannot show (suspended, locked).
+        throw new NetworkError(
+          "x",
+          "retry",
+          `X granted access but did not say which account it is ${xSaidBy(me, 200)}.`,
+          { status: 200 },
+        );
+      }
       return {
-        handle: `@${me.data.username}`,
-        followers: me.data.public_metrics?.followers_count ?? 0,
+        handle: `@${username}`,
+        followers: public_metrics?.followers_count ?? 0,
         health: "healthy",
-        credentials: { ...grantOf(answer, api.now()), user_id: me.data.id, username: me.data.username },
+        credentials: { ...grantOf(answer, api.now()), user_id: id, username },
       };
     },
     // X rotates the refresh token on every refresh and wants the client id in the form besides.

@@ -267,7 +267,9 @@ describe.skipIf(NO_PDS)(needsPds("bluesky adapter against a real PDS"), { timeou
     const wrong = await adapter.connect(connectFields(alice, "aaaa-bbbb-cccc-dddd"), context()).catch(keep);
     expect(wrong).toBeInstanceOf(NetworkError);
     expect(wrong.kind).toBe("refused");
-    expect(wrong.message).toContain("Invalid identifier or password");
+    expect(wrong.message).toBe(
+      `Bluesky refused the login for ${alice.handle}: Invalid identifier or password`,
+    );
     expect(wrong.message).not.toContain("aaaa-bbbb-cccc-dddd");
 
     const own = await adapter.connect(connectFields(alice, alice.password), context()).catch(keep);
@@ -407,6 +409,26 @@ describe.skipIf(NO_PDS)(needsPds("bluesky adapter against a real PDS"), { timeou
     const error = await adapter.publish(account, input("nowhere", "key-unreachable")).catch(keep);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.kind).toBe("retry");
+  });
+
+  it("says which PDS could not be reached at connect, and why: refused, or a host that does not resolve", async () => {
+    const adapter = blueskyAdapter({ timeoutMs: 5_000 });
+    const port = await closedPort();
+    const refused = await adapter
+      .connect({ ...connectFields(bob), service: `http://127.0.0.1:${port}` }, context())
+      .catch(keep);
+    expect(refused).toBeInstanceOf(NetworkError);
+    expect(refused.kind).toBe("retry");
+    expect(refused.message).toBe(
+      `Bluesky could not be reached while logging in to http://127.0.0.1:${port}: 127.0.0.1:${port} refused the connection`,
+    );
+    const unknown = await adapter
+      .connect({ ...connectFields(bob), service: "http://pds.nowhere.invalid" }, context())
+      .catch(keep);
+    expect(unknown.kind).toBe("retry");
+    expect(unknown.message).toBe(
+      "Bluesky could not be reached while logging in to http://pds.nowhere.invalid: host pds.nowhere.invalid does not resolve",
+    );
   });
 
   it("answers the 31st login within 5 minutes with retry and the PDS's hint", async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readNetworkSpec, specCandidates } from "../../src/common/spec-files.ts";
+import { operationScopesOf, readNetworkSpec, specCandidates } from "../../src/common/spec-files.ts";
 
 describe("the networks' API descriptions", () => {
   const saved = process.env.SOCIALPUB_NETWORK_SPECS;
@@ -34,6 +34,18 @@ describe("the networks' API descriptions", () => {
     const first = readNetworkSpec("x-openapi.json") as { info: { title: string } };
     first.info.title = "changed";
     expect((readNetworkSpec("x-openapi.json") as { info: { title: string } }).info.title).toBe("X API v2");
+  });
+
+  it("name the scopes each operation requires, which the fakes enforce", () => {
+    const pinterest = operationScopesOf("pinterest-openapi.json", "pinterest_oauth2");
+    expect(pinterest("POST", "/pins")).toEqual(["boards:read", "boards:write", "pins:read", "pins:write"]);
+    expect(pinterest("get", "/boards/549755885175/pins")).toEqual(["boards:read", "pins:read"]);
+    expect(pinterest("GET", "/user_account")).toEqual(["user_accounts:read"]);
+    expect(pinterest("GET", "/no/such/thing")).toBeNull();
+    const x = operationScopesOf("x-openapi.json", "OAuth2UserToken");
+    expect(x("GET", "/2/users/me")).toEqual(["users.read", "tweet.read"]);
+    expect(x("POST", "/2/media/upload/initialize")).toEqual(["media.write"]);
+    expect(x("POST", "/2/media/upload/1880000000000000000/append")).toEqual(["media.write"]);
   });
 
   it("says where it looked and what to do when the description is missing", () => {

@@ -177,6 +177,23 @@ describe("publish", () => {
     expect(posts[1]!.at - posts[0]!.at).toBeGreaterThanOrEqual(limited.retryAfterMs! - 50);
   });
 
+  it("passes over a negative retry_after in a 429: the wait is Retry-After's, and the next send waits it", async () => {
+    const { webhook, session } = await connected();
+    fake.rateLimit(webhook.id, 0.8);
+    fake.saidRetryAfter = -5;
+    try {
+      const limited = await failure(() => adapter.publish(session, postOf("odd wait")));
+      expect(limited).toMatchObject({ kind: "retry", status: 429, retryAfterMs: 1000 });
+      expect(limited.message).toMatch(/try again in 1\.0 s/);
+    } finally {
+      fake.saidRetryAfter = null;
+    }
+    await adapter.publish(session, postOf("after the odd wait"));
+    const posts = fake.requests.filter((r) => r.webhookId === webhook.id && r.method === "POST");
+    expect(posts.map((r) => r.status)).toEqual([429, 200]);
+    expect(posts[1]!.at - posts[0]!.at).toBeGreaterThanOrEqual(950);
+  });
+
   it("honours the global rate limit for every webhook, and hands long waits back without sending", async () => {
     const first = await connected();
     const second = await connected();

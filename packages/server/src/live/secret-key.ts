@@ -51,3 +51,13 @@ export function keyringFrom(sources: SecretKeySources): CredentialKeyring | null
   }
   return new CredentialKeyring(current, previous);
 }
+
+/**
+ * Whether the server's configuration gives the secret key that seals live accounts' credentials
+ * (SOCIALPUB_SECRET_KEY, or a key file: --secret-key-file, SOCIALPUB_SECRET_KEY_FILE). Without one a
+ * server connects no live account (503), which `keys create --live` warns of; this is the one place
+ * that decides whether a key is there.
+ */
+export function secretKeyConfigured(sources: Pick<SecretKeySources, "key" | "file">): boolean {
+  return Boolean(sources.key?.trim() || sources.file?.trim());
+}

@@ -22,6 +22,29 @@ import { storeLiveAccount } from "./store-live-account.ts";
 const CONNECT_TIMEOUT_MS = 15_000;
 
 /**
+ * The connect fields that name the account or where it lives (the handle, the PDS, the chat, the
+ * board…): what the user typed to say which account, said back as given. Every other field (the app
+ * password, the bot token, the webhook URL with its token) is a secret, redacted from every message.
+ */
+const NAMING_FIELDS: ReadonlySet<string> = new Set([
+  "handle",
+  "service",
+  "chat",
+  "board",
+  "subreddit",
+  "page",
+]);
+
+/** The secrets among a connect's fields: every string field that does not only name the account. */
+function secretsOf(fields: Readonly<Record<string, unknown>>): Credentials {
+  return Object.fromEntries(
+    Object.entries(fields).filter(
+      (entry): entry is [string, string] => typeof entry[1] === "string" && !NAMING_FIELDS.has(entry[0]),
+    ),
+  );
+}
+
+/**
  * POST /accounts/connect with a live key: the network's adapter checks the credentials at once (logs
  * in, reads the chat, fetches the webhook). Good → the account is stored with its credentials sealed
  * (201, or 200 when it replaces the credentials of an account already connected); credentials the
@@ -64,7 +87,7 @@ export async function connectLiveAccountFor(
       `${name} connects through ${name}'s own page: start it with POST /accounts/connect and a live key, then open the authorize_url it answers.`,
     );
   }
-  const secrets = fields as Credentials;
+  const secrets = secretsOf(fields);
   const connected = await checkWithNetwork(deps, platform, name, fields, (text) =>
     redactCredentials(text, secrets),
   );
@@ -139,15 +162,32 @@ async function checkWithNetwork(
   }
 }
 
-/** The public-address rule of webhook URLs, for a URL a user gave in `field`. */
+/** What an address a user gives at connect is, by its field, as a refusal of it says. */
+const ADDRESS_NAMES: Readonly<Record<string, string>> = {
+  service: "the Bluesky PDS address",
+  webhook_url: "the Discord webhook URL",
+};
+
+/**
+ * The public-address rule of webhook URLs, for a URL a user gave in `field`: its refusals name the
+ * field, and one of a private address says what the address is and how a server for local testing
+ * allows it (--allow-private-urls, on `start` and on `accounts connect`).
+ */
 async function checkUserUrl(deps: ServiceDeps, value: string, field: string): Promise<URL> {
   try {
     return new URL(await checkWebhookUrl(value, deps.webhooks.allowPrivateUrls, deps.webhooks.lookupHost));
   } catch (err) {
     if (err instanceof HttpError) {
+      const what = ADDRESS_NAMES[field] ?? "this address";
       throw new HttpError(
         err.status,
-        err.message.replace(/^url\b/, field).replace(/\burl's\b/, `${field}'s`),
+        err.message
+          .replace(/^url\b/, field)
+          .replace(/\burl's\b/, `${field}'s`)
+          .replace(
+            /; webhooks go to public addresses.*$/,
+            `; ${what} must be a public one. For local testing, start the server (or run accounts connect) with --allow-private-urls.`,
+          ),
       );
     }
     throw err;

@@ -75,6 +75,11 @@ export class DiscordFake {
   /** Every way an accepted request or an answer strayed from discord-openapi.json; tests assert it stays empty. */
   readonly specViolations: string[] = [];
   readonly requests: DiscordFakeRequest[] = [];
+  /**
+   * While set, what every 429 says as `retry_after` instead of the wait left (a test's odd value:
+   * negative, zero); the Retry-After header still says the wait.
+   */
+  saidRetryAfter: number | null = null;
   readonly #webhooks = new Map<string, FakeWebhook>();
   readonly #messages: StoredMessage[] = [];
   readonly #buckets = new Map<string, Bucket>();
@@ -215,7 +220,12 @@ export class DiscordFake {
           "X-RateLimit-Global": "true",
           "X-RateLimit-Scope": "global",
         },
-        json: { message: "You are being rate limited.", retry_after: retryAfter, global: true, code: 0 },
+        json: {
+          message: "You are being rate limited.",
+          retry_after: this.saidRetryAfter ?? retryAfter,
+          global: true,
+          code: 0,
+        },
       };
     }
     if (method !== "POST" || !this.#webhooks.has(webhookId)) return null;
@@ -230,7 +240,12 @@ export class DiscordFake {
           "Retry-After": String(Math.ceil(retryAfter)),
           "X-RateLimit-Scope": "user",
         },
-        json: { message: "You are being rate limited.", retry_after: retryAfter, global: false, code: 0 },
+        json: {
+          message: "You are being rate limited.",
+          retry_after: this.saidRetryAfter ?? retryAfter,
+          global: false,
+          code: 0,
+        },
       };
     }
     bucket.remaining -= 1;

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { type FakeApp, type FakeGrant, OAuthNetworkFake } from "../../common/fake-oauth.ts";
+import { type FakeApp, OAuthNetworkFake } from "../../common/fake-oauth.ts";
 import { type FakeAnswer, type FakeRequest, startFakeServer } from "../../common/fake-server.ts";
 import { OpenApiCheck } from "../../common/openapi-check.ts";
-import { oauthScopesOf } from "../../common/spec-files.ts";
+import { oauthScopesOf, operationScopesOf } from "../../common/spec-files.ts";
 import { PinterestFakeOAuth } from "./oauth.ts";
 
 /*
@@ -12,8 +12,10 @@ import { PinterestFakeOAuth } from "./oauth.ts";
  * board's pins (GET /v5/boards/{board_id}/pins, newest first, paged with a bookmark) and a Pin's
  * analytics (GET /v5/pins/{pin_id}/analytics), with
  * Pinterest's errors: an expired or revoked token (401), an unknown board (404), an image that is not
- * one (400), and a used-up limit (429 with x-ratelimit-* headers). Every request under /v5 and every
- * answer to it is checked against pinterest-openapi.json (specViolations).
+ * one (400), a token without a scope the operation requires (403), and a used-up limit (429 with
+ * x-ratelimit-* headers). The scopes each operation requires are read from pinterest-openapi.json's
+ * `security` entries, and every request under /v5 and every answer to it is checked against the same
+ * description (specViolations).
  */
 
 const SPEC_FILE = "pinterest-openapi.json";
@@ -69,6 +71,7 @@ export class PinterestFake extends OAuthNetworkFake<PinterestFakeUser> {
   readonly #pinTimes = new Map<string, number[]>();
   readonly #check: OpenApiCheck | null;
   readonly #now: () => number;
+  readonly #scopesOf = operationScopesOf(SPEC_FILE, "pinterest_oauth2");
   #nextId = 1_125_899_906_842_624n;
 
   private constructor(
@@ -160,10 +163,16 @@ export class PinterestFake extends OAuthNetworkFake<PinterestFakeUser> {
   #api(request: FakeRequest, path: string, json: unknown): FakeAnswer {
     const grant = this.oauth.grantOf(request);
     if (!grant) return error(401, 2, "Authentication failed.");
+    // Each operation's scopes as the description lists them: a token lacking one is refused.
+    const missing = (this.#scopesOf(request.method, path) ?? []).filter((s) => !grant.scopes.includes(s));
+    if (missing.length > 0)
+      return error(
+        403,
+        3,
+        `Not authorized: the token lacks the scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}.`,
+      );
     const user = this.users.get(grant.userId)!;
     if (request.method === "GET" && path === "/user_account") {
-      if (!grant.scopes.includes("user_accounts:read"))
-        return error(403, 3, "Not authorized to access the user account.");
       return {
         status: 200,
         json: {
@@ -175,20 +184,18 @@ export class PinterestFake extends OAuthNetworkFake<PinterestFakeUser> {
         },
       };
     }
-    if (request.method === "GET" && path === "/boards")
-      return this.#boards(grant, user, request.url.searchParams);
-    if (request.method === "POST" && path === "/pins") return this.#pin(grant, user, json);
+    if (request.method === "GET" && path === "/boards") return this.#boards(user, request.url.searchParams);
+    if (request.method === "POST" && path === "/pins") return this.#pin(user, json);
     const boardPins = /^\/boards\/(\d+)\/pins$/.exec(path);
     if (request.method === "GET" && boardPins)
-      return this.#boardPins(grant, user, boardPins[1]!, request.url.searchParams);
+      return this.#boardPins(user, boardPins[1]!, request.url.searchParams);
     const analytics = /^\/pins\/(\d+)\/analytics$/.exec(path);
     if (request.method === "GET" && analytics)
-      return this.#analytics(grant, user, analytics[1]!, request.url.searchParams);
+      return this.#analytics(user, analytics[1]!, request.url.searchParams);
     return error(404, 404, `No route ${request.method} /v5${path}`);
   }
 
-  #boards(grant: FakeGrant, user: PinterestFakeUser, query: URLSearchParams): FakeAnswer {
-    if (!grant.scopes.includes("boards:read")) return error(403, 3, "Not authorized to access boards.");
+  #boards(user: PinterestFakeUser, query: URLSearchParams): FakeAnswer {
     const size = Math.min(250, Math.max(1, Number(query.get("page_size") ?? 25) || 25));
     const start = Number(query.get("bookmark") ?? 0) || 0;
     const items = user.boards.slice(start, start + size).map((b) => ({
@@ -201,8 +208,7 @@ export class PinterestFake extends OAuthNetworkFake<PinterestFakeUser> {
     return { status: 200, json: { items, bookmark: next } };
   }
 
-  #pin(grant: FakeGrant, user: PinterestFakeUser, body: unknown): FakeAnswer {
-    if (!grant.scopes.includes("pins:write")) return error(403, 3, "Not authorized to create Pins.");
+  #pin(user: PinterestFakeUser, body: unknown): FakeAnswer {
     const times = this.#windowOf(user.id);
     if (times.length >= this.pinsPerWindow)
       return error(429, 8, "You have exceeded your rate limit. Try again later.");
@@ -239,9 +245,7 @@ export class PinterestFake extends OAuthNetworkFake<PinterestFakeUser> {
    * A board's pins, newest first, `page_size` a page (25 unless asked; the description's bounds are
    * 1 to 250) and the next page's `bookmark` (null on the last). The board must be the account's.
    */
-  #boardPins(grant: FakeGrant, user: PinterestFakeUser, boardId: string, query: URLSearchParams): FakeAnswer {
-    if (!grant.scopes.includes("boards:read") || !grant.scopes.includes("pins:read"))
-      return error(403, 3, "Not authorized to access board or Pin.");
+  #boardPins(user: PinterestFakeUser, boardId: string, query: URLSearchParams): FakeAnswer {
     if (!user.boards.some((b) => b.id === boardId)) return error(404, 404, "Board not found.");
     this.boardReads.push(Object.fromEntries(query));
     const size = Math.min(250, Math.max(1, Number(query.get("page_size") ?? 25) || 25));
@@ -260,8 +264,7 @@ export class PinterestFake extends OAuthNetworkFake<PinterestFakeUser> {
    * A Pin's analytics over start_date..end_date (both required, at most 90 days back), keyed by app
    * type (`all`): lifetime totals for comments and reactions, the window's sums for the rest.
    */
-  #analytics(grant: FakeGrant, user: PinterestFakeUser, pinId: string, query: URLSearchParams): FakeAnswer {
-    if (!grant.scopes.includes("pins:read")) return error(403, 3, "Not authorized to access board or Pin.");
+  #analytics(user: PinterestFakeUser, pinId: string, query: URLSearchParams): FakeAnswer {
     const pin = this.pins.find((p) => p.id === pinId);
     if (!pin) return error(404, 404, "Pin not found.");
     if (pin.userId !== user.id) return error(403, 403, "Not authorized to access board or Pin.");

@@ -3,7 +3,7 @@ import { measure } from "@socialpub/core";
 import { OAuthNetworkFake } from "../../common/fake-oauth.ts";
 import { type FakeAnswer, type FakeRequest, formDataOf, startFakeServer } from "../../common/fake-server.ts";
 import { OpenApiCheck } from "../../common/openapi-check.ts";
-import { oauthScopesOf } from "../../common/spec-files.ts";
+import { oauthScopesOf, operationScopesOf } from "../../common/spec-files.ts";
 import { XFakeChunkedUploads } from "./chunked.ts";
 import { type FakeApp, type FakeGrant, XFakeOAuth } from "./oauth.ts";
 import { invalid, problem } from "./problem.ts";
@@ -14,9 +14,10 @@ import { timeline, unknownUser } from "./timeline.ts";
  * pages and token endpoint (oauth.ts), the signed-in user (GET /2/users/me), image uploads
  * (POST /2/media/upload), chunked video and GIF uploads with their processing (chunked.ts) and posts
  * (POST /2/tweets), a user's posts as their timeline lists them (GET /2/users/{id}/tweets, timeline.ts),
- * with X's errors: an expired or revoked token (401),
- * a duplicate post (403), and a used-up limit (429 with x-rate-limit-* headers). Every API request and
- * answer is checked against x-openapi.json (specViolations).
+ * with X's errors: an expired or revoked token (401), a token without a scope the operation requires
+ * (403, the scopes read from x-openapi.json's `security` entries), a duplicate post (403), and a
+ * used-up limit (429 with x-rate-limit-* headers). Every API request and answer is checked against
+ * x-openapi.json (specViolations).
  */
 
 const SPEC_FILE = "x-openapi.json";
@@ -72,11 +73,17 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
    * (tests kill a server in the middle of such an attempt).
    */
   keepPostAnswers = false;
+  /**
+   * While set, GET /2/users/me answers 200 with `errors` and no `data`, as X answers for an account it
+   * cannot show (suspended, locked).
+   */
+  meWithoutData = false;
   /** Posts a user may create per 15 minutes (X: 100); lower it to run into the limit. */
   postsPerWindow = 100;
   readonly #postTimes = new Map<string, number[]>();
   readonly #check: OpenApiCheck | null;
   readonly #now: () => number;
+  readonly #scopesOf = operationScopesOf(SPEC_FILE, "OAuth2UserToken");
   #nextId = 1_790_000_000_000_000_000n;
 
   private constructor(
@@ -170,8 +177,22 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
   #api(request: FakeRequest, pathname: string, json: unknown, form: FormData | null): FakeAnswer {
     const grant = this.oauth.grantFor((request.headers.get("authorization") ?? "").replace(/^Bearer /, ""));
     if (!grant) return problem(401, "Unauthorized", "Unauthorized", "about:blank");
+    // Each operation's scopes as the description lists them: a token lacking one is refused.
+    const missing = (this.#scopesOf(request.method, pathname) ?? []).filter((s) => !grant.scopes.includes(s));
+    if (missing.length > 0)
+      return problem(403, "Forbidden", `Missing scope ${missing.join(", ")}`, "about:blank");
     if (request.method === "GET" && pathname === "/2/users/me") {
       const user = this.users.get(grant.userId)!;
+      if (this.meWithoutData) {
+        const unavailable = {
+          title: "Forbidden",
+          detail: `User has been suspended: [${user.username}].`,
+          type: "https://api.x.com/2/problems/resource-unavailable",
+          resource_type: "user",
+          resource_id: user.id,
+        };
+        return { status: 200, json: { errors: [unavailable] } };
+      }
       const metrics = request.url.searchParams.get("user.fields")?.includes("public_metrics");
       return {
         status: 200,
@@ -197,9 +218,9 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
     const chunked = this.#chunked(request, pathname, grant, json, form);
     if (chunked) return chunked;
     if (request.method === "POST" && pathname === "/2/tweets") return this.#post(grant, json);
-    if (request.method === "GET" && pathname === "/2/tweets") return this.#lookup(grant, request.url);
+    if (request.method === "GET" && pathname === "/2/tweets") return this.#lookup(request.url);
     const userPosts = /^\/2\/users\/(\d{1,19})\/tweets$/.exec(pathname);
-    if (request.method === "GET" && userPosts) return this.#timeline(grant, userPosts[1]!, request.url);
+    if (request.method === "GET" && userPosts) return this.#timeline(userPosts[1]!, request.url);
     return problem(
       404,
       "Not Found Error",
@@ -215,9 +236,6 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
     json: unknown,
     form: FormData | null,
   ): FakeAnswer | null {
-    const isMedia = pathname.startsWith("/2/media/upload");
-    if (isMedia && !grant.scopes.includes("media.write"))
-      return problem(403, "Forbidden", "Missing scope media.write", "about:blank");
     if (request.method === "GET" && pathname === "/2/media/upload")
       return this.chunked.status(grant, request.url.searchParams.get("media_id"));
     if (request.method !== "POST") return null;
@@ -230,8 +248,6 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
   }
 
   #upload(grant: FakeGrant, form: FormData | null): FakeAnswer {
-    if (!grant.scopes.includes("media.write"))
-      return problem(403, "Forbidden", "Missing scope media.write", "about:blank");
     const file = form?.get("media");
     if (!(file instanceof Blob))
       return problem(
@@ -257,8 +273,6 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
   }
 
   #post(grant: FakeGrant, body: unknown): FakeAnswer {
-    if (!grant.scopes.includes("tweet.write"))
-      return problem(403, "Forbidden", "Missing scope tweet.write", "about:blank");
     const times = this.#windowOf(grant.userId);
     if (times.length >= this.postsPerWindow) {
       return problem(429, "Too Many Requests", "Too Many Requests", "about:blank");
@@ -301,9 +315,7 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
   }
 
   /** Posts by id, with public_metrics when asked; ids X does not know are answered in `errors`. */
-  #lookup(grant: FakeGrant, url: URL): FakeAnswer {
-    if (!grant.scopes.includes("tweet.read") || !grant.scopes.includes("users.read"))
-      return problem(403, "Forbidden", "Missing scope tweet.read or users.read", "about:blank");
+  #lookup(url: URL): FakeAnswer {
     const ids = (url.searchParams.get("ids") ?? "").split(",").filter((id) => id !== "");
     if (ids.length === 0 || ids.length > 100) return invalid("ids must name 1 to 100 posts.");
     this.lookups.push(ids);
@@ -345,9 +357,7 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
   }
 
   /** A user's posts, newest first, as their timeline lists them. */
-  #timeline(grant: FakeGrant, userId: string, url: URL): FakeAnswer {
-    if (!grant.scopes.includes("tweet.read") || !grant.scopes.includes("users.read"))
-      return problem(403, "Forbidden", "Missing scope tweet.read or users.read", "about:blank");
+  #timeline(userId: string, url: URL): FakeAnswer {
     if (!this.users.has(userId)) return unknownUser(userId);
     this.timelineReads.push(Object.fromEntries(url.searchParams));
     return timeline(this.posts, userId, url.searchParams);

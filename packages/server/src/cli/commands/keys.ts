@@ -1,8 +1,9 @@
 import { Command } from "commander";
+import { secretKeyConfigured } from "../../live/secret-key.ts";
 import { createKey, revokeKey } from "../admin/keys.ts";
 import { findUser } from "../admin/users.ts";
 import { withStore } from "../open-store.ts";
-import { dbOption, userOption } from "../options.ts";
+import { dbOption, secretKeyFileOption, userOption } from "../options.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -19,13 +20,22 @@ export function keysCommand(): Command {
       "--live",
       "a live key (sp_live_…): it sees the user's live accounts and publishes to the real networks",
     )
-    .action((options: { db: string; user: string; live?: boolean }) =>
+    .addOption(secretKeyFileOption())
+    .action((options: { db: string; user: string; live?: boolean; secretKeyFile?: string }) =>
       withStore(options.db, async (store) => {
         const user = await findUser(store, options.user);
         const mode = options.live ? "live" : "test";
         const { record, apiKey } = await createKey(store, user.id, Date.now(), mode);
         process.stdout.write(`Created ${mode} key ${record.id} for ${user.email}. It is shown only now:\n`);
         process.stdout.write(`API key: ${apiKey}\n`);
+        if (
+          options.live &&
+          !secretKeyConfigured({ key: process.env.SOCIALPUB_SECRET_KEY, file: options.secretKeyFile })
+        ) {
+          process.stderr.write(
+            "warning: no secret key is configured here (SOCIALPUB_SECRET_KEY or --secret-key-file). Live accounts' credentials are encrypted with the server's secret key: a server without one answers 503 to a live connect. Make one with `openssl rand -base64 32` and start the server with it.\n",
+          );
+        }
       }),
     );
   keys
