@@ -44,6 +44,12 @@ export interface StartServerOptions {
   retention?: RetentionOptions | false;
   /** Which Node adapter serves the handler (see `HttpServerOptions.adapter`); both behave the same. */
   adapter?: NodeAdapterName;
+  /**
+   * Behind a reverse proxy that sets X-Forwarded-Proto and X-Forwarded-Host (or Forwarded): the URLs
+   * the service builds use the scheme and host the client reached the proxy by. Off by default, since
+   * a client that reaches the server directly could set them.
+   */
+  trustProxy?: boolean;
 }
 
 export interface RunningServer {
@@ -86,6 +92,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const service = createService({
     ...options.service,
     liveAdapters,
+    ...(options.trustProxy && { trustProxy: true }),
     store: options.store,
     logger,
     maxBodyBytes: bodyLimit,
