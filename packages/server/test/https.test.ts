@@ -85,7 +85,7 @@ describe("HTTPS", () => {
     } finally {
       await untrusting.close();
     }
-    const plain = await fetch(server.url.replace("https:", "http:") + "/healthz").catch(() => "no answer");
+    const plain = await fetch(`${server.url.replace("https:", "http:")}/healthz`).catch(() => "no answer");
     expect(plain).toBe("no answer");
   });
 });
