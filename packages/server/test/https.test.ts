@@ -175,3 +175,51 @@ describe("start --tls-cert --tls-key", () => {
     expect(swapped.stderr).not.toContain(certificate.key.split("\n")[1]);
   });
 });
+
+describe("start --trust-proxy and the warning", () => {
+  const args = ["--dev", "--dev-key", TEST_KEY, "--db", ":memory:", "--no-dashboard", "--log-format", "json"];
+  const warningOf = (output: string) =>
+    output
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.level === 40);
+
+  it("on every interface over plain HTTP, start logs the warning once", async () => {
+    const server = await startServerProcess([...args, "--host", "0.0.0.0"]);
+    processes.push(server);
+    await waitFor(() => server.output().includes('"msg":"listening"'));
+    expect(warningOf(server.output())).toHaveLength(1);
+    expect(warningOf(server.output())[0].msg).toMatch(/^listening on 0\.0\.0\.0 over plain HTTP/);
+  });
+
+  it("with SOCIALPUB_TRUST_PROXY=on, no warning, and media URLs carry the forwarded address", async () => {
+    const server = await startServerProcess([...args, "--host", "0.0.0.0"], { SOCIALPUB_TRUST_PROXY: "on" });
+    processes.push(server);
+    await waitFor(() => server.output().includes('"msg":"listening"'));
+    expect(warningOf(server.output())).toEqual([]);
+    const upload = await fetch(`${server.url.replace("0.0.0.0", "127.0.0.1")}/v1/media`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${TEST_KEY}`,
+        "content-type": "image/png",
+        "x-forwarded-proto": "https",
+        "x-forwarded-host": "social.example.com",
+      },
+      body: SAMPLE_PNG,
+    });
+    expect(upload.status).toBe(201);
+    expect(((await upload.json()) as { url: string }).url).toMatch(
+      /^https:\/\/social\.example\.com\/v1\/media\//,
+    );
+  });
+});
+
+/** Waits until `check` holds, polling: log lines reach standard output at the end of a turn. */
+async function waitFor(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("timed out waiting for the server's log line");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
