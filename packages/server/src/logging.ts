@@ -1,5 +1,6 @@
 import { type DestinationStream, type LevelWithSilent, type Logger, pino } from "pino";
 import { turnBatchedStandardOutput } from "./log-destination.ts";
+import { prettyDestination } from "./pretty-log.ts";
 
 export type { Logger } from "pino";
 
@@ -27,22 +28,37 @@ const REDACT_PATHS = [
   "*.password",
 ];
 
+export const LOG_FORMATS = ["json", "pretty"] as const;
+/** json: one object a line, for programs; pretty: one readable line an event, for a person. */
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 export interface LoggerOptions {
   level?: LogLevel;
   /** Where lines go; standard output by default. Tests pass a stream to read them back. */
   destination?: DestinationStream;
+  /** JSON by default; `start` picks pretty when standard output is a terminal (logFormatFor). */
+  format?: LogFormat;
 }
 
-/** Structured JSON logs, one object a line. */
+/** Structured logs: JSON, one object a line, or the same events as readable lines (pretty-log.ts). */
 export function createLogger(options: LoggerOptions = {}): Logger {
+  const destination = options.destination ?? turnBatchedStandardOutput();
   return pino(
     {
       level: options.level ?? "info",
       base: { service: "socialpub-server" },
       redact: { paths: REDACT_PATHS, censor: "[redacted]" },
     },
-    options.destination ?? turnBatchedStandardOutput(),
+    options.format === "pretty" ? prettyDestination(destination) : destination,
   );
+}
+
+/**
+ * The format `auto` means: readable lines when standard output is a terminal (a person reads them),
+ * JSON when it is a file, a pipe or a log collector.
+ */
+export function logFormatFor(chosen: LogFormat | "auto", stdoutIsTerminal: boolean): LogFormat {
+  return chosen === "auto" ? (stdoutIsTerminal ? "pretty" : "json") : chosen;
 }
 
 /** What one request line holds. No headers, no query string, no body: none can leak a key. */

@@ -1,3 +1,4 @@
+import type { AddressInfo } from "node:net";
 import {
   type Clock,
   createService,
@@ -7,7 +8,7 @@ import {
   systemClock,
 } from "@socialpub/core";
 import { createDashboard, type DashboardOptions } from "@socialpub/dashboard";
-import { type HttpTimeouts, listen, type NodeAdapterName } from "./http/http-server.ts";
+import { type HttpTimeouts, listen, type NodeAdapterName, type TlsFiles } from "./http/http-server.ts";
 import { createLogger, type Logger, type RequestLogFields } from "./logging.ts";
 import { DEFAULT_RETENTION_DAYS, HistoryPruner, type RetentionOptions } from "./retention.ts";
 
@@ -44,10 +45,18 @@ export interface StartServerOptions {
   retention?: RetentionOptions | false;
   /** Which Node adapter serves the handler (see `HttpServerOptions.adapter`); both behave the same. */
   adapter?: NodeAdapterName;
+  /**
+   * Behind a reverse proxy that sets X-Forwarded-Proto and X-Forwarded-Host (or Forwarded): the URLs
+   * the service builds use the scheme and host the client reached the proxy by. Off by default, since
+   * a client that reaches the server directly could set them.
+   */
+  trustProxy?: boolean;
+  /** Serve HTTPS with this certificate and key (PEM); plain HTTP without. */
+  tls?: TlsFiles;
 }
 
 export interface RunningServer {
-  /** Origin, e.g. http://127.0.0.1:8787; the API lives under `${url}/api/v1`. */
+  /** Origin, e.g. http://127.0.0.1:8787; the API lives under `${url}/api/v1` and `${url}/v1`. */
   readonly url: string;
   readonly service: Service;
   /**
@@ -86,6 +95,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const service = createService({
     ...options.service,
     liveAdapters,
+    ...(options.trustProxy && { trustProxy: true }),
     store: options.store,
     logger,
     maxBodyBytes: bodyLimit,
@@ -117,6 +127,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       shutdownGraceMs: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
       ...(options.timeouts && { timeouts: options.timeouts }),
       ...(options.adapter && { adapter: options.adapter }),
+      ...(options.tls && { tls: options.tls }),
       onComplete: ({ requestId, method, path, status, durationMs }) => {
         const fields: RequestLogFields = {
           request_id: requestId,
@@ -127,6 +138,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         };
         // 501 answers a method the client chose (PROPFIND, CONNECT…): the client's doing, not a failure.
         if (status >= 500 && status !== 501) requestLog.error(fields, "request failed");
+        // The dashboard's files (a page load fetches several) would bury the API's requests.
+        else if (isStaticFile(method, path, status)) requestLog.debug(fields, "request");
         else requestLog.info(fields, "request");
       },
       onError: (err, requestId) => logger.error({ err, request_id: requestId }, "unexpected error"),
@@ -136,6 +149,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await pruner?.stop();
     await service.close();
     throw error;
+  }
+
+  const address = (http.server.address() as AddressInfo).address;
+  if (!options.tls && !options.trustProxy && !isLoopback(address)) {
+    logger.warn(
+      { address },
+      `listening on ${address} over plain HTTP: API keys would cross the network readable; serve HTTPS (--tls-cert and --tls-key) or put a TLS reverse proxy in front (--trust-proxy), as docs/deploy.md says`,
+    );
   }
 
   let closing: Promise<void> | undefined;
@@ -151,4 +172,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       return closing;
     },
   };
+}
+
+/** A file the dashboard served: outside the API (/api/…, /v1/…, /healthz), read successfully. */
+function isStaticFile(method: string, path: string, status: number): boolean {
+  if ((method !== "GET" && method !== "HEAD") || (status !== 200 && status !== 304)) return false;
+  return !(path.startsWith("/api/") || path.startsWith("/v1/") || path === "/healthz");
+}
+
+/** 127.0.0.0/8 and ::1 (also as ::ffff:127.x.y.z): reachable from this machine only. */
+function isLoopback(address: string): boolean {
+  return address.startsWith("127.") || address === "::1" || address.startsWith("::ffff:127.");
 }

@@ -7,7 +7,7 @@ import {
 } from "zod-openapi";
 import { ErrorBody } from "../contract/errors.ts";
 import { isKept, takesIdempotencyKey } from "../service/idempotency.ts";
-import { type AnyRoute, API_BASE, fullPath } from "../service/route.ts";
+import { type AnyRoute, API_BASE, type ApiBase, fullPath } from "../service/route.ts";
 import { ROUTES } from "../service/routes.ts";
 import { RESPONSE_HEADERS } from "./headers.ts";
 import { webhookDocs } from "./webhooks.ts";
@@ -156,9 +156,13 @@ function operation(route: AnyRoute): ZodOpenApiOperationObject {
   };
 }
 
-/** The OpenAPI 3.1 document, generated from the route table and the contract's zod schemas. */
+/**
+ * The OpenAPI 3.1 document, generated from the route table and the contract's zod schemas. Its server
+ * is `base`: /api/v1, or /v1 for the document served under /v1 (the same API at its other address).
+ */
 export function buildOpenApiDocument(
   routes: readonly AnyRoute[] = ROUTES,
+  base: ApiBase = API_BASE,
 ): ReturnType<typeof createDocument> {
   const paths: ZodOpenApiPathsObject = {};
   for (const route of routes) {
@@ -178,7 +182,7 @@ export function buildOpenApiDocument(
         "Publish and schedule social posts to several networks with one request, and read reach and engagement.",
       license: { name: "MIT", identifier: "MIT" },
     },
-    servers: [{ url: API_BASE }],
+    servers: [{ url: base }],
     tags: [
       { name: "Account", description: "The current user, the plan's limits and this month's usage." },
       {

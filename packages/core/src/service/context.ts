@@ -22,6 +22,8 @@ export interface ServiceDeps {
   perUser: PerUserQueue;
   /** Serialised list pages, valid while the user's posts version is unchanged. */
   listPages: ListPageCache;
+  /** Absolute URLs in answers use the scheme and host a reverse proxy forwards (public-origin.ts). */
+  trustProxy?: boolean;
 }
 
 export interface Caller {

@@ -42,7 +42,7 @@ import {
 import { metricsWork, retryWork } from "./publishing/workers.ts";
 import { requestIdFor } from "./request-id.ts";
 import { errorResponse, withHeaders } from "./responses.ts";
-import { type AnyRoute, fullPath } from "./route.ts";
+import { type AnyRoute, API_BASE, type ApiBase, fullPath, SHORT_API_BASE } from "./route.ts";
 import { ROUTES } from "./routes.ts";
 import { toAccount } from "./serialize.ts";
 import { type LookupHost, systemLookup } from "./webhook-url.ts";
@@ -93,10 +93,16 @@ export interface ServiceOptions {
   mediaStorage?: MediaStorage;
   /** How webhook events are delivered: transport, timeout, concurrency, jitter (docs/api.md). */
   webhookDelivery?: WebhookDeliveryOptions;
+  /**
+   * The service runs behind a reverse proxy that sets X-Forwarded-Proto and X-Forwarded-Host (or
+   * Forwarded): the absolute URLs it answers with (uploaded media's) use the scheme and host they name
+   * rather than the request's own. Off by default: without such a proxy, clients could set them.
+   */
+  trustProxy?: boolean;
 }
 
 export interface Service {
-  /** Serves one request: the whole API under /api/v1, plus /healthz. Never throws. */
+  /** Serves one request: the whole API under /api/v1 and under /v1, plus /healthz. Never throws. */
   fetch(request: Request): Promise<Response>;
   /**
    * Frees the Idempotency-Keys a crash left claimed, and arms the scheduler (releasing posts a crash
@@ -222,6 +228,7 @@ export function createService(options: ServiceOptions): Service {
         : undefined,
     ),
     listPages: new ListPageCache(),
+    trustProxy: options.trustProxy ?? false,
   };
   const pipeline = {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
@@ -243,9 +250,13 @@ export function createService(options: ServiceOptions): Service {
   type Env = { Bindings: { requestId: string } };
   const app = new Hono<Env>();
   for (const route of ROUTES) {
-    app.on(route.method, honoPath(fullPath(route)), (c) =>
-      runRoute(route, c.req.raw, c.req.param() as Record<string, string>, c.env.requestId, deps, pipeline),
-    );
+    // Both address forms of the contract: /api/v1/… and /v1/…, each its own entry in the router's
+    // table, so a request is matched in one lookup whichever form it uses.
+    for (const base of basesOf(route)) {
+      app.on(route.method, honoPath(fullPath(route, base)), (c) =>
+        runRoute(route, c.req.raw, c.req.param() as Record<string, string>, c.env.requestId, deps, pipeline),
+      );
+    }
   }
   const refuseMethod = methodRefusal(ROUTES);
   app.notFound((c) => refuseMethod(c.req.method, new URL(c.req.url).pathname));
@@ -391,6 +402,14 @@ function withRequestId(response: Response, requestId: string): Response {
   return withHeaders(response, { "x-request-id": requestId });
 }
 
+const API_BASES: readonly ApiBase[] = [API_BASE, SHORT_API_BASE];
+const ROOT_BASE: readonly ApiBase[] = [API_BASE];
+
+/** The prefixes a route answers under: both address forms, or the root alone (/healthz). */
+function basesOf(route: AnyRoute): readonly ApiBase[] {
+  return route.root ? ROOT_BASE : API_BASES;
+}
+
 /** `/posts/{id}` → `/posts/:id` */
 function honoPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ":$1");
@@ -421,14 +440,16 @@ function methodRefusal(routes: readonly AnyRoute[]): (method: string, pathname: 
 
 /** For a path that exists under other methods: the methods it allows (GET implies HEAD). */
 function allowedMethods(routes: readonly AnyRoute[]): (pathname: string) => string[] {
-  const patterns = routes.map((route) => ({
-    method: route.method,
-    regex: new RegExp(
-      `^${fullPath(route)
-        .replace(/[.*+?^$()|[\]\\]/g, "\\$&")
-        .replace(/\{\w+\}/g, "[^/]+")}$`,
-    ),
-  }));
+  const patterns = routes.flatMap((route) =>
+    basesOf(route).map((base) => ({
+      method: route.method,
+      regex: new RegExp(
+        `^${fullPath(route, base)
+          .replace(/[.*+?^$()|[\]\\]/g, "\\$&")
+          .replace(/\{\w+\}/g, "[^/]+")}$`,
+      ),
+    })),
+  );
   return (pathname) => {
     const methods = new Set<string>();
     for (const p of patterns) {

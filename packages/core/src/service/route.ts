@@ -82,8 +82,19 @@ export function defineRoute<Body = undefined, Query = undefined>(route: Route<Bo
 }
 
 export const API_BASE = "/api/v1";
+/** The contract's other address form: every route under /api/v1 also answers under /v1. */
+export const SHORT_API_BASE = "/v1";
+export type ApiBase = typeof API_BASE | typeof SHORT_API_BASE;
 
-/** The full path of a route, in OpenAPI form. */
-export function fullPath(route: AnyRoute): string {
-  return route.root ? route.path : `${API_BASE}${route.path}`;
+/** The full path of a route under `base` (/api/v1 unless told), in OpenAPI form. */
+export function fullPath(route: AnyRoute, base: ApiBase = API_BASE): string {
+  return route.root ? route.path : `${base}${route.path}`;
+}
+
+/**
+ * The prefix a request reached the API by, so the addresses an answer gives (Link, media URLs, the
+ * OpenAPI document's server) use the form the client used.
+ */
+export function apiBaseOf(url: URL): ApiBase {
+  return url.pathname.startsWith("/v1/") ? SHORT_API_BASE : API_BASE;
 }

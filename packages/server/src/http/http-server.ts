@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { toHonoNodeListener } from "./hono-adapter.ts";
@@ -26,6 +27,14 @@ export interface HttpServerOptions {
    * bench node-adapter` measures one against the other.
    */
   adapter?: NodeAdapterName;
+  /** Serve HTTPS with this certificate (chain) and private key, both PEM; plain HTTP without. */
+  tls?: TlsFiles;
+}
+
+/** A certificate, with its chain, and its private key, both PEM. */
+export interface TlsFiles {
+  cert: string | Buffer;
+  key: string | Buffer;
 }
 
 export type NodeAdapterName = "hono" | "socialpub";
@@ -106,16 +115,16 @@ function answerParserError(error: NodeJS.ErrnoException, socket: Duplex, timeout
 }
 
 export interface HttpServer {
-  /** The origin the server answers on, e.g. http://127.0.0.1:8787. */
+  /** The origin the server answers on, e.g. http://127.0.0.1:8787 (https://… with TLS). */
   readonly url: string;
   readonly server: Server;
   /** Stops accepting, lets in-flight requests finish (up to the grace period), then resolves. */
   close(): Promise<void>;
 }
 
-function originOf(address: AddressInfo): string {
+function originOf(address: AddressInfo, scheme: "http" | "https"): string {
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  return `http://${host}:${address.port}`;
+  return `${scheme}://${host}:${address.port}`;
 }
 
 /** Serves a fetch handler over node:http with keep-alive, timeouts, a body limit and a graceful close. */
@@ -133,23 +142,28 @@ export async function listen(handler: FetchHandler, options: HttpServerOptions):
   const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.timeouts };
   const toListener =
     (options.adapter ?? DEFAULT_NODE_ADAPTER) === "hono" ? toHonoNodeListener : toNodeListener;
-  const server = createServer(
-    {
-      keepAlive: true,
-      keepAliveTimeout: timeouts.keepAliveMs,
-      // Node requires headersTimeout ≤ requestTimeout.
-      headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
-      requestTimeout: timeouts.requestMs,
-      connectionsCheckingInterval: checkingIntervalFor(timeouts),
-    },
-    toListener(tracked, {
-      bodyLimit: options.bodyLimit,
-      isDraining: () => draining,
-      ...(options.onComplete && { onComplete: options.onComplete }),
-      ...(options.onError && { onError: options.onError }),
-      ...(options.refuseMethod && { refuseMethod: options.refuseMethod }),
-    }),
-  );
+  const serverOptions = {
+    keepAlive: true,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    // Node requires headersTimeout ≤ requestTimeout.
+    headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
+    requestTimeout: timeouts.requestMs,
+    connectionsCheckingInterval: checkingIntervalFor(timeouts),
+  };
+  const listener = toListener(tracked, {
+    bodyLimit: options.bodyLimit,
+    isDraining: () => draining,
+    ...(options.onComplete && { onComplete: options.onComplete }),
+    ...(options.onError && { onError: options.onError }),
+    ...(options.refuseMethod && { refuseMethod: options.refuseMethod }),
+  });
+  // node:https's server is node:http's behind TLS: the same options, events and close methods.
+  const server: Server = options.tls
+    ? (createHttpsServer(
+        { ...serverOptions, cert: options.tls.cert, key: options.tls.key },
+        listener,
+      ) as Server)
+    : createServer(serverOptions, listener);
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) =>
     answerParserError(error, socket, timeouts),
   );
@@ -179,7 +193,7 @@ export async function listen(handler: FetchHandler, options: HttpServerOptions):
       resolve();
     });
   });
-  const url = originOf(server.address() as AddressInfo);
+  const url = originOf(server.address() as AddressInfo, options.tls ? "https" : "http");
 
   let closing: Promise<void> | undefined;
   const close = () => {

@@ -72,10 +72,12 @@ function headersOf(message: IncomingMessage): Headers {
 /** The URL the client asked for; a Host header that does not parse falls back to the server's own. */
 function urlOf(message: IncomingMessage, fallbackHost: string): URL {
   const path = message.url ?? "/";
+  // Served over TLS (node:https), the request came in as https.
+  const scheme = (message.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
   try {
-    return new URL(path, `http://${message.headers.host ?? fallbackHost}`);
+    return new URL(path, `${scheme}://${message.headers.host ?? fallbackHost}`);
   } catch {
-    return new URL(path.startsWith("/") ? path : "/", `http://${fallbackHost}`);
+    return new URL(path.startsWith("/") ? path : "/", `${scheme}://${fallbackHost}`);
   }
 }
 

@@ -112,7 +112,7 @@ function startListeningNow(args: string[], env: NodeJS.ProcessEnv): Promise<Serv
       reject(new Error(`the server did not start in time.\nstdout: ${stdout}\nstderr: ${stderr}`));
     }, 60_000);
     const onData = () => {
-      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      const match = /listening on (https?:\/\/\S+)/.exec(stdout);
       if (!match) return;
       clearTimeout(timer);
       child.stdout.off("data", onData);

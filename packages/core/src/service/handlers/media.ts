@@ -7,8 +7,9 @@ import { newId } from "../../ids.ts";
 import type { MediaRecord } from "../../store/types.ts";
 import type { RequestContext } from "../context.ts";
 import { badRequest, HttpError } from "../http-error.ts";
+import { publicOriginOf } from "../public-origin.ts";
 import { json } from "../responses.ts";
-import { API_BASE } from "../route.ts";
+import { apiBaseOf } from "../route.ts";
 
 /** Content types accepted as uploads and as declared types of remote media. */
 export const MEDIA_TYPE = /^(image|video)\/[a-z0-9.+-]+$/;
@@ -54,6 +55,7 @@ export async function createMedia({
   body,
   upload,
   url: requestUrl,
+  request,
   keptAnswer,
 }: RequestContext<z.output<typeof MediaUrlBody>>): Promise<Response> {
   const now = deps.clock.now();
@@ -67,7 +69,8 @@ export async function createMedia({
     record = {
       id,
       user_id: caller.user.id,
-      url: `${requestUrl.origin}${API_BASE}/media/${id}/content/${token}`,
+      // At the address and in the form (/v1 or /api/v1) the client uploaded it by.
+      url: `${publicOriginOf(request, requestUrl, deps.trustProxy === true)}${apiBaseOf(requestUrl)}/media/${id}/content/${token}`,
       type,
       size: upload.bytes.length,
       status: "ready",

@@ -7,11 +7,28 @@ export function httpTests(h: Harness): void {
   describe("HTTP behaviour", () => {
     it('an unknown path answers 404 {"error":"Not found."}', async () => {
       const user = await h.user();
-      for (const path of [`${BASE}/nope`, `${BASE}/posts/x/y/z`, `${ORIGIN}/`, `${ORIGIN}/v1/me`]) {
+      for (const path of [
+        `${BASE}/nope`,
+        `${BASE}/posts/x/y/z`,
+        `${ORIGIN}/`,
+        `${ORIGIN}/v2/me`,
+        `${ORIGIN}/v1/nope`,
+      ]) {
         const res = await user.get(path);
         expect(res.status, path).toBe(404);
         expect(res.body).toEqual({ error: "Not found." });
       }
+    });
+
+    it("the API answers under /v1 as under /api/v1, the contract's two address forms", async () => {
+      const user = await h.user();
+      const long = await user.get(`${ORIGIN}/api/v1/me`);
+      const short = await user.get(`${ORIGIN}/v1/me`);
+      expect(short.status).toBe(200);
+      expect(short.body.id).toBe(long.body.id);
+      const refused = await user.request("PUT", `${ORIGIN}/v1/posts`);
+      expect(refused.status).toBe(405);
+      expect(refused.headers.get("allow")).toBe("GET, HEAD, POST");
     });
 
     it("a known path with the wrong method answers 405 with Allow", async () => {

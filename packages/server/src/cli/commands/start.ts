@@ -4,7 +4,7 @@ import { Command, Option } from "commander";
 import { environmentWithConfig } from "../../live/config-file.ts";
 import { publicUrlFrom } from "../../live/public-url.ts";
 import { keyringFrom } from "../../live/secret-key.ts";
-import { createLogger, type LogLevel } from "../../logging.ts";
+import { createLogger, LOG_FORMATS, type LogFormat, type LogLevel, logFormatFor } from "../../logging.ts";
 import { FileMediaStorage } from "../../media/file-media-storage.ts";
 import { DEFAULT_RETENTION_DAYS } from "../../retention.ts";
 import { startServer } from "../../server.ts";
@@ -12,6 +12,7 @@ import { lockDatabaseForServer } from "../../store/server-lock.ts";
 import type { Synchronous } from "../../store/sqlite-store.ts";
 import { DEV_EMAIL, setUpDevUser } from "../admin/dev-user.ts";
 import { CliError, describeFailure } from "../errors.ts";
+import { readTlsFiles } from "../input/tls-files.ts";
 import { openStore } from "../open-store.ts";
 import {
   configOption,
@@ -48,6 +49,10 @@ interface StartOptions {
   mediaDir?: string;
   /** undefined: neither flag nor variable given (then it follows --dev). */
   dashboard?: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
+  trustProxy: boolean;
+  logFormat: LogFormat | "auto";
 }
 
 const ENVIRONMENT = `
@@ -59,6 +64,10 @@ Environment variables (a flag given on the command line wins):
   SOCIALPUB_DEV_KEY        --dev-key (read only with --dev)
   SOCIALPUB_DASHBOARD      --dashboard (on or off)
   SOCIALPUB_LOG_LEVEL      --log-level
+  SOCIALPUB_LOG_FORMAT     --log-format
+  SOCIALPUB_TLS_CERT       --tls-cert
+  SOCIALPUB_TLS_KEY        --tls-key
+  SOCIALPUB_TRUST_PROXY    --trust-proxy (on or off)
   SOCIALPUB_SYNCHRONOUS    --synchronous
   SOCIALPUB_RATE_LIMIT     --rate-limit
   SOCIALPUB_RETENTION_DAYS --retention-days
@@ -90,7 +99,7 @@ next start), and the database closes.`;
 
 export function startCommand(): Command {
   return new Command("start")
-    .description("run the reference service over HTTP")
+    .description("run the reference service over HTTP (HTTPS with --tls-cert and --tls-key)")
     .addOption(
       new Option("--host <host>", "interface to listen on").env("SOCIALPUB_HOST").default(DEFAULT_HOST),
     )
@@ -170,7 +179,33 @@ export function startCommand(): Command {
         .default(60_000)
         .argParser(parsePositiveInteger),
     )
+    .addOption(
+      new Option(
+        "--tls-cert <file>",
+        "serve HTTPS with this certificate (PEM, with its chain); needs --tls-key",
+      ).env("SOCIALPUB_TLS_CERT"),
+    )
+    .addOption(new Option("--tls-key <file>", "the private key of --tls-cert (PEM)").env("SOCIALPUB_TLS_KEY"))
+    .addOption(
+      new Option(
+        "--trust-proxy [on|off]",
+        "behind a reverse proxy that sets X-Forwarded-Proto and X-Forwarded-Host (or Forwarded): build the URLs the server gives (uploaded media's) from them. Only with such a proxy, which must replace what clients send",
+      )
+        .env("SOCIALPUB_TRUST_PROXY")
+        .preset("on")
+        .default(false)
+        .argParser(parseSwitch),
+    )
     .addOption(logLevelOption())
+    .addOption(
+      new Option(
+        "--log-format <format>",
+        "pretty: one readable line an event; json: one JSON object a line; auto: pretty when the output is a terminal, else json",
+      )
+        .choices(["auto", ...LOG_FORMATS])
+        .env("SOCIALPUB_LOG_FORMAT")
+        .default("auto"),
+    )
     .addOption(
       new Option(
         "--synchronous <mode>",
@@ -254,6 +289,7 @@ async function start(options: StartOptions): Promise<void> {
   const settings = environmentWithConfig(options.config);
   const publicUrl = publicUrlFrom(settings.SOCIALPUB_PUBLIC_URL);
   const dashboard = options.dashboard ?? Boolean(options.dev);
+  const tls = readTlsFiles(options.tlsCert, options.tlsKey);
   await assertCanListen(options.host, options.port);
   const opened = await openStore(options.db, {
     synchronous: options.synchronous,
@@ -281,7 +317,10 @@ async function start(options: StartOptions): Promise<void> {
         : opened.store.path === ":memory:"
           ? null
           : join(dirname(opened.store.path), "media");
-  const logger = createLogger({ level: options.logLevel });
+  const logger = createLogger({
+    level: options.logLevel,
+    format: logFormatFor(options.logFormat, process.stdout.isTTY === true),
+  });
   let apiKey: string | null = null;
   try {
     if (options.dev) {
@@ -313,6 +352,8 @@ async function start(options: StartOptions): Promise<void> {
       store,
       logger,
       dashboard,
+      ...(tls && { tls }),
+      trustProxy: options.trustProxy,
       retention: options.retentionDays === 0 ? false : { days: options.retentionDays },
       service: {
         ...(mediaDir !== null && { mediaStorage: new FileMediaStorage(mediaDir) }),

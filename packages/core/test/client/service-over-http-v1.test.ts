@@ -1,0 +1,28 @@
+import { SocialPublishClient } from "../../src/client/index.ts";
+import { createService } from "../../src/service/create-service.ts";
+import { silentLogger } from "../../src/service/logger.ts";
+import { MemoryStore } from "../../src/store/memory.ts";
+import { FakeClock } from "../../src/testing/fake-clock.ts";
+import { describeClientAgainstService } from "./helpers/client-suite.ts";
+import { serveOverHttp } from "./helpers/http-bridge.ts";
+
+// The whole client suite again with a base URL in the contract's other address form: every operation,
+// and every page a Link header leads to, under /v1.
+describeClientAgainstService("HTTP on port 0, base URL ending in /v1", async () => {
+  const store = new MemoryStore();
+  const clock = new FakeClock();
+  // Webhook endpoints on 127.0.0.1 are allowed, as the local quickstart allows them.
+  const service = createService({ store, clock, logger: silentLogger, allowPrivateWebhookUrls: true });
+  await service.start();
+  const http = await serveOverHttp(service.fetch);
+  return {
+    store,
+    clock,
+    client: (apiKey) => new SocialPublishClient({ apiKey, baseUrl: `${http.origin}/v1`, maxRetries: 0 }),
+    close: async () => {
+      await http.close();
+      await service.close();
+      await store.close();
+    },
+  };
+});
