@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { DEFAULT_BASE_URL, SocialPublishClient } from "@socialpub/core";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { DEFAULT_BASE_URL, SocialPublishClient } from "@socialpub/core";
 import { Agent } from "undici";
 import { BEARER_KEY_SOURCE, isWellFormedKey } from "./key-source.ts";
 import { createSocialpubMcpServer } from "./server.ts";
@@ -64,7 +64,12 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, baseUrl: string, agent: Agent): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  baseUrl: string,
+  agent: Agent,
+): Promise<void> {
   const path = new URL(req.url ?? "/", "http://localhost").pathname;
   if (path !== MCP_PATH) return jsonRpcError(res, 404, -32600, `Not found: the MCP endpoint is ${MCP_PATH}.`);
   if (req.method !== "POST") {
@@ -79,7 +84,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, baseUrl: string
 
   const client = new SocialPublishClient({ apiKey, baseUrl, dispatcher: agent });
   const server = createSocialpubMcpServer({ client, keySource: BEARER_KEY_SOURCE });
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
   res.on("close", () => {
     void transport.close();
     void server.close();

@@ -1,5 +1,4 @@
-import { globalRegistry, type z } from "zod";
-import { toJSONSchema } from "zod";
+import { globalRegistry, toJSONSchema, type z } from "zod";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -28,7 +27,8 @@ export function toolInputSchema(schema: z.ZodType): { type: "object"; [key: stri
  * reads for the OpenAPI document): apply it here too.
  */
 function applyContractOverride(zodSchema: unknown, jsonSchema: JsonSchema): void {
-  const override = (globalRegistry.get(zodSchema as z.ZodType) as { override?: unknown } | undefined)?.override;
+  const override = (globalRegistry.get(zodSchema as z.ZodType) as { override?: unknown } | undefined)
+    ?.override;
   if (typeof override === "function") override({ jsonSchema });
   else if (override && typeof override === "object") Object.assign(jsonSchema, override);
 }

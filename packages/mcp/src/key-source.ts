@@ -13,7 +13,8 @@ export const ENV_KEY_SOURCE: KeySource = {
 export const BEARER_KEY_SOURCE: KeySource = {
   fixKey:
     "Check the key your MCP client sends as Authorization: Bearer …: it must be an active sp_test_… or sp_live_… key of this service.",
-  fixBaseUrl: "The MCP server could not reach the socialpub API; whoever runs it should check its SOCIALPUB_BASE_URL.",
+  fixBaseUrl:
+    "The MCP server could not reach the socialpub API; whoever runs it should check its SOCIALPUB_BASE_URL.",
 };
 
 /** `sp_test_` or `sp_live_` and at least 32 base62 characters, at most 256 in all: the API's own rule. */

@@ -1,5 +1,5 @@
-import { NETWORK_IDS } from "@socialpub/core";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { NETWORK_IDS } from "@socialpub/core";
 import { z } from "zod";
 
 const RULES = "Read the resource socialpub://networks/rules and call list_accounts first";
@@ -10,13 +10,17 @@ export function registerPrompts(server: McpServer): void {
     "announce_release",
     {
       title: "Announce a release",
-      description: "Write and publish (or schedule) a release announcement, with text fitted to each network.",
+      description:
+        "Write and publish (or schedule) a release announcement, with text fitted to each network.",
       argsSchema: {
         product: z.string().describe("the product's name"),
         version: z.string().describe("the version released, e.g. 1.4.0"),
         notes: z.string().describe("the release notes or the main changes"),
         url: z.string().optional().describe("where to read more: release page, changelog, blog post"),
-        when: z.string().optional().describe('"now" (default), "next" for the next optimal slot, or a time with a zone'),
+        when: z
+          .string()
+          .optional()
+          .describe('"now" (default), "next" for the next optimal slot, or a time with a zone'),
       },
     },
     ({ product, version, notes, url, when }) => ({
@@ -50,13 +54,16 @@ export function registerPrompts(server: McpServer): void {
     "fit_to_networks",
     {
       title: "Fit a text to each network",
-      description: "Rewrite a text for each network within its own limit, as captions for publish_post or schedule_post.",
+      description:
+        "Rewrite a text for each network within its own limit, as captions for publish_post or schedule_post.",
       argsSchema: {
         text: z.string().describe("the text to adapt"),
         networks: z
           .string()
           .optional()
-          .describe(`comma-separated network ids (${NETWORK_IDS.join(", ")}); the connected ones when left out`),
+          .describe(
+            `comma-separated network ids (${NETWORK_IDS.join(", ")}); the connected ones when left out`,
+          ),
       },
     },
     ({ text, networks }) => ({

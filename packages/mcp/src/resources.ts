@@ -1,3 +1,5 @@
+import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ErrorCode, McpError, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import {
   isNetworkId,
   MEDIA_TYPE_BY_EXTENSION,
@@ -6,8 +8,6 @@ import {
   type NetworkId,
   type SocialPublishClient,
 } from "@socialpub/core";
-import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, McpError, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { errorResult, type KeySource } from "./tool-error.ts";
 
 const LENGTH_UNITS = {
@@ -28,7 +28,11 @@ export function networkRules(id: NetworkId) {
     length_unit: rule.lengthUnit,
     length_counts: LENGTH_UNITS[rule.lengthUnit],
     text_only_posts: !rule.needsMedia,
-    media: rule.needsVideo ? "required: one video" : rule.needsMedia ? "required: one image or video" : "optional: one image or video",
+    media: rule.needsVideo
+      ? "required: one video"
+      : rule.needsMedia
+        ? "required: one image or video"
+        : "optional: one image or video",
     longer_text: "cut to fit the limit at the end of the last whole word, with a closing …",
   };
 }
@@ -36,14 +40,20 @@ export function networkRules(id: NetworkId) {
 const MEDIA_TYPES = [...new Set(Object.values(MEDIA_TYPE_BY_EXTENSION))];
 
 function json(uri: URL, value: unknown): ReadResourceResult {
-  return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(value, null, 2) }] };
+  return {
+    contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(value, null, 2) }],
+  };
 }
 
 /**
  * Resources: the account's connected networks (read through the client, so with the caller's key),
  * and the rules of every network and of each one, so a model writes within them.
  */
-export function registerResources(server: McpServer, client: SocialPublishClient, keySource: KeySource): void {
+export function registerResources(
+  server: McpServer,
+  client: SocialPublishClient,
+  keySource: KeySource,
+): void {
   server.registerResource(
     "connected-networks",
     "socialpub://accounts",
@@ -57,7 +67,10 @@ export function registerResources(server: McpServer, client: SocialPublishClient
         return json(uri, await client.accounts.list({ signal: extra.signal }));
       } catch (error) {
         const text = errorResult(error, keySource).content[0];
-        throw new McpError(ErrorCode.InternalError, text?.type === "text" ? text.text : "The service failed.");
+        throw new McpError(
+          ErrorCode.InternalError,
+          text?.type === "text" ? text.text : "The service failed.",
+        );
       }
     },
   );
@@ -94,7 +107,10 @@ export function registerResources(server: McpServer, client: SocialPublishClient
     },
     (uri, { network }) => {
       if (!isNetworkId(network))
-        throw new McpError(ErrorCode.InvalidParams, `Unknown network ${String(network)}; use one of ${NETWORK_IDS.join(", ")}.`);
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Unknown network ${String(network)}; use one of ${NETWORK_IDS.join(", ")}.`,
+        );
       return json(uri, networkRules(network));
     },
   );

@@ -1,20 +1,20 @@
-import type { SocialPublishClient } from "@socialpub/core";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
-  type CallToolResult,
   CallToolRequestSchema,
+  type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { SocialPublishClient } from "@socialpub/core";
 import { z } from "zod";
 import { derivedIdempotencyKey } from "./idempotency.ts";
+import { toolInputSchema } from "./json-schema.ts";
 import { registerPrompts } from "./prompts.ts";
 import { registerResources } from "./resources.ts";
-import { errorResult, invalidArguments, type KeySource } from "./tool-error.ts";
 import type { ToolSpec } from "./tool.ts";
-import { toolInputSchema } from "./json-schema.ts";
+import { errorResult, invalidArguments, type KeySource } from "./tool-error.ts";
 import { TOOLS } from "./tools.ts";
 import { MCP_VERSION } from "./version.ts";
 
@@ -43,7 +43,9 @@ interface OfferedTool {
 
 function offer(spec: ToolSpec): OfferedTool {
   // Strict: a misspelt argument is refused by name instead of silently dropped (a post without its text).
-  const input = (spec.write ? spec.input.extend({ idempotency_key: IdempotencyKeyArgument }) : spec.input).strict();
+  const input = (
+    spec.write ? spec.input.extend({ idempotency_key: IdempotencyKeyArgument }) : spec.input
+  ).strict();
   return {
     spec,
     input,
@@ -88,7 +90,9 @@ export function createSocialpubMcpServer(options: SocialpubMcpOptions): McpServe
       if (tool.spec.write) {
         const state = await tool.spec.write.keyState?.(client, args, extra.signal);
         idempotencyKey =
-          typeof idempotency_key === "string" ? idempotency_key : derivedIdempotencyKey(tool.spec.name, args, state);
+          typeof idempotency_key === "string"
+            ? idempotency_key
+            : derivedIdempotencyKey(tool.spec.name, args, state);
       }
       const result = await tool.spec.run(args, { client, idempotencyKey, signal: extra.signal });
       return {

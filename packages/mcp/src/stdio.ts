@@ -1,5 +1,5 @@
-import { DEFAULT_BASE_URL, SocialPublishClient } from "@socialpub/core";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { DEFAULT_BASE_URL, SocialPublishClient } from "@socialpub/core";
 import { ENV_KEY_SOURCE, isWellFormedKey } from "./key-source.ts";
 import { createSocialpubMcpServer } from "./server.ts";
 

@@ -1,3 +1,4 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import {
   AuthenticationError,
   ConnectionError,
@@ -6,7 +7,6 @@ import {
   TimeoutError,
   UnprocessableEntityError,
 } from "@socialpub/core";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 
 /** How this server was given its key, so a refused key comes with where to fix it. */
@@ -38,7 +38,10 @@ export function errorResult(error: unknown, keySource: KeySource): CallToolResul
     parts.push(`Try again in ${error.retryAfter} s.`);
   if (error instanceof UnprocessableEntityError)
     parts.push("Pass a new idempotency_key to make this call as a new request.");
-  const context = [error.status === null ? null : `HTTP ${error.status}`, error.requestId && `request id ${error.requestId}`]
+  const context = [
+    error.status === null ? null : `HTTP ${error.status}`,
+    error.requestId && `request id ${error.requestId}`,
+  ]
     .filter(Boolean)
     .join(", ");
   return toolError(context ? `${parts.join(" ")} (${context})` : parts.join(" "));

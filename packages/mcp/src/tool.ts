@@ -1,5 +1,5 @@
-import type { SocialPublishClient } from "@socialpub/core";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { SocialPublishClient } from "@socialpub/core";
 import type { z } from "zod";
 
 /** What a tool's `run` gets besides its arguments. */

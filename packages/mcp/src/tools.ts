@@ -11,7 +11,10 @@ import {
 import { z } from "zod";
 import { type ToolSpec, tool } from "./tool.ts";
 
-const postId = z.string().min(1).describe("the post's id, post_… (from publish_post, schedule_post or list_posts)");
+const postId = z
+  .string()
+  .min(1)
+  .describe("the post's id, post_… (from publish_post, schedule_post or list_posts)");
 
 /** Network ids as a tool takes them: the contract's ids, so a model sees the twelve it may use. */
 const platforms = z
@@ -84,7 +87,8 @@ const listPosts = tool({
 const getPost = tool({
   name: "get_post",
   title: "Get a post",
-  description: "Get one post: its status (draft, scheduled, publishing, published), networks, times and reach.",
+  description:
+    "Get one post: its status (draft, scheduled, publishing, published), networks, times and reach.",
   input: z.object({ post_id: postId }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: (args, { client, signal }) => client.posts.get(args.post_id, { signal }),
@@ -127,7 +131,8 @@ const deletePost = tool({
   input: z.object({ post_id: postId }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   write: {},
-  run: (args, { client, idempotencyKey, signal }) => client.posts.delete(args.post_id, { idempotencyKey, signal }),
+  run: (args, { client, idempotencyKey, signal }) =>
+    client.posts.delete(args.post_id, { idempotencyKey, signal }),
 });
 
 const listAccounts = tool({

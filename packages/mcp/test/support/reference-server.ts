@@ -17,7 +17,10 @@ export interface ReferenceServer {
 /** The path of a workspace package's bin, from its package.json. */
 export function binOf(packageName: string, bin: string): string {
   const manifest = createRequire(import.meta.url).resolve(`${packageName}/package.json`);
-  return join(dirname(manifest), (JSON.parse(readFileSync(manifest, "utf8")).bin as Record<string, string>)[bin]!);
+  return join(
+    dirname(manifest),
+    (JSON.parse(readFileSync(manifest, "utf8")).bin as Record<string, string>)[bin]!,
+  );
 }
 
 /** `socialpub-server start --port 0 --dev --db :memory:` as a process: a dev user with a test key. */
@@ -27,7 +30,17 @@ export function startReferenceServer(): Promise<ReferenceServer> {
       new Promise((resolve, reject) => {
         const child = spawn(
           process.execPath,
-          [binOf("@socialpub/server", "socialpub-server"), "start", "--port", "0", "--dev", "--db", ":memory:", "--log-level", "warn"],
+          [
+            binOf("@socialpub/server", "socialpub-server"),
+            "start",
+            "--port",
+            "0",
+            "--dev",
+            "--db",
+            ":memory:",
+            "--log-level",
+            "warn",
+          ],
           { stdio: ["ignore", "pipe", "pipe"] },
         );
         let out = "";
