@@ -67,6 +67,7 @@ describe("a keyed write stores its answer with its change", () => {
     const deleteMe = await draft("Delete me");
     const goodbye = (await user.post("/webhooks", { url: "http://127.0.0.1:9/bye" })).body.id;
     const png = new Uint8Array(SAMPLE_PNG);
+    const revokeMe = (await user.post("/keys", { mode: "test", name: "Revoke me" })).body.id;
 
     const writes: { method: string; path: string; route: string; body?: unknown; raw?: BodyInit }[] = [
       {
@@ -136,6 +137,7 @@ describe("a keyed write stores its answer with its change", () => {
         route: "/webhooks/{id}/events/{event_id}/resend",
       },
       { method: "DELETE", path: `/webhooks/${goodbye}`, route: "/webhooks/{id}" },
+      { method: "DELETE", path: `/keys/${revokeMe}`, route: "/keys/{id}" },
       {
         method: "PATCH",
         path: `/posts/${await draft("Edit me")}`,

@@ -149,10 +149,11 @@ export class MemoryStore implements Store {
     return [...this.keys.values()].filter((k) => k.user_id === userId).map(copy);
   }
 
-  async revokeKey(id: string, at: number): Promise<boolean> {
+  async revokeKey(id: string, at: number, effects?: Effects): Promise<boolean> {
     const key = this.keys.get(id);
     if (!key || key.revoked_at !== null) return false;
     key.revoked_at = at;
+    this.writeEffects(effects);
     return true;
   }
 

@@ -416,7 +416,7 @@ export interface Store {
   findKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
   listKeys(userId: string): Promise<ApiKeyRecord[]>;
   /** Marks a key revoked; false when there is no such key or it already was. */
-  revokeKey(id: string, at: number): Promise<boolean>;
+  revokeKey(id: string, at: number, effects?: Effects): Promise<boolean>;
   /**
    * Sets the key's `last_used_at` to `at`, unless it already holds a time that late or later (two
    * instances marking at once never move it back). The service calls it at most once a minute per key.

@@ -410,10 +410,13 @@ export class SqliteStore implements Store {
     );
   }
 
-  async revokeKey(id: string, at: number): Promise<boolean> {
-    return this.write(
-      () => this.run("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", at, id) > 0,
-    );
+  async revokeKey(id: string, at: number, effects?: Effects): Promise<boolean> {
+    return this.write(() => {
+      const revoked =
+        this.run("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", at, id) > 0;
+      if (revoked) this.writeEffects(effects);
+      return revoked;
+    });
   }
 
   async markKeyUsed(id: string, at: number): Promise<void> {

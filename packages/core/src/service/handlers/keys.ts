@@ -72,7 +72,7 @@ export async function createKey(ctx: RequestContext<z.output<typeof CreateKeyBod
  * the key on each call it authenticates (or forgets what it knew at this write), so the next call
  * with it, anywhere, is 401.
  */
-export async function deleteKey({ deps, caller, params }: RequestContext): Promise<Response> {
+export async function deleteKey({ deps, caller, params, keptAnswer }: RequestContext): Promise<Response> {
   const id = params.id!;
   const key = (await deps.store.listKeys(caller.user.id)).find((k) => k.id === id && k.revoked_at === null);
   if (!key) throw notFound();
@@ -82,6 +82,10 @@ export async function deleteKey({ deps, caller, params }: RequestContext): Promi
       "A test key can revoke test keys only: sign in with a live key (sp_live_…) to revoke a live key.",
     );
   }
-  if (!(await deps.store.revokeKey(id, deps.clock.now()))) throw notFound();
-  return json(200, { deleted: true, id });
+  const answer = { deleted: true, id };
+  // The answer kept for an Idempotency-Key is written with the revocation, as every keyed write's is.
+  if (!(await deps.store.revokeKey(id, deps.clock.now(), { idempotency: keptAnswer(200, answer) }))) {
+    throw notFound();
+  }
+  return json(200, answer);
 }

@@ -532,12 +532,14 @@ export class PostgresStore implements Store {
     ).map(toKey);
   }
 
-  async revokeKey(id: string, at: number): Promise<boolean> {
-    const rows = await this.rows(
-      () => this.sql`UPDATE api_keys SET revoked_at = ${at} WHERE id = ${id} AND revoked_at IS NULL
-                     RETURNING id`,
-    );
-    return rows.length > 0;
+  async revokeKey(id: string, at: number, effects?: Effects): Promise<boolean> {
+    return this.tx(async (tx) => {
+      const rows = await tx`UPDATE api_keys SET revoked_at = ${at} WHERE id = ${id} AND revoked_at IS NULL
+                            RETURNING id`;
+      if (rows.length === 0) return false;
+      await this.writeEffects(tx, effects);
+      return true;
+    });
   }
 
   async markKeyUsed(id: string, at: number): Promise<void> {
