@@ -33,6 +33,27 @@ describe("Continue On Fail", () => {
       ["Post not found.", { item: 1 }],
       [id, { item: 2 }],
     ]);
+    // n8n's error output takes the items that carry `error` (their json holds more than `{error}`).
+    expect(output.map((item) => item.error?.constructor)).toEqual([undefined, NodeApiError, undefined]);
+    expect(output[1]!.error!.message).toBe("Post not found.");
+  });
+
+  it("an error of its own (not from the service) is carried as a NodeOperationError naming the item", async () => {
+    service = await inProcessService();
+    const { output } = await runSocialPublish({
+      http: service.http,
+      credentials: service.credentials,
+      continueOnFail: true,
+      items: [{ json: {} }, { json: {} }],
+      parameters: [{ resource: "user", operation: "getMe" }, { resource: "user", operation: "fly" }],
+    });
+    expect(output[0]!.error).toBeUndefined();
+    expect(output[1]).toEqual({
+      json: { error: 'Unknown operation "fly" on "user"' },
+      error: expect.any(NodeOperationError),
+      pairedItem: { item: 1 },
+    });
+    expect((output[1]!.error as NodeOperationError).context.itemIndex).toBe(1);
   });
 
   it("without it, stops at the failing item and says which item failed", async () => {

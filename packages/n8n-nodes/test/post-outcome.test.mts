@@ -1,4 +1,4 @@
-import { NodeOperationError } from "n8n-workflow";
+import { NodeApiError, NodeOperationError } from "n8n-workflow";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ExecuteOptions } from "./support/n8n-context.mts";
 import { failSocialPublish, runSocialPublish } from "./support/run-node.mts";
@@ -88,8 +88,10 @@ describe("Post → Create: what published where", () => {
         request_id: expect.any(String),
         failures: [{ platform: "x", error: expect.any(String) }],
       },
+      error: expect.any(NodeOperationError),
       pairedItem: { item: 0 },
     });
+    expect(output[0]!.error!.message).toBe(output[0]!.json.error);
     expect(output[1]!.json).toMatchObject({ status: "published", failures: [] });
   });
 
@@ -105,6 +107,8 @@ describe("Post → Create: what published where", () => {
       request_id: expect.any(String),
     });
     expect(output[0]!.json.description).toBe(`Request id: ${output[0]!.json.request_id}`);
+    expect(output[0]!.error).toBeInstanceOf(NodeApiError);
+    expect(output[0]!.error).toMatchObject({ message: "Post not found.", httpCode: "404" });
   });
 
   it("a retry after the cause is fixed publishes the draft the first attempt left, once", async () => {
