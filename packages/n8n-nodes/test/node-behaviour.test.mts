@@ -45,7 +45,10 @@ describe("Continue On Fail", () => {
       credentials: service.credentials,
       continueOnFail: true,
       items: [{ json: {} }, { json: {} }],
-      parameters: [{ resource: "user", operation: "getMe" }, { resource: "user", operation: "fly" }],
+      parameters: [
+        { resource: "user", operation: "getMe" },
+        { resource: "user", operation: "fly" },
+      ],
     });
     expect(output[0]!.error).toBeUndefined();
     expect(output[1]).toEqual({
