@@ -1,4 +1,4 @@
-import { NodeApiError, NodeOperationError } from "n8n-workflow";
+import { NodeOperationError } from "n8n-workflow";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ExecuteOptions } from "./support/n8n-context.mts";
 import { failSocialPublish, runSocialPublish } from "./support/run-node.mts";
@@ -88,11 +88,34 @@ describe("Post → Create: what published where", () => {
         request_id: expect.any(String),
         failures: [{ platform: "x", error: expect.any(String) }],
       },
-      error: expect.any(NodeOperationError),
       pairedItem: { item: 0 },
     });
-    expect(output[0]!.error!.message).toBe(output[0]!.json.error);
     expect(output[1]!.json).toMatchObject({ status: "published", failures: [] });
+  });
+
+  it("with Continue (using error output), keeps the post id and each network's reason under details", async () => {
+    service = await inProcessService({
+      accounts: [{ platform: "x", health: "reauth_required" }, "linkedin"],
+    });
+    const { output } = await runSocialPublish(
+      options(create({ caption: "nowhere", networks: ["x"] }), {
+        continueOnFail: true,
+        node: { onError: "continueErrorOutput" },
+      }),
+    );
+    // Only error and details, so n8n sends the item to the error output and keeps it whole.
+    expect(output[0]).toEqual({
+      json: {
+        error: expect.stringMatching(/published on no network$/),
+        details: {
+          description: expect.any(String),
+          post_id: expect.stringMatching(/^post_/),
+          request_id: expect.any(String),
+          failures: [{ platform: "x", error: expect.any(String) }],
+        },
+      },
+      pairedItem: { item: 0 },
+    });
   });
 
   it("with Continue On Fail, keeps the service's status and request id of a refused request", async () => {
@@ -107,8 +130,6 @@ describe("Post → Create: what published where", () => {
       request_id: expect.any(String),
     });
     expect(output[0]!.json.description).toBe(`Request id: ${output[0]!.json.request_id}`);
-    expect(output[0]!.error).toBeInstanceOf(NodeApiError);
-    expect(output[0]!.error).toMatchObject({ message: "Post not found.", httpCode: "404" });
   });
 
   it("a retry after the cause is fixed publishes the draft the first attempt left, once", async () => {
