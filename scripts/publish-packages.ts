@@ -6,7 +6,8 @@
 // publishConfig applied, and the workspace's beforePacking hook (.pnpmfile.cjs) run. The tarball is
 // then published with `npm publish --provenance --access public`: npm signs a provenance statement
 // with the GitHub Actions job's identity (the job needs `id-token: write`), and with trusted publishing
-// set up for the package on npm it needs no token either. n8n lists a community node only when its
+// set up for the package on npm it needs no token either (a package's first release, before it can
+// have a trusted publisher, authenticates with NODE_AUTH_TOKEN). n8n lists a community node only when its
 // package was published that way.
 //
 //   node scripts/publish-packages.ts            publish
