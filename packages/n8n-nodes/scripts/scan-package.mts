@@ -3,7 +3,7 @@
 // (package.json, nodes/, credentials/) and over the files `pnpm publish` would publish. The scanner
 // itself fetches a published version from the registry; this script feeds it the local package
 // instead. It also checks that the tarball holds only what n8n loads (the manifest, the README, the
-// JavaScript, codex files and icons) and that its manifest names no unpublished workspace package.
+// JavaScript, codex files and icons) and that its manifest names no workspace package.
 // Run after `n8n-node build`.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -35,7 +35,7 @@ function tarballProblems(extracted: string, files: string[]): string[] {
   const problems = files.filter((file) => !SHIPPED.test(file)).map((file) => `ships ${file}`);
   const manifest = readFileSync(join(extracted, "package.json"), "utf8");
   for (const name of new Set(manifest.match(/@socialpub\/[\w.-]+/g) ?? [])) {
-    problems.push(`its package.json names the unpublished ${name}`);
+    problems.push(`its package.json names the workspace package ${name}`);
   }
   return problems;
 }

@@ -25,7 +25,7 @@ import {
   N8N_VERSION,
   n8nCacheDir,
 } from "../scripts/n8n-install-location.mts";
-import { packPackage } from "./support/community-package.mts";
+import { installWithNpm, packPackage } from "./support/community-package.mts";
 import { type FakeSlack, startFakeSlack } from "./support/fake-slack.mts";
 import { startLiveBluesky } from "./support/live-bluesky.mts";
 import { grantOnX, startLiveX } from "./support/live-x.mts";
@@ -166,6 +166,75 @@ const textPerNetworkWorkflow = socialPublishChain("spwftextpernet001", "Text per
   },
 ]);
 
+/**
+ * Three items (to X, to Instagram without media, to LinkedIn) into two Create nodes: one set to "On
+ * Error → Continue (using error output)", its outputs feeding "Published" and "Failed", and one set to
+ * "Continue (regular output)" feeding "After regular". Instagram refuses a post without media (400).
+ */
+function errorOutputsWorkflow() {
+  const node = (name: string, type: string, x: number, y: number, extra: Record<string, unknown> = {}) => ({
+    id: randomUUID(),
+    name,
+    type,
+    typeVersion: 1,
+    position: [x, y],
+    parameters: {},
+    ...extra,
+  });
+  const create = (name: string, onError: string, y: number, suffix: string) =>
+    node(name, "n8n-nodes-socialpub.socialPublish", 660, y, {
+      onError,
+      credentials: credentialRef,
+      parameters: {
+        resource: "post",
+        operation: "create",
+        caption: `={{ $json.caption }}${suffix}`,
+        networks: "={{ [$json.network] }}",
+      },
+    });
+  const posts = [
+    { caption: "Error output, to X", network: "x" },
+    { caption: "Error output, to Instagram without media", network: "instagram" },
+    { caption: "Error output, to LinkedIn", network: "linkedin" },
+  ];
+  const to = (...names: string[]) => names.map((name) => [{ node: name, type: "main", index: 0 }]);
+  return {
+    id: "spwferroroutput01",
+    name: "Error outputs",
+    active: false,
+    nodes: [
+      node("Start", "n8n-nodes-base.manualTrigger", 0, 0),
+      node("Posts", "n8n-nodes-base.set", 220, 0, {
+        typeVersion: 3.4,
+        parameters: { mode: "raw", jsonOutput: JSON.stringify({ posts }), options: {} },
+      }),
+      node("Split", "n8n-nodes-base.splitOut", 440, 0, {
+        parameters: { fieldToSplitOut: "posts", options: {} },
+      }),
+      create("Create, error output", "continueErrorOutput", -120, ""),
+      create("Create, regular output", "continueRegularOutput", 120, " (regular)"),
+      node("Published", "n8n-nodes-base.noOp", 880, -200),
+      node("Failed", "n8n-nodes-base.noOp", 880, -40),
+      node("After regular", "n8n-nodes-base.noOp", 880, 120),
+    ],
+    connections: {
+      Start: { main: to("Posts") },
+      Posts: { main: to("Split") },
+      Split: {
+        main: [
+          [
+            { node: "Create, error output", type: "main", index: 0 },
+            { node: "Create, regular output", type: "main", index: 0 },
+          ],
+        ],
+      },
+      "Create, error output": { main: to("Published", "Failed") },
+      "Create, regular output": { main: to("After regular") },
+    },
+    settings: { executionOrder: "v1" },
+  };
+}
+
 describe.runIf(!installed && inCi)(`a real n8n ${N8N_VERSION} in CI`, () => {
   it("is installed by the package's ci:prepare script", () => {
     throw new Error(`n8n ${N8N_VERSION} is not installed in ${n8nCacheDir()}: run ${INSTALL_COMMAND}`);
@@ -177,11 +246,12 @@ describe.skipIf(!installed)(title, () => {
   let server: ReferenceServer;
   let slack: FakeSlack;
   let n8n: N8n;
+  let tarball: string;
 
   beforeAll(async () => {
     buildPackage();
     scratch = mkdtempSync(join(tmpdir(), "socialpub-n8n-e2e-"));
-    const tarball = packPackage(packageDir, scratch);
+    tarball = packPackage(packageDir, scratch);
     server = await startReferenceServer();
     slack = await startFakeSlack(scratch);
     n8n = await N8n.create(tarball, slack.env);
@@ -229,6 +299,7 @@ describe.skipIf(!installed)(title, () => {
           parameters: { resource: "post", operation: "create", caption: "Nowhere", networks: ["bluesky"] },
         },
       ]),
+      errorOutputsWorkflow(),
       socialPublishChain("spwfretryfix00001", "Retry after a fix", [
         {
           name: "Create Post",
@@ -259,6 +330,42 @@ describe.skipIf(!installed)(title, () => {
     });
     expect(existsSync(join(n8n.n8nFolder, "custom"))).toBe(false);
   });
+
+  it("loads the package installed as its README says: npm install --legacy-peer-deps <tarball> in an empty ~/.n8n/nodes", async () => {
+    const viaNpm = await N8n.create(tarball, {}, installWithNpm);
+    try {
+      // Only the package: npm installed neither n8n-workflow nor anything it would pull in (isolated-vm).
+      const nodesDir = join(viaNpm.n8nFolder, "nodes");
+      expect(readdirSync(join(nodesDir, "node_modules")).filter((name) => !name.startsWith("."))).toEqual([
+        "n8n-nodes-socialpub",
+      ]);
+      const credentials = viaNpm.writeJson("credentials.json", [
+        { ...CREDENTIAL, type: "socialPublishApi", data: { apiKey: server.apiKey, baseUrl: server.baseUrl } },
+      ]);
+      await viaNpm.mustRun(["import:credentials", `--input=${credentials}`]);
+      const workflow = socialPublishChain("spwfnpminstall001", "Installed with npm", [
+        {
+          name: "Create Post",
+          parameters: {
+            resource: "post",
+            operation: "create",
+            caption: "Installed with npm",
+            networks: ["x"],
+          },
+        },
+      ]);
+      await viaNpm.mustRun(["import:workflow", `--input=${viaNpm.writeJson("npm-install.json", workflow)}`]);
+      const { stdout } = await viaNpm.mustRun(["execute", "--id=spwfnpminstall001", "--rawOutput"]);
+      const result = parseRawOutput(stdout);
+      expect(result.status).toBe("success");
+      expect(result.data.resultData.runData["Create Post"]?.[0]?.data?.main[0]?.[0]?.json).toMatchObject({
+        caption: "Installed with npm",
+        status: "published",
+      });
+    } finally {
+      await viaNpm.dispose();
+    }
+  }, 480_000);
 
   it("runs manual trigger → Create Post → Get Post against the reference server", async () => {
     const workflow = n8n.writeJson("create-and-get.json", {
@@ -481,6 +588,52 @@ describe.skipIf(!installed)(title, () => {
       linkedin: "Edited for LinkedIn",
       bluesky: "Edited text",
     });
+  }, 300_000);
+
+  it("On Error: a failed item goes to the error output with its details and pairing, or down the regular output, as set", async () => {
+    await importPublishingWorkflows();
+    const { stdout } = await n8n.mustRun(["execute", "--id=spwferroroutput01", "--rawOutput"]);
+    const result = parseRawOutput(stdout);
+    expect(result.status).toBe("success");
+    type Item = { json: Record<string, unknown>; pairedItem?: unknown };
+    const outputs = (node: string) =>
+      (result.data.resultData.runData[node]?.[0]?.data?.main ?? []) as Array<Item[] | null>;
+    const refusal = {
+      error: expect.stringMatching(/^instagram needs media: /),
+      http_status: 400,
+      request_id: expect.any(String),
+      description: expect.stringContaining("Request id: "),
+    };
+    const { error: _, ...details } = refusal;
+
+    // Continue (using error output): the two posts published on the first output, the refused one on
+    // the second, each paired with its input item; the error item keeps the input's fields too.
+    const [published, failed] = outputs("Create, error output");
+    expect(published?.map((item) => [item.json.caption, item.json.status, item.pairedItem])).toEqual([
+      ["Error output, to X", "published", { item: 0 }],
+      ["Error output, to LinkedIn", "published", { item: 2 }],
+    ]);
+    expect(failed).toHaveLength(1);
+    expect(failed?.[0]?.json).toEqual({
+      caption: "Error output, to Instagram without media",
+      network: "instagram",
+      error: refusal.error,
+      details,
+    });
+    expect(failed?.[0]?.pairedItem).toEqual({ item: 1 });
+    expect(outputs("Published")[0]).toHaveLength(2);
+    expect(outputs("Failed")[0]?.map((item) => item.json)).toEqual([failed?.[0]?.json]);
+
+    // Continue (regular output): every item on the one output, the refused one as an error item.
+    const regular = outputs("Create, regular output");
+    expect(regular).toHaveLength(1);
+    expect(regular[0]?.map((item) => [item.json.status ?? item.json.error, item.pairedItem])).toEqual([
+      ["published", { item: 0 }],
+      [expect.stringMatching(/^instagram needs media: /), { item: 1 }],
+      ["published", { item: 2 }],
+    ]);
+    expect(regular[0]?.[1]?.json).toEqual(refusal);
+    expect(outputs("After regular")[0]).toHaveLength(3);
   }, 300_000);
 
   it("fails a Create that published on no network with each network's reason; Continue On Fail keeps the post id and reasons", async () => {

@@ -1,4 +1,4 @@
-import type { INodeProperties } from "n8n-workflow";
+import type { INodeExecutionData, INodeProperties } from "n8n-workflow";
 import { NodeApiError, NodeHelpers, NodeOperationError } from "n8n-workflow";
 import { afterEach, describe, expect, it } from "vitest";
 import { SocialPublish } from "../nodes/SocialPublish/SocialPublish.node.ts";
@@ -33,6 +33,93 @@ describe("Continue On Fail", () => {
       ["Post not found.", { item: 1 }],
       [id, { item: 2 }],
     ]);
+  });
+
+  /**
+   * Where n8n 2.40.7 sends an item a node set to "Continue (using error output)" returned, and what of
+   * its json is left (WorkflowExecute.handleNodeErrorOutput, then normalizeNodeErrors in
+   * packages/core/src/execution-engine/workflow-execute.ts): an item carrying `error`, or whose json
+   * holds only `error`, `message` and `details`, goes to the error output; an item carrying `error`
+   * keeps only `{error: message}` of its json.
+   */
+  function routedByN8n(item: INodeExecutionData) {
+    const json = item.json;
+    const toErrorOutput =
+      item.error !== undefined ||
+      (Boolean(json.error) &&
+        Object.keys(json).every((key) => ["error", "message", "details"].includes(key)));
+    return {
+      output: toErrorOutput ? "error" : "success",
+      json: item.error ? { error: item.error.message } : json,
+    };
+  }
+
+  it("with Continue (using error output), n8n sends the failed item to the error output with its details", async () => {
+    service = await inProcessService();
+    const created = await runSocialPublish({
+      http: service.http,
+      credentials: service.credentials,
+      parameters: { resource: "post", operation: "create", caption: "exists", networks: ["x"] },
+    });
+    const id = created.output[0]!.json.id as string;
+    const { output } = await runSocialPublish({
+      http: service.http,
+      credentials: service.credentials,
+      continueOnFail: true,
+      node: { onError: "continueErrorOutput" },
+      items: [{ json: {} }, { json: {} }, { json: {} }],
+      parameters: [getPost(id), getPost("post_missing"), getPost(id)],
+    });
+    expect(output.map((item) => [routedByN8n(item).output, item.pairedItem])).toEqual([
+      ["success", { item: 0 }],
+      ["error", { item: 1 }],
+      ["success", { item: 2 }],
+    ]);
+    expect(routedByN8n(output[1]!).json).toEqual({
+      error: "Post not found.",
+      details: {
+        description: expect.stringMatching(/^Request id: \S+$/),
+        http_status: 404,
+        request_id: expect.any(String),
+      },
+    });
+  });
+
+  it("with Continue (regular output), the failed item keeps its details at the top level", async () => {
+    service = await inProcessService();
+    const { output } = await runSocialPublish({
+      http: service.http,
+      credentials: service.credentials,
+      continueOnFail: true,
+      node: { onError: "continueRegularOutput" },
+      parameters: getPost("post_missing"),
+    });
+    expect(output).toEqual([
+      {
+        json: {
+          error: "Post not found.",
+          description: expect.stringMatching(/^Request id: \S+$/),
+          http_status: 404,
+          request_id: expect.any(String),
+        },
+        pairedItem: { item: 0 },
+      },
+    ]);
+  });
+
+  it("with Continue (using error output), an error of the node's own is routed too, as {error}", async () => {
+    service = await inProcessService();
+    const { output } = await runSocialPublish({
+      http: service.http,
+      credentials: service.credentials,
+      continueOnFail: true,
+      node: { onError: "continueErrorOutput" },
+      parameters: { resource: "user", operation: "fly" },
+    });
+    expect(output).toEqual([
+      { json: { error: 'Unknown operation "fly" on "user"' }, pairedItem: { item: 0 } },
+    ]);
+    expect(routedByN8n(output[0]!).output).toBe("error");
   });
 
   it("without it, stops at the failing item and says which item failed", async () => {

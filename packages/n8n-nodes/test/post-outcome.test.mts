@@ -93,6 +93,31 @@ describe("Post → Create: what published where", () => {
     expect(output[1]!.json).toMatchObject({ status: "published", failures: [] });
   });
 
+  it("with Continue (using error output), keeps the post id and each network's reason under details", async () => {
+    service = await inProcessService({
+      accounts: [{ platform: "x", health: "reauth_required" }, "linkedin"],
+    });
+    const { output } = await runSocialPublish(
+      options(create({ caption: "nowhere", networks: ["x"] }), {
+        continueOnFail: true,
+        node: { onError: "continueErrorOutput" },
+      }),
+    );
+    // Only error and details, so n8n sends the item to the error output and keeps it whole.
+    expect(output[0]).toEqual({
+      json: {
+        error: expect.stringMatching(/published on no network$/),
+        details: {
+          description: expect.any(String),
+          post_id: expect.stringMatching(/^post_/),
+          request_id: expect.any(String),
+          failures: [{ platform: "x", error: expect.any(String) }],
+        },
+      },
+      pairedItem: { item: 0 },
+    });
+  });
+
   it("with Continue On Fail, keeps the service's status and request id of a refused request", async () => {
     service = await inProcessService();
     const { output } = await runSocialPublish(

@@ -105,7 +105,7 @@ export class SocialPublish implements INodeType {
         for (const json of results) output.push({ json, pairedItem: { item: itemIndex } });
       } catch (error) {
         if (this.continueOnFail()) {
-          output.push({ json: errorItem(error as Error), pairedItem: { item: itemIndex } });
+          output.push(errorItem(this.getNode(), error as Error, itemIndex));
           continue;
         }
         if (error instanceof NodeApiError)

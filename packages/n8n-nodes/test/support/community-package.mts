@@ -64,3 +64,19 @@ export function installCommunityPackage(n8nFolder: string, tarball: string): str
   );
   return manifest.name;
 }
+
+/**
+ * The package's README route for an n8n that runs from npm or Docker: in an empty `<n8n folder>/nodes`,
+ * `npm install --legacy-peer-deps <tarball>`. The flag keeps npm from installing the peer dependency
+ * n8n-workflow (n8n provides its own; npm would fetch the latest, whose isolated-vm fails to build on
+ * Node 20). Answers npm's output.
+ */
+export function installWithNpm(n8nFolder: string, tarball: string): string {
+  const nodesDir = join(n8nFolder, "nodes");
+  mkdirSync(nodesDir, { recursive: true });
+  return execFileSync("npm", ["install", "--legacy-peer-deps", tarball], {
+    cwd: nodesDir,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
