@@ -54,6 +54,7 @@ import {
   deleteWebhook,
   getWebhook,
   listWebhooks,
+  openKeptWebhookAnswer,
   testWebhook,
   updateWebhook,
 } from "./handlers/webhooks.ts";
@@ -432,6 +433,7 @@ export const ROUTES: readonly AnyRoute[] = [
       },
     },
     handler: createWebhook,
+    replayKept: openKeptWebhookAnswer,
   }),
   defineRoute({
     method: "GET",

@@ -1240,6 +1240,19 @@ export class SqliteStore implements Store {
     );
   }
 
+  async listWebhookSecrets(): Promise<Pick<WebhookRecord, "id" | "user_id" | "secret">[]> {
+    return this.all("SELECT id, user_id, secret FROM webhooks ORDER BY id") as Pick<
+      WebhookRecord,
+      "id" | "user_id" | "secret"
+    >[];
+  }
+
+  async setWebhookSecret(id: string, secret: string, expected: string): Promise<boolean> {
+    return this.write(
+      () => this.run("UPDATE webhooks SET secret = ? WHERE id = ? AND secret = ?", secret, id, expected) > 0,
+    );
+  }
+
   async updateWebhook(userId: string, id: string, patch: WebhookPatch): Promise<WebhookRecord | null> {
     return this.write(() => {
       const row = this.get("SELECT * FROM webhooks WHERE id = ? AND user_id = ?", id, userId);
