@@ -1,9 +1,10 @@
 import { existsSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import type { CredentialKeyring } from "@socialpub/core";
 import { Command, Option } from "commander";
 import { environmentWithConfig } from "../../live/config-file.ts";
 import { publicUrlFrom } from "../../live/public-url.ts";
-import { keyringFrom } from "../../live/secret-key.ts";
+import { keyringFrom, serverKeyring, serverKeySource } from "../../live/secret-key.ts";
 import { createLogger, type LogLevel } from "../../logging.ts";
 import { FileMediaStorage } from "../../media/file-media-storage.ts";
 import { DEFAULT_RETENTION_DAYS } from "../../retention.ts";
@@ -12,7 +13,7 @@ import { lockDatabaseForServer } from "../../store/server-lock.ts";
 import type { Synchronous } from "../../store/sqlite-store.ts";
 import { DEV_EMAIL, setUpDevUser } from "../admin/dev-user.ts";
 import { CliError, describeFailure } from "../errors.ts";
-import { openStore } from "../open-store.ts";
+import { isPostgresUrl, openStore } from "../open-store.ts";
 import {
   configOption,
   DEFAULT_HOST,
@@ -65,8 +66,10 @@ Environment variables (a flag given on the command line wins):
   SOCIALPUB_POOL_SIZE      --pool-size (PostgreSQL)
   SOCIALPUB_STATEMENT_TIMEOUT_MS --statement-timeout-ms (PostgreSQL)
   SOCIALPUB_PUBLISH_LEASE_MS --publish-lease-ms (PostgreSQL)
-  SOCIALPUB_SECRET_KEY     the key that seals live accounts' credentials (32 bytes, base64;
-                           make one with: openssl rand -base64 32); or --secret-key-file
+  SOCIALPUB_SECRET_KEY     the key that seals live accounts' credentials and webhook secrets
+                           (32 bytes, base64; make one with: openssl rand -base64 32); or
+                           --secret-key-file. Without either, a server on SQLite makes one in
+                           "secret-key" beside the database (back it up with it); PostgreSQL needs one
   SOCIALPUB_SECRET_KEY_FILE --secret-key-file
   SOCIALPUB_PREVIOUS_SECRET_KEYS  keys that sealed credentials before a rotation (comma-separated)
   SOCIALPUB_BLUESKY_SERVICE_URL   the PDS a Bluesky connect without "service" uses (https://bsky.social)
@@ -240,13 +243,19 @@ async function start(options: StartOptions): Promise<void> {
   const allowPrivateWebhooks = Boolean(
     options.allowPrivateUrls || options.allowPrivateWebhooks || options.dev,
   );
-  let keyring: ReturnType<typeof keyringFrom>;
+  const keySources = {
+    key: process.env.SOCIALPUB_SECRET_KEY,
+    file: options.secretKeyFile,
+    previous: process.env.SOCIALPUB_PREVIOUS_SECRET_KEYS,
+  };
+  const keySource = serverKeySource(keySources, options.db);
+  // Several instances share a PostgreSQL database: a key one of them made would seal what the others
+  // cannot open.
+  if (keySource.kind === "none" && isPostgresUrl(options.db)) throw new CliError(keySource.reason);
+  let keyring: CredentialKeyring | null = null;
   try {
-    keyring = keyringFrom({
-      key: process.env.SOCIALPUB_SECRET_KEY,
-      file: options.secretKeyFile,
-      previous: process.env.SOCIALPUB_PREVIOUS_SECRET_KEYS,
-    });
+    // A configured key is read before anything opens; the key file once its folder exists.
+    if (keySource.kind !== "key-file") keyring = keyringFrom(keySources);
   } catch (error) {
     throw new CliError(describeFailure(error));
   }
@@ -282,6 +291,21 @@ async function start(options: StartOptions): Promise<void> {
           ? null
           : join(dirname(opened.store.path), "media");
   const logger = createLogger({ level: options.logLevel });
+  if (keySource.kind === "key-file") {
+    try {
+      const own = serverKeyring(keySources, options.db, { create: true });
+      keyring = own.keyring;
+      if (own.created)
+        logger.warn(
+          { path: keySource.path },
+          `no secret key was configured, so this server made one in ${keySource.path}; back it up with the database (without it, live accounts and webhook secrets cannot be opened)`,
+        );
+    } catch (error) {
+      await store.close();
+      lock.release();
+      throw new CliError(describeFailure(error));
+    }
+  }
   let apiKey: string | null = null;
   try {
     if (options.dev) {
