@@ -147,7 +147,9 @@ export function resealCases(target: () => Promise<ResealTarget>): void {
     expect(withoutOld.code).toBe(1);
     expect(withoutOld.stderr).toMatch(/cannot reseal the live telegram account of ed@example\.com/);
     expect(withoutOld.stderr).toMatch(/keep the previous keys/);
-    expect(withoutOld.stderr).toMatch(/cannot reseal the secret of webhook wh_reseal: the signing secret was sealed with key/);
+    expect(withoutOld.stderr).toMatch(
+      /cannot reseal the secret of webhook wh_reseal: the signing secret was sealed with key/,
+    );
 
     const done = await runCli(["secrets", "reseal", "--db", db], {
       SOCIALPUB_SECRET_KEY: b64(newKey),

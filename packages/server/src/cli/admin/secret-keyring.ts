@@ -8,7 +8,11 @@ import { CliError, describeFailure } from "../errors.ts";
  * SQLite database made (a command never makes one). A command that seals or opens credentials needs the
  * very key the server runs with, so one without a key is refused with where to give it.
  */
-export function requireKeyring(db: string, secretKeyFile: string | undefined, purpose: string): CredentialKeyring {
+export function requireKeyring(
+  db: string,
+  secretKeyFile: string | undefined,
+  purpose: string,
+): CredentialKeyring {
   let found: ReturnType<typeof serverKeyring>;
   try {
     found = serverKeyring(

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import type { CredentialKeyring } from "@socialpub/core";
+import { type CredentialKeyring, isPlainWebhookSecret, type Store } from "@socialpub/core";
 import { Command, Option } from "commander";
 import { environmentWithConfig } from "../../live/config-file.ts";
 import { publicUrlFrom } from "../../live/public-url.ts";
@@ -293,6 +293,12 @@ async function start(options: StartOptions): Promise<void> {
   const logger = createLogger({ level: options.logLevel });
   if (keySource.kind === "key-file") {
     try {
+      // A new key would not open what an earlier key sealed: say which key is missing instead.
+      if (!keySource.exists && (await sealedWithAnotherKey(store))) {
+        throw new Error(
+          `the database holds secrets sealed with a secret key this server was not given, and there is no key file ${keySource.path}: put back the key file kept with the database's backup, or set SOCIALPUB_SECRET_KEY (or pass --secret-key-file) to the key they were sealed with`,
+        );
+      }
       const own = serverKeyring(keySources, options.db, { create: true });
       keyring = own.keyring;
       if (own.created)
@@ -404,6 +410,12 @@ async function start(options: StartOptions): Promise<void> {
     ].join("\n"),
   );
   logger.info({ url: server.url, db: opened.description }, "listening");
+}
+
+/** Whether the store holds live credentials or webhook secrets sealed with a key (before any key file). */
+async function sealedWithAnotherKey(store: Store): Promise<boolean> {
+  if ((await store.countAccountsWithCredentials()) > 0) return true;
+  return (await store.listWebhookSecrets()).some((w) => !isPlainWebhookSecret(w.secret));
 }
 
 /** The live adapters, addressed as the settings say; imported only when the server starts. */
