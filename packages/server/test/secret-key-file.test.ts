@@ -1,12 +1,22 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { provisionUser, verifyWebhook } from "@socialpub/core";
 import { WebhookReceiver } from "@socialpub/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { serverKeySource } from "../src/live/secret-key.ts";
 import { openSqliteStore } from "../src/store/sqlite-store.ts";
-import { api, runCli, type ServerProcess, startServerProcess, TEST_KEY } from "./support/cli-process.ts";
+import {
+  api,
+  runCli,
+  runProgram,
+  type ServerProcess,
+  startServerProcess,
+  TEST_KEY,
+} from "./support/cli-process.ts";
 import { tempDir } from "./support/temp-dir.ts";
+
+const SECRET_KEY_MODULE = fileURLToPath(new URL("../src/live/secret-key.ts", import.meta.url));
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -170,6 +180,27 @@ describe("a server started without a configured secret key", () => {
       /^error: the database holds secrets sealed with a secret key this server was not given, and there is no key file \S+secret-key: .*SOCIALPUB_SECRET_KEY/,
     );
     expect(existsSync(dir.file("secret-key"))).toBe(false);
+  });
+
+  it("processes making the key file at the same moment agree on one key: one makes it, the others read it", async () => {
+    const dir = folder();
+    const db = dir.file("data.db");
+    const script = `
+      const { serverKeyring } = await import(${JSON.stringify(SECRET_KEY_MODULE)});
+      const { keyring, created } = serverKeyring({}, ${JSON.stringify(db)}, { create: true });
+      console.log(JSON.stringify({ id: keyring.currentKeyId, created }));`;
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        runProgram(process.execPath, ["--input-type=module", "-e", script], {
+          env: { ...process.env, ...NO_KEY },
+        }),
+      ),
+    );
+    const made = results.map((r) => JSON.parse(r.stdout) as { id: string; created: boolean });
+    expect(new Set(made.map((m) => m.id)).size).toBe(1);
+    expect(made.filter((m) => m.created)).toHaveLength(1);
+    expect(readdirSync(dir.path)).toEqual(["secret-key"]);
+    expect(statSync(dir.file("secret-key")).mode & 0o777).toBe(0o600);
   });
 
   it("serverKeySource says where the key comes from: configured, the key file beside a SQLite database, or none", () => {

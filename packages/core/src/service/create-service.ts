@@ -62,7 +62,11 @@ export interface ServiceOptions {
    * A network absent here cannot be connected with a live key. Test keys always use the sandbox.
    */
   liveAdapters?: NetworkAdapters;
-  /** Seals live accounts' credentials; without it live accounts cannot be connected or used. */
+  /**
+   * Seals live accounts' credentials and webhook signing secrets; without it live accounts cannot be
+   * connected or used, and webhook secrets are kept as made (`whsec_…`). Given one, the service seals
+   * at start the secrets a store still keeps in the clear.
+   */
   credentialKeyring?: CredentialKeyring;
   /** Publishing timings: the publish-now wait, attempt timeout, retry delays, metrics schedule. */
   publishing?: PublishingOptions;
