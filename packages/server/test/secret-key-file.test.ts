@@ -87,6 +87,10 @@ describe("a server started without a configured secret key", () => {
     const { id, secret } = created.body as { id: string; secret: string };
     expect(await first.stop("SIGTERM")).toBe(0);
     expect(databaseBytes(dir.path)).not.toContain(keyPart(secret));
+    // The admin commands given the same database read the same key file.
+    const resealed = await runCli(["secrets", "reseal", "--db", db], NO_KEY);
+    expect(resealed.stderr).toBe("");
+    expect(resealed.stdout).toMatch(/^Resealed 0 webhook signing secrets; 1 already were\.$/m);
 
     const second = await start(db, ["--dev", "--dev-key", TEST_KEY]);
     expect(readFileSync(keyFile, "utf8").trim()).toBe(key);
