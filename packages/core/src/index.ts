@@ -34,6 +34,13 @@ export {
   keyIdOf,
   parseSecretKey,
 } from "./secrets/credential-keyring.ts";
+export {
+  isPlainWebhookSecret,
+  openWebhookSecret,
+  sealWebhookSecrets,
+  type WebhookSealReport,
+  webhookBinding,
+} from "./secrets/webhook-secrets.ts";
 export { createService, type Service, type ServiceOptions } from "./service/create-service.ts";
 export { accountEvent } from "./service/handlers/connect-accounts.ts";
 export { HttpError } from "./service/http-error.ts";

@@ -1,7 +1,14 @@
 // Public surface of @socialpub/server: run the reference service in a process of your own, or embed
 // its SQLite or PostgreSQL store.
 
-export { keyringFrom, type SecretKeySources } from "./live/secret-key.ts";
+export {
+  KEY_FILE_NAME,
+  keyringFrom,
+  type SecretKeySources,
+  type ServerKeySource,
+  serverKeyring,
+  serverKeySource,
+} from "./live/secret-key.ts";
 export { createLogger, type LoggerOptions, type LogLevel } from "./logging.ts";
 export { DEFAULT_BODY_LIMIT, type RunningServer, type StartServerOptions, startServer } from "./server.ts";
 export { SchemaTooNewError } from "./store/migrate.ts";

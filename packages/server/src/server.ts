@@ -33,7 +33,8 @@ export interface StartServerOptions {
   /**
    * Passed through to the service (rate limit, …). Without `liveAdapters` live keys publish through
    * the real Bluesky, Telegram and Discord; without `credentialKeyring` live accounts cannot be
-   * connected, and a database that already holds some is refused.
+   * connected, a database that already holds some is refused, and webhook signing secrets are stored
+   * in the clear (`socialpub-server start` always gives one on a database file).
    */
   service?: Omit<ServiceOptions, "store" | "clock" | "logger" | "maxBodyBytes">;
   /** Serve the sandbox dashboard at `/` (the API stays under /api/v1). Off by default. */

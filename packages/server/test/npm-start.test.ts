@@ -7,6 +7,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { createServer } from "node:net";
@@ -37,10 +38,11 @@ interface Started {
 }
 
 /** `npm start -- <args>` with the dashboard off (no build, which the dashboard's own tests run). */
-function npmStart(args: string[]): Promise<Started> {
+function npmStart(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Started> {
   return withProcessSlot(async () => {
     const child = spawn("npm", ["start", "--", "--no-dashboard", "--log-level", "warn", ...args], {
       cwd: repoRoot,
+      env,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -100,6 +102,33 @@ describe("npm start", () => {
       expect(started.output()).not.toMatch(FAILURE);
     });
   }
+
+  it("with no secret key set, makes one in the data folder and says where: webhook endpoints are registered with their secrets sealed", {
+    timeout: 180_000,
+  }, async () => {
+    const db = newDb();
+    const keyFile = join(dirname(db), "secret-key");
+    const nothingSet = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !name.startsWith("SOCIALPUB_")),
+    );
+    const started = await npmStart(["--port", "0", "--db", db], nothingSet);
+    const url = /listening on (http:\/\/\S+)/.exec(started.output())?.[1];
+    expect(url, started.output()).toBeDefined();
+    expect(started.output()).toContain(`made one in ${keyFile}`);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(started.output()).not.toContain(readFileSync(keyFile, "utf8").trim());
+    const key = /^API key: (\S+)$/m.exec(started.output())![1]!;
+    const created = await fetch(`${url}/api/v1/webhooks`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ url: "http://127.0.0.1:9/hooks" }),
+    });
+    expect(created.status).toBe(201);
+    process.kill(-started.child.pid!, "SIGTERM");
+    expect(await started.exited, started.output()).toBe(0);
+    const { secret } = (await created.json()) as { secret: string };
+    expect(readFileSync(db).toString("latin1")).not.toContain(secret.slice("whsec_".length));
+  });
 
   it("runs the server's Node with the options of packages/server/node-flags.json", {
     timeout: 180_000,

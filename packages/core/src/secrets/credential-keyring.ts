@@ -89,6 +89,12 @@ export class CredentialKeyring {
     }
   }
 
+  /** The id of the key a sealed value names, and whether this keyring holds that key. */
+  keyOf(sealed: string): { id: string; held: boolean } {
+    const id = sealed.split(".")[1] ?? "";
+    return { id, held: this.keys.has(id) };
+  }
+
   /** Whether a sealed value was sealed with a key other than the current one (it should be resealed). */
   isStale(sealed: string): boolean {
     return sealed.split(".")[1] !== this.currentKeyId;

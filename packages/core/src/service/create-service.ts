@@ -6,6 +6,7 @@ import type { NetworkAdapters } from "../networks/adapter.ts";
 import { DailyAnalytics } from "../scheduler/daily-analytics.ts";
 import { Scheduler } from "../scheduler/scheduler.ts";
 import type { CredentialKeyring } from "../secrets/credential-keyring.ts";
+import { sealWebhookSecrets } from "../secrets/webhook-secrets.ts";
 import type { Store, UserRecord } from "../store/types.ts";
 import { StoreUnavailableError } from "../store/unavailable.ts";
 import { type Clock, systemClock } from "../time/clock.ts";
@@ -61,7 +62,11 @@ export interface ServiceOptions {
    * A network absent here cannot be connected with a live key. Test keys always use the sandbox.
    */
   liveAdapters?: NetworkAdapters;
-  /** Seals live accounts' credentials; without it live accounts cannot be connected or used. */
+  /**
+   * Seals live accounts' credentials and webhook signing secrets; without it live accounts cannot be
+   * connected or used, and webhook secrets are kept as made (`whsec_…`). Given one, the service seals
+   * at start the secrets a store still keeps in the clear.
+   */
   credentialKeyring?: CredentialKeyring;
   /** Publishing timings: the publish-now wait, attempt timeout, retry delays, metrics schedule. */
   publishing?: PublishingOptions;
@@ -156,6 +161,7 @@ export function createService(options: ServiceOptions): Service {
     logger,
     allowPrivateUrls,
     lookupHost,
+    keyring: options.credentialKeyring ?? null,
   });
   // Whatever writes events through the service wakes the worker.
   const store = notifyOnEvents(options.store, () => deliveries.notify());
@@ -351,6 +357,21 @@ export function createService(options: ServiceOptions): Service {
       }
       await grants.start();
       await inFlightTimer.start();
+      // Signing secrets kept in the clear by an earlier version (or a service without a key) are sealed
+      // once; until then, and should this fail, they are read as they are.
+      if (publishing.keyring) {
+        try {
+          const { sealed, failed } = await sealWebhookSecrets(store, publishing.keyring);
+          if (sealed > 0) logger.info({ sealed }, "sealed webhook signing secrets kept in the clear");
+          for (const f of failed)
+            logger.warn(
+              { webhook_id: f.webhook_id, reason: f.reason },
+              "a webhook signing secret does not open with this server's secret key; its deliveries fail until it is started with that key",
+            );
+        } catch (err) {
+          logger.error({ err }, "sealing webhook signing secrets failed; they are sealed at the next start");
+        }
+      }
       // Writes the analytics.daily of days that ended while the service was stopped, then arms.
       await daily.start();
       await deliveries.start();

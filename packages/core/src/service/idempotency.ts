@@ -16,6 +16,14 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const IN_FLIGHT_TTL_MS = 5 * 60 * 1000;
 
 /**
+ * Turns a kept answer's body into the one replayed: the same text, unless the route keeps a secret
+ * of its answer sealed (Route.replayKept).
+ */
+export type ReplayKept = (kept: string) => string;
+
+const asKept: ReplayKept = (kept) => kept;
+
+/**
  * Every POST and DELETE with a key honours Idempotency-Key, and the PATCHes that say so (edits of
  * posts), except a POST whose answer the store must not keep (a new API key: only its hash is kept).
  */
@@ -71,8 +79,9 @@ export async function withIdempotency(
   now: number,
   handle: (keep: KeepAnswer) => Promise<Response>,
   claimWithChange = false,
+  replay: ReplayKept = asKept,
 ): Promise<Response> {
-  if (claimWithChange) return withClaimInChange(store, caller, key, fingerprint, now, handle);
+  if (claimWithChange) return withClaimInChange(store, caller, key, fingerprint, now, handle, replay);
   const userId = caller.user.id;
   const existing = await store.beginIdempotentRequest({
     user_id: userId,
@@ -83,7 +92,7 @@ export async function withIdempotency(
     created_at: now,
     expires_at: now + IN_FLIGHT_TTL_MS,
   });
-  if (existing) return answerTakenKey(existing, fingerprint);
+  if (existing) return answerTakenKey(existing, fingerprint, replay);
 
   const keeper = answerKeeper(userId, key, fingerprint, now, false);
   let response: Response;
@@ -98,7 +107,7 @@ export async function withIdempotency(
     await store.releaseIdempotentRequest(userId, key);
     return response;
   }
-  return keepFinalAnswer(store, userId, key, now, keeper.kept(), response);
+  return keepFinalAnswer(store, userId, key, now, keeper.kept(), response, replay);
 }
 
 /**
@@ -118,6 +127,7 @@ async function withClaimInChange(
   fingerprint: string,
   now: number,
   handle: (keep: KeepAnswer) => Promise<Response>,
+  replay: ReplayKept,
 ): Promise<Response> {
   const userId = caller.user.id;
   const running = runningKeysOf(store);
@@ -126,7 +136,7 @@ async function withClaimInChange(
   running.add(id);
   try {
     const existing = await store.findIdempotentRequest(userId, key, now);
-    if (existing) return answerTakenKey(existing, fingerprint);
+    if (existing) return answerTakenKey(existing, fingerprint, replay);
     const keeper = answerKeeper(userId, key, fingerprint, now, true);
     let response: Response;
     try {
@@ -137,7 +147,7 @@ async function withClaimInChange(
     }
     // Nothing was claimed unless the change was written, and then with its answer: nothing to free.
     if (!isKept(response.status)) return response;
-    return await keepFinalAnswer(store, userId, key, now, keeper.kept(), response);
+    return await keepFinalAnswer(store, userId, key, now, keeper.kept(), response, replay);
   } finally {
     running.delete(id);
   }
@@ -158,7 +168,7 @@ const inProgress = () =>
   new HttpError(409, "A request with this Idempotency-Key is still in progress; retry it shortly.");
 
 /** The answer to a request whose key another request holds: 409 in flight, 422 if different, or the replay. */
-function answerTakenKey(existing: IdempotencyRecord, fingerprint: string): Response {
+function answerTakenKey(existing: IdempotencyRecord, fingerprint: string, replay: ReplayKept): Response {
   if (existing.status === null || existing.body === null) throw inProgress();
   if (existing.fingerprint !== fingerprint) {
     throw new HttpError(
@@ -166,7 +176,7 @@ function answerTakenKey(existing: IdempotencyRecord, fingerprint: string): Respo
       "This Idempotency-Key was used for a different request; send a new key with a new request.",
     );
   }
-  return textResponse(existing.status, existing.body, {
+  return textResponse(existing.status, replay(existing.body), {
     "content-type": "application/json; charset=utf-8",
     "idempotent-replayed": "true",
   });
@@ -202,12 +212,13 @@ async function keepFinalAnswer(
   now: number,
   kept: IdempotencyAnswer | undefined,
   response: Response,
+  replay: ReplayKept,
 ): Promise<Response> {
   // Answers made by json() carry their text: their stream need not be read (and can still be sent).
   const text = bodyTextOf(response);
   const body = text ?? (await response.text());
   // The usual case: the answer sent is the one the change stored with it, so there is nothing to add.
-  if (kept?.status !== response.status || kept.body !== body) {
+  if (kept?.status !== response.status || (kept.body !== body && replay(kept.body) !== body)) {
     await store.completeIdempotentRequest(userId, key, {
       status: response.status,
       body,

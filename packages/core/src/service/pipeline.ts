@@ -75,6 +75,7 @@ export async function runRoute(
           now,
           handle,
           route.claimsKeyWithChange === true,
+          route.replayKept && ((kept) => route.replayKept!(deps, ctx.caller, kept)),
         )
       : await handle();
     if (rateHeaders) response = withHeaders(response, rateHeaders);

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { RequestContext } from "./context.ts";
+import type { Caller, RequestContext, ServiceDeps } from "./context.ts";
 
 export type Method = "GET" | "POST" | "DELETE" | "PATCH";
 export type Tag =
@@ -56,6 +56,11 @@ export interface Route<Body = unknown, Query = unknown> {
    * write of its own before the handler runs (see `withClaimInChange`).
    */
   claimsKeyWithChange?: true;
+  /**
+   * The answer kept for an Idempotency-Key is not the one sent (a secret in it is kept sealed): this
+   * turns the kept body back into the answer a retry replays.
+   */
+  replayKept?: (deps: ServiceDeps, caller: Caller, kept: string) => string;
   /**
    * Answers a small HTML page for a person's browser instead of JSON (where an OAuth network sends
    * the user back): its own responses, errors included, are documented as text/html.

@@ -58,6 +58,7 @@ import {
   deleteWebhook,
   getWebhook,
   listWebhooks,
+  openKeptWebhookAnswer,
   testWebhook,
   updateWebhook,
 } from "./handlers/webhooks.ts";
@@ -483,6 +484,7 @@ export const ROUTES: readonly AnyRoute[] = [
       },
     },
     handler: createWebhook,
+    replayKept: openKeptWebhookAnswer,
   }),
   defineRoute({
     method: "GET",

@@ -741,6 +741,17 @@ export class MemoryStore implements Store {
     return copy(webhook);
   }
 
+  async listWebhookSecrets(): Promise<Pick<WebhookRecord, "id" | "user_id" | "secret">[]> {
+    return [...this.webhooks.values()].map(({ id, user_id, secret }) => ({ id, user_id, secret }));
+  }
+
+  async setWebhookSecret(id: string, secret: string, expected: string): Promise<boolean> {
+    const webhook = this.webhooks.get(id);
+    if (!webhook || webhook.secret !== expected) return false;
+    webhook.secret = secret;
+    return true;
+  }
+
   async appendEvents(events: NewEvent[], effects?: Effects): Promise<void> {
     this.writeEffects({ events });
     this.writeEffects(effects);

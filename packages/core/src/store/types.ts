@@ -184,7 +184,11 @@ export interface WebhookRecord {
   user_id: string;
   url: string;
   events: EventType[];
-  /** whsec_… — never leaves the store except at creation and for signing. */
+  /**
+   * The signing secret as kept: sealed with the service's keyring (secrets/webhook-secrets.ts), or the
+   * `whsec_…` value itself when the service has none (or the row predates sealing). The store never
+   * opens it; the service reveals it once, at creation, and opens it to sign.
+   */
   secret: string;
   status: WebhookStatus;
   created_at: number;
@@ -700,6 +704,13 @@ export interface Store {
    * from then on (and any resent).
    */
   updateWebhook(userId: string, id: string, patch: WebhookPatch): Promise<WebhookRecord | null>;
+  /** Every endpoint of every user, with its secret as kept: what sealing and resealing go through. */
+  listWebhookSecrets(): Promise<Pick<WebhookRecord, "id" | "user_id" | "secret">[]>;
+  /**
+   * Replaces an endpoint's secret as kept with `secret` (the same secret, sealed anew) if it is still
+   * `expected`; false when the endpoint is gone or its value changed meanwhile.
+   */
+  setWebhookSecret(id: string, secret: string, expected: string): Promise<boolean>;
   /**
    * Writes events on their own (analytics.daily, test events), with deliveries like any other, and
    * `effects` (their events too) in the same transaction.

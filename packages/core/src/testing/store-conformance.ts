@@ -1499,6 +1499,32 @@ export function describeStoreConformance(label: string, makeStore: MakeStore): v
         expect(jobs.map((j) => j.webhook)).toEqual([enabled]);
       });
 
+      it("listWebhookSecrets lists every user's endpoints; setWebhookSecret replaces a secret only where it is still the one expected", async () => {
+        const a = await user();
+        const b = await user();
+        const wa = webhook(a.id);
+        const wb = webhook(b.id, { secret: "v1.abcd1234.iv.ct.tag" });
+        await store.createWebhook(wa);
+        await store.createWebhook(wb);
+        const listed = await store.listWebhookSecrets();
+        expect(listed).toEqual(
+          expect.arrayContaining([
+            { id: wa.id, user_id: a.id, secret: wa.secret },
+            { id: wb.id, user_id: b.id, secret: wb.secret },
+          ]),
+        );
+        expect(await store.setWebhookSecret(wa.id, "v1.abcd1234.iv2.ct2.tag2", "whsec_other")).toBe(false);
+        expect((await store.getWebhook(a.id, wa.id))!.secret).toBe(wa.secret);
+        expect(await store.setWebhookSecret(wa.id, "v1.abcd1234.iv2.ct2.tag2", wa.secret)).toBe(true);
+        expect(await store.getWebhook(a.id, wa.id)).toEqual({ ...wa, secret: "v1.abcd1234.iv2.ct2.tag2" });
+        // What a delivery hands out is the value as kept now.
+        await store.appendEvents([event(a.id)]);
+        const [job] = await store.claimDueDeliveries(T0 + 1000, T0 + 20_000, 10);
+        expect(job!.webhook.secret).toBe("v1.abcd1234.iv2.ct2.tag2");
+        expect(await store.setWebhookSecret("wh_missing", "x", "y")).toBe(false);
+        expect((await store.getWebhook(b.id, wb.id))!.secret).toBe(wb.secret);
+      });
+
       it("a claim leaves room per endpoint: at most perWebhook, counting those busy; other endpoints still get theirs", async () => {
         const u = await user();
         const slow = webhook(u.id);

@@ -1258,6 +1258,28 @@ export class SqliteStore implements Store {
     );
   }
 
+  async listWebhookSecrets(): Promise<Pick<WebhookRecord, "id" | "user_id" | "secret">[]> {
+    return this.all("SELECT id, user_id, secret FROM webhooks ORDER BY id") as Pick<
+      WebhookRecord,
+      "id" | "user_id" | "secret"
+    >[];
+  }
+
+  async setWebhookSecret(id: string, secret: string, expected: string): Promise<boolean> {
+    return this.write(() => {
+      // The value replaced may be a secret in the clear: its bytes are overwritten, not left in the
+      // page's free space for a copy of the file to show.
+      this.db.exec("PRAGMA secure_delete = ON");
+      try {
+        return (
+          this.run("UPDATE webhooks SET secret = ? WHERE id = ? AND secret = ?", secret, id, expected) > 0
+        );
+      } finally {
+        this.db.exec("PRAGMA secure_delete = OFF");
+      }
+    });
+  }
+
   async updateWebhook(userId: string, id: string, patch: WebhookPatch): Promise<WebhookRecord | null> {
     return this.write(() => {
       const row = this.get("SELECT * FROM webhooks WHERE id = ? AND user_id = ?", id, userId);

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildBundle, startBundledServer } from "../support/bundled-server.ts";
@@ -19,12 +20,12 @@ describe("the bundled server on PostgreSQL", () => {
   it("starts on a database URL, serves the dev key it printed, and publishes", async () => {
     const built = join(dir.path, "bundle");
     await buildBundle(built);
-    server = await startBundledServer(built, [
-      "--db",
-      await newDatabase("bundle"),
-      "--media-dir",
-      dir.file("media"),
-    ]);
+    server = await startBundledServer(
+      built,
+      ["--db", await newDatabase("bundle"), "--media-dir", dir.file("media")],
+      // PostgreSQL has no data folder for a key of the server's own.
+      { SOCIALPUB_SECRET_KEY: randomBytes(32).toString("base64") },
+    );
     expect(server.output()).toMatch(/database: postgres:\/\//);
     const key = server.printedKey!;
     expect(key).toMatch(/^sp_test_/);

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { provisionUser } from "@socialpub/core";
 import { WebhookReceiver } from "@socialpub/core/testing";
 import postgres from "postgres";
@@ -17,6 +18,7 @@ import { tempDir } from "../support/temp-dir.ts";
  */
 
 const INSTANCES = 2;
+const SECRET_KEY = randomBytes(32).toString("base64");
 const WORKERS = 8;
 /** Longest any request may take, whatever the database is doing: statement and connect timeouts are 5 s. */
 const REQUEST_BOUND_MS = 20_000;
@@ -124,21 +126,24 @@ describe.each(["fast", "immediate"] as const)(
       try {
         for (let i = 0; i < INSTANCES; i++) {
           servers.push(
-            await startServerProcess([
-              "--db",
-              db,
-              "--media-dir",
-              dir.file(`media-${mode}`),
-              "--log-level",
-              "error",
-              "--allow-private-webhooks",
-              "--rate-limit",
-              "0",
-              "--publish-lease-ms",
-              "3000",
-              "--pool-size",
-              "4",
-            ]),
+            await startServerProcess(
+              [
+                "--db",
+                db,
+                "--media-dir",
+                dir.file(`media-${mode}`),
+                "--log-level",
+                "error",
+                "--allow-private-webhooks",
+                "--rate-limit",
+                "0",
+                "--publish-lease-ms",
+                "3000",
+                "--pool-size",
+                "4",
+              ],
+              { SOCIALPUB_SECRET_KEY: SECRET_KEY },
+            ),
           );
         }
         const { user, apiKey } = await provisionUser(store, { plan: "studio", accounts: ["x"] });

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { generateApiKey, hashApiKey, keyHint, newId, provisionUser } from "@socialpub/core";
 import { WebhookReceiver } from "@socialpub/core/testing";
 import postgres from "postgres";
@@ -17,6 +18,7 @@ import { newDatabase } from "./support/databases.ts";
 const INSTANCES = 3;
 const LEASE_MS = 3000;
 const RATE_LIMIT = 400;
+const SECRET_KEY = randomBytes(32).toString("base64");
 
 let db: string;
 let sql: postgres.Sql;
@@ -25,21 +27,25 @@ let servers: ServerProcess[] = [];
 const dir = tempDir();
 
 async function startInstance(): Promise<ServerProcess> {
-  return startServerProcess([
-    "--db",
-    db,
-    "--media-dir",
-    dir.file("media"),
-    "--log-level",
-    "error",
-    "--allow-private-webhooks",
-    "--rate-limit",
-    String(RATE_LIMIT),
-    "--publish-lease-ms",
-    String(LEASE_MS),
-    "--pool-size",
-    "6",
-  ]);
+  return startServerProcess(
+    [
+      "--db",
+      db,
+      "--media-dir",
+      dir.file("media"),
+      "--log-level",
+      "error",
+      "--allow-private-webhooks",
+      "--rate-limit",
+      String(RATE_LIMIT),
+      "--publish-lease-ms",
+      String(LEASE_MS),
+      "--pool-size",
+      "6",
+    ],
+    // One key for every instance: each opens the webhook secrets the others sealed.
+    { SOCIALPUB_SECRET_KEY: SECRET_KEY },
+  );
 }
 
 beforeAll(async () => {

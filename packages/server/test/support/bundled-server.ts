@@ -21,16 +21,23 @@ export function buildBundle(outDir: string): Promise<void> {
  * `socialpub-server.js start --dev` from the bundle in `bundleDir`, with the server's Node options, on
  * any port, logging warnings only; `args` adds the database and the rest.
  */
-export function startBundledServer(bundleDir: string, args: string[]): Promise<ServerProcess> {
-  return startListeningProcess([
-    ...nodeFlags.flags,
-    join(bundleDir, "socialpub-server.js"),
-    "start",
-    "--dev",
-    "--port",
-    "0",
-    "--log-level",
-    "warn",
-    ...args,
-  ]);
+export function startBundledServer(
+  bundleDir: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<ServerProcess> {
+  return startListeningProcess(
+    [
+      ...nodeFlags.flags,
+      join(bundleDir, "socialpub-server.js"),
+      "start",
+      "--dev",
+      "--port",
+      "0",
+      "--log-level",
+      "warn",
+      ...args,
+    ],
+    env,
+  );
 }

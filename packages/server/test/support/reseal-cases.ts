@@ -6,6 +6,7 @@ import {
   type NetworkId,
   provisionUser,
   type Store,
+  webhookBinding,
 } from "@socialpub/core";
 import { expect, it } from "vitest";
 import { resealCredentials } from "../../src/cli/admin/reseal.ts";
@@ -129,12 +130,26 @@ export function resealCases(target: () => Promise<ResealTarget>): void {
       user.id,
       "telegram",
     );
+    // A webhook endpoint whose signing secret the old key sealed follows the same rotation.
+    const hookSecret = `whsec_${randomBytes(32).toString("base64")}`;
+    const hook = { id: "wh_reseal", user_id: user.id };
+    await store.createWebhook({
+      ...hook,
+      url: "https://example.com/hook",
+      events: ["post.published"],
+      secret: new CredentialKeyring(oldKey).seal(hookSecret, webhookBinding(user.id, hook.id)),
+      status: "enabled",
+      created_at: Date.now(),
+    });
     const b64 = (k: Buffer) => k.toString("base64");
 
     const withoutOld = await runCli(["secrets", "reseal", "--db", db], { SOCIALPUB_SECRET_KEY: b64(newKey) });
     expect(withoutOld.code).toBe(1);
     expect(withoutOld.stderr).toMatch(/cannot reseal the live telegram account of ed@example\.com/);
     expect(withoutOld.stderr).toMatch(/keep the previous keys/);
+    expect(withoutOld.stderr).toMatch(
+      /cannot reseal the secret of webhook wh_reseal: the signing secret was sealed with key/,
+    );
 
     const done = await runCli(["secrets", "reseal", "--db", db], {
       SOCIALPUB_SECRET_KEY: b64(newKey),
@@ -142,10 +157,14 @@ export function resealCases(target: () => Promise<ResealTarget>): void {
     });
     expect(done.stderr).toBe("");
     expect(done.stdout).toMatch(/^Resealed 1 account credentials under key [0-9a-f]{8}; 0 already were\.$/m);
+    expect(done.stdout).toMatch(/^Resealed 1 webhook signing secrets; 0 already were\.$/m);
+    const hookSealed = (await store.getWebhook(user.id, hook.id))!.secret;
+    expect(new CredentialKeyring(newKey).open(hookSealed, webhookBinding(user.id, hook.id))).toBe(hookSecret);
     expect(opens(new CredentialKeyring(newKey), account, await credentialsOf(store, account))).toBe(
       plaintext,
     );
     expect(`${withoutOld.stdout}${withoutOld.stderr}${done.stdout}`).not.toContain(plaintext);
+    expect(`${withoutOld.stdout}${withoutOld.stderr}${done.stdout}`).not.toContain(hookSecret.slice(6));
 
     const noKey = await runCli(["secrets", "reseal", "--db", db], { SOCIALPUB_SECRET_KEY: "" });
     expect(noKey.code).toBe(1);

@@ -3,8 +3,9 @@ import { EVENT_TYPES, type EventType, type WebhookEndpoint } from "../../contrac
 import type { CreateWebhookBody, TestWebhookBody, UpdateWebhookBody } from "../../contract/requests.ts";
 import { newId } from "../../ids.ts";
 import { generateWebhookSecret } from "../../keys.ts";
+import { isPlainWebhookSecret, openWebhookSecret, sealWebhookSecret } from "../../secrets/webhook-secrets.ts";
 import type { WebhookPatch, WebhookRecord } from "../../store/types.ts";
-import type { RequestContext } from "../context.ts";
+import type { Caller, RequestContext, ServiceDeps } from "../context.ts";
 import { badRequest, HttpError } from "../http-error.ts";
 import { json } from "../responses.ts";
 import { sampleEvent } from "../sandbox/sample-events.ts";
@@ -45,18 +46,36 @@ export async function createWebhook({
     throw badRequest(`At most ${MAX_WEBHOOKS_PER_USER} webhook endpoints per account; delete one first.`);
   }
   const now = deps.clock.now();
+  const id = newId("wh", now);
+  const secret = generateWebhookSecret();
   const webhook: WebhookRecord = {
-    id: newId("wh", now),
+    id,
     user_id: caller.user.id,
     url,
     events: inContractOrder(body.events ?? EVENT_TYPES),
-    secret: generateWebhookSecret(),
+    secret: sealWebhookSecret(deps.publishing.keyring, { id, user_id: caller.user.id }, secret),
     status: "enabled",
     created_at: now,
   };
-  const answer = { ...toEndpoint(webhook), secret: webhook.secret };
-  await deps.store.createWebhook(webhook, { idempotency: keptAnswer(201, answer) });
-  return json(201, answer);
+  const endpoint = toEndpoint(webhook);
+  // The answer a retry replays is kept with the secret as the store keeps it (sealed), and opened when
+  // replayed (openKeptWebhookAnswer), so the secret is never in the clear at rest.
+  await deps.store.createWebhook(webhook, {
+    idempotency: keptAnswer(201, { ...endpoint, secret: webhook.secret }),
+  });
+  return json(201, { ...endpoint, secret });
+}
+
+/**
+ * The answer kept for a POST /webhooks with an Idempotency-Key, as replayed to its user: its secret
+ * opened (one kept before secrets were sealed is replayed as it is).
+ */
+export function openKeptWebhookAnswer(deps: ServiceDeps, caller: Caller, kept: string): string {
+  const answer = JSON.parse(kept) as { id: string; secret: string };
+  if (isPlainWebhookSecret(answer.secret)) return kept;
+  const endpoint = { id: answer.id, user_id: caller.user.id };
+  const secret = openWebhookSecret(deps.publishing.keyring, endpoint, answer.secret);
+  return JSON.stringify({ ...answer, secret });
 }
 
 export async function listWebhooks({ deps, caller }: RequestContext): Promise<Response> {

@@ -1,3 +1,5 @@
+import type { CredentialKeyring } from "../../secrets/credential-keyring.ts";
+import { openWebhookSecret } from "../../secrets/webhook-secrets.ts";
 import { checkWebhookUrl, type LookupHost } from "../../service/webhook-url.ts";
 import type { DeliveryJob } from "../../store/types.ts";
 import type { Clock } from "../../time/clock.ts";
@@ -14,6 +16,8 @@ export interface SendContext {
   lookupHost: LookupHost;
   /** Aborts the request when the service stops and its grace period is over. */
   shutdown: AbortSignal;
+  /** Opens the endpoints' sealed signing secrets; null when the service has no secret key. */
+  keyring: CredentialKeyring | null;
 }
 
 /** What one attempt came to, before deciding what happens next. */
@@ -44,11 +48,17 @@ export async function sendAttempt(job: DeliveryJob, ctx: SendContext): Promise<S
       return { kind: "no-response", error: `not sent: ${messageOf(err)}`, durationMs: elapsed() };
     }
   }
+  let secret: string;
+  try {
+    secret = openWebhookSecret(ctx.keyring, webhook, webhook.secret);
+  } catch (err) {
+    return { kind: "no-response", error: `not sent: ${messageOf(err)}`, durationMs: elapsed() };
+  }
   const body = JSON.stringify({ id: event.id, type: event.type, created: event.created, data: event.data });
   const headers = {
     "content-type": "application/json",
     "user-agent": USER_AGENT,
-    ...signWebhook(body, webhook.secret, {
+    ...signWebhook(body, secret, {
       id: event.id,
       timestamp: Math.floor(ctx.clock.now() / 1000),
     }),

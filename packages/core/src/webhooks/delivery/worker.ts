@@ -1,4 +1,5 @@
 import { newId } from "../../ids.ts";
+import type { CredentialKeyring } from "../../secrets/credential-keyring.ts";
 import type { Logger } from "../../service/logger.ts";
 import type { LookupHost } from "../../service/webhook-url.ts";
 import type { DeliveryJob, Store } from "../../store/types.ts";
@@ -34,6 +35,8 @@ export interface DeliveryWorkerOptions extends WebhookDeliveryOptions {
   logger: Logger;
   allowPrivateUrls: boolean;
   lookupHost: LookupHost;
+  /** Opens the endpoints' sealed signing secrets (secrets/webhook-secrets.ts); none by default. */
+  keyring?: CredentialKeyring | null;
 }
 
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 15_000;
@@ -68,6 +71,7 @@ export class DeliveryWorker {
     lookupHost: LookupHost;
   };
   private readonly injectedTransport: WebhookTransport | undefined;
+  private readonly keyring: CredentialKeyring | null;
   private ownTransport: OwnedTransport | null = null;
   private started = false;
   private shutdown = new AbortController();
@@ -83,6 +87,7 @@ export class DeliveryWorker {
     this.clock = options.clock;
     this.logger = options.logger;
     this.injectedTransport = options.transport;
+    this.keyring = options.keyring ?? null;
     this.settings = {
       timeoutMs: options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS,
       concurrency: atLeastOne(options.concurrency ?? DEFAULT_DELIVERY_CONCURRENCY, "concurrency"),
@@ -235,6 +240,7 @@ export class DeliveryWorker {
       allowPrivateUrls: this.settings.allowPrivateUrls,
       lookupHost: this.settings.lookupHost,
       shutdown: this.shutdown.signal,
+      keyring: this.keyring,
     });
     const fields = {
       webhook_id: job.webhook.id,

@@ -15,6 +15,8 @@ import { CliError } from "../errors.ts";
 import { requireKeyring } from "./secret-keyring.ts";
 
 export interface LiveConnectSettings {
+  /** --db: where a server without a configured key keeps its key file. */
+  db: string;
   /** --secret-key-file; else SOCIALPUB_SECRET_KEY. */
   secretKeyFile?: string | undefined;
   /** --allow-private-urls: a PDS or Discord webhook on loopback or a private network (local testing). */
@@ -64,7 +66,7 @@ async function withLiveService<T>(
   doing: string,
   work: (service: Service) => Promise<T>,
 ): Promise<T> {
-  const keyring = requireKeyring(settings.secretKeyFile, doing);
+  const keyring = requireKeyring(settings.db, settings.secretKeyFile, doing);
   const env = environmentWithConfig(settings.config);
   const publicUrl = publicUrlFrom(env.SOCIALPUB_PUBLIC_URL);
   const service = createService({

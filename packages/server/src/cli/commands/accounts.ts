@@ -215,6 +215,7 @@ async function connectLive(options: ConnectOptions): Promise<void> {
   await withStore(options.db, async (store) => {
     const user = await findUser(store, options.user);
     const { created, account } = await connectLiveAccount(store, user, body, {
+      db: options.db,
       secretKeyFile: options.secretKeyFile,
       allowPrivateUrls: Boolean(options.allowPrivateUrls),
       config: options.config,
@@ -259,6 +260,7 @@ async function connectThroughNetworkPage(options: ConnectOptions): Promise<void>
         ...(options.page !== undefined && { page: options.page }),
       },
       {
+        db: options.db,
         secretKeyFile: options.secretKeyFile,
         allowPrivateUrls: Boolean(options.allowPrivateUrls),
         config: options.config,

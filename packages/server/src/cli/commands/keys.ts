@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { secretKeyConfigured } from "../../live/secret-key.ts";
+import { serverKeySource } from "../../live/secret-key.ts";
 import { createKey, revokeKey } from "../admin/keys.ts";
 import { findUser } from "../admin/users.ts";
 import { withStore } from "../open-store.ts";
@@ -28,13 +28,15 @@ export function keysCommand(): Command {
         const { record, apiKey } = await createKey(store, user.id, Date.now(), mode);
         process.stdout.write(`Created ${mode} key ${record.id} for ${user.email}. It is shown only now:\n`);
         process.stdout.write(`API key: ${apiKey}\n`);
-        if (
-          options.live &&
-          !secretKeyConfigured({ key: process.env.SOCIALPUB_SECRET_KEY, file: options.secretKeyFile })
-        ) {
-          process.stderr.write(
-            "warning: no secret key is configured here (SOCIALPUB_SECRET_KEY or --secret-key-file). Live accounts' credentials are encrypted with the server's secret key: a server without one answers 503 to a live connect. Make one with `openssl rand -base64 32` and start the server with it.\n",
-          );
+        if (options.live) {
+          // --secret-key-file takes SOCIALPUB_SECRET_KEY_FILE as its default (options.ts).
+          const sources = { key: process.env.SOCIALPUB_SECRET_KEY, file: options.secretKeyFile };
+          const source = serverKeySource(sources, options.db);
+          if (source.kind === "none") {
+            process.stderr.write(
+              `warning: a live key's accounts are connected with their credentials sealed by the server's secret key, and a server on this database would have none: ${source.reason}.\n`,
+            );
+          }
         }
       }),
     );

@@ -1,3 +1,4 @@
+import { sealWebhookSecrets } from "@socialpub/core";
 import { Command } from "commander";
 import { resealCredentials } from "../admin/reseal.ts";
 import { requireKeyring } from "../admin/secret-keyring.ts";
@@ -14,29 +15,32 @@ Rotating the secret key (docs/deploy.md):
 
 export function secretsCommand(): Command {
   const secrets = new Command("secrets").description(
-    "look after the secret key that seals live accounts' credentials",
+    "look after the secret key that seals live accounts' credentials and webhook signing secrets",
   );
   secrets
     .command("reseal")
     .description(
-      "seal every live account's credentials again under the current secret key (opening them with SOCIALPUB_PREVIOUS_SECRET_KEYS), so a previous key can be retired; safe beside running servers",
+      "seal every live account's credentials and every webhook signing secret again under the current secret key (opening them with SOCIALPUB_PREVIOUS_SECRET_KEYS), so a previous key can be retired; safe beside running servers",
     )
     .addOption(secretKeyFileOption())
     .addOption(dbOption())
     .addHelpText("after", RESEAL_HELP)
     .action((options: { db: string; secretKeyFile?: string }) => {
       // The keys first: a missing one is said without waiting for the database.
-      const keyring = requireKeyring(options.secretKeyFile, "resealing credentials");
+      const keyring = requireKeyring(options.db, options.secretKeyFile, "resealing credentials");
       return withStore(options.db, async (store) => {
         const report = await resealCredentials(store, keyring);
+        const hooks = await sealWebhookSecrets(store, keyring, { rotate: true });
         process.stdout.write(
-          `Resealed ${report.resealed} account credentials under key ${keyring.currentKeyId}; ${report.current} already were.\n`,
+          `Resealed ${report.resealed} account credentials under key ${keyring.currentKeyId}; ${report.current} already were.\n` +
+            `Resealed ${hooks.sealed} webhook signing secrets; ${hooks.current} already were.\n`,
         );
-        if (report.failed.length > 0) {
-          for (const f of report.failed)
-            process.stderr.write(`cannot reseal the ${f.account}: ${f.reason}\n`);
+        for (const f of report.failed) process.stderr.write(`cannot reseal the ${f.account}: ${f.reason}\n`);
+        for (const f of hooks.failed)
+          process.stderr.write(`cannot reseal the secret of webhook ${f.webhook_id}: ${f.reason}\n`);
+        if (report.failed.length > 0 || hooks.failed.length > 0) {
           throw new CliError(
-            `${report.failed.length} account credentials were not resealed; keep the previous keys until they are (or reconnect those accounts).`,
+            `${report.failed.length} account credentials and ${hooks.failed.length} webhook secrets were not resealed; keep the previous keys until they are (or reconnect those accounts, register those endpoints again).`,
           );
         }
       });

@@ -1,9 +1,10 @@
 import { existsSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { type CredentialKeyring, isPlainWebhookSecret, type Store } from "@socialpub/core";
 import { Command, Option } from "commander";
 import { environmentWithConfig } from "../../live/config-file.ts";
 import { publicUrlFrom } from "../../live/public-url.ts";
-import { keyringFrom } from "../../live/secret-key.ts";
+import { keyringFrom, serverKeyring, serverKeySource } from "../../live/secret-key.ts";
 import { createLogger, LOG_FORMATS, type LogFormat, type LogLevel, logFormatFor } from "../../logging.ts";
 import { FileMediaStorage } from "../../media/file-media-storage.ts";
 import { DEFAULT_RETENTION_DAYS } from "../../retention.ts";
@@ -13,7 +14,7 @@ import type { Synchronous } from "../../store/sqlite-store.ts";
 import { DEV_EMAIL, setUpDevUser } from "../admin/dev-user.ts";
 import { CliError, describeFailure } from "../errors.ts";
 import { readTlsFiles } from "../input/tls-files.ts";
-import { openStore } from "../open-store.ts";
+import { isPostgresUrl, openStore } from "../open-store.ts";
 import {
   configOption,
   DEFAULT_HOST,
@@ -74,8 +75,10 @@ Environment variables (a flag given on the command line wins):
   SOCIALPUB_POOL_SIZE      --pool-size (PostgreSQL)
   SOCIALPUB_STATEMENT_TIMEOUT_MS --statement-timeout-ms (PostgreSQL)
   SOCIALPUB_PUBLISH_LEASE_MS --publish-lease-ms (PostgreSQL)
-  SOCIALPUB_SECRET_KEY     the key that seals live accounts' credentials (32 bytes, base64;
-                           make one with: openssl rand -base64 32); or --secret-key-file
+  SOCIALPUB_SECRET_KEY     the key that seals live accounts' credentials and webhook secrets
+                           (32 bytes, base64; make one with: openssl rand -base64 32); or
+                           --secret-key-file. Without either, a server on SQLite makes one in
+                           "secret-key" beside the database (back it up with it); PostgreSQL needs one
   SOCIALPUB_SECRET_KEY_FILE --secret-key-file
   SOCIALPUB_PREVIOUS_SECRET_KEYS  keys that sealed credentials before a rotation (comma-separated)
   SOCIALPUB_BLUESKY_SERVICE_URL   the PDS a Bluesky connect without "service" uses (https://bsky.social)
@@ -275,13 +278,19 @@ async function start(options: StartOptions): Promise<void> {
   const allowPrivateWebhooks = Boolean(
     options.allowPrivateUrls || options.allowPrivateWebhooks || options.dev,
   );
-  let keyring: ReturnType<typeof keyringFrom>;
+  const keySources = {
+    key: process.env.SOCIALPUB_SECRET_KEY,
+    file: options.secretKeyFile,
+    previous: process.env.SOCIALPUB_PREVIOUS_SECRET_KEYS,
+  };
+  const keySource = serverKeySource(keySources, options.db);
+  // Several instances share a PostgreSQL database: a key one of them made would seal what the others
+  // cannot open.
+  if (keySource.kind === "none" && isPostgresUrl(options.db)) throw new CliError(keySource.reason);
+  let keyring: CredentialKeyring | null = null;
   try {
-    keyring = keyringFrom({
-      key: process.env.SOCIALPUB_SECRET_KEY,
-      file: options.secretKeyFile,
-      previous: process.env.SOCIALPUB_PREVIOUS_SECRET_KEYS,
-    });
+    // A configured key is read before anything opens; the key file once its folder exists.
+    if (keySource.kind !== "key-file") keyring = keyringFrom(keySources);
   } catch (error) {
     throw new CliError(describeFailure(error));
   }
@@ -321,6 +330,27 @@ async function start(options: StartOptions): Promise<void> {
     level: options.logLevel,
     format: logFormatFor(options.logFormat, process.stdout.isTTY === true),
   });
+  if (keySource.kind === "key-file") {
+    try {
+      // A new key would not open what an earlier key sealed: say which key is missing instead.
+      if (!keySource.exists && (await sealedWithAnotherKey(store))) {
+        throw new Error(
+          `the database holds secrets sealed with a secret key this server was not given, and there is no key file ${keySource.path}: put back the key file kept with the database's backup, or set SOCIALPUB_SECRET_KEY (or pass --secret-key-file) to the key they were sealed with`,
+        );
+      }
+      const own = serverKeyring(keySources, options.db, { create: true });
+      keyring = own.keyring;
+      if (own.created)
+        logger.warn(
+          { path: keySource.path },
+          `no secret key was configured, so this server made one in ${keySource.path}; back it up with the database (without it, live accounts and webhook secrets cannot be opened)`,
+        );
+    } catch (error) {
+      await store.close();
+      lock.release();
+      throw new CliError(describeFailure(error));
+    }
+  }
   let apiKey: string | null = null;
   try {
     if (options.dev) {
@@ -421,6 +451,12 @@ async function start(options: StartOptions): Promise<void> {
     ].join("\n"),
   );
   logger.info({ url: server.url, db: opened.description }, "listening");
+}
+
+/** Whether the store holds live credentials or webhook secrets sealed with a key (before any key file). */
+async function sealedWithAnotherKey(store: Store): Promise<boolean> {
+  if ((await store.countAccountsWithCredentials()) > 0) return true;
+  return (await store.listWebhookSecrets()).some((w) => !isPlainWebhookSecret(w.secret));
 }
 
 /** The live adapters, addressed as the settings say; imported only when the server starts. */

@@ -1383,6 +1383,24 @@ export class PostgresStore implements Store {
              WHERE webhook_id = ${webhookId} AND state = 'pending'`;
   }
 
+  async listWebhookSecrets(): Promise<Pick<WebhookRecord, "id" | "user_id" | "secret">[]> {
+    const rows = await this.rows(() => this.sql`SELECT id, user_id, secret FROM webhooks ORDER BY id`);
+    return rows.map((row) => ({
+      id: row.id as string,
+      user_id: row.user_id as string,
+      secret: row.secret as string,
+    }));
+  }
+
+  async setWebhookSecret(id: string, secret: string, expected: string): Promise<boolean> {
+    const rows = await this.rows(
+      () =>
+        this
+          .sql`UPDATE webhooks SET secret = ${secret} WHERE id = ${id} AND secret = ${expected} RETURNING id`,
+    );
+    return rows.length > 0;
+  }
+
   async updateWebhook(userId: string, id: string, patch: WebhookPatch): Promise<WebhookRecord | null> {
     return this.tx(async (tx) => {
       const [row] = await tx`SELECT * FROM webhooks WHERE id = ${id} AND user_id = ${userId} FOR UPDATE`;
