@@ -5,30 +5,39 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 
 export interface EntryLoad {
-  /** Every file URL resolved while importing the entry, in order (node: builtins left out). */
+  /** Every file URL resolved while importing the entry, each once, in order (node: builtins left out); empty without `trace`. */
   urls: string[];
   /** The npm packages among them, by name (`undici`, `@scope/name`), each once. */
   packages: string[];
   /** Milliseconds from just before the `import()` to just after it settled. */
   importMs: number;
+  /** CPU milliseconds the process spent meanwhile (all its threads): steadier than `importMs` on a busy machine. */
+  cpuMs: number;
 }
 
-// Runs in the child: records every resolution through a synchronous module hook, imports the entry,
-// prints one JSON line. The specifier comes in argv so nothing is spliced into code.
-const PROGRAM = `
+// Runs in the child: records every resolution through a synchronous module hook (unless only the time
+// is wanted: a hook slows each import a little), imports the entry, prints one JSON line. The specifier
+// comes in argv so nothing is spliced into code.
+const TRACE = `
 import { registerHooks } from "node:module";
-const urls = [];
 registerHooks({
   resolve(specifier, context, next) {
     const result = next(specifier, context);
-    if (!result.url.startsWith("node:")) urls.push(result.url);
+    if (!result.url.startsWith("node:") && !urls.includes(result.url)) urls.push(result.url);
     return result;
   },
 });
+`;
+const program = (trace: boolean) => `
+const urls = [];
+${trace ? TRACE : ""}
+const cpuBefore = process.cpuUsage();
 const started = performance.now();
 await import(process.argv[1]);
 const importMs = performance.now() - started;
-process.stdout.write(JSON.stringify({ urls, importMs }) + "\\n");
+const cpu = process.cpuUsage(cpuBefore);
+const cpuMs = (cpu.user + cpu.system) / 1000;
+process.stdout.write(JSON.stringify({ urls, importMs, cpuMs }) + "\\n");
 `;
 
 /** The package a `file:` URL belongs to: the path segment(s) after its last `node_modules/`. */
@@ -46,9 +55,10 @@ export function packageOf(url: string): string | undefined {
  */
 export async function loadEntry(
   specifier: string,
-  options: { cwd: string; node?: string; env?: NodeJS.ProcessEnv },
+  options: { cwd: string; node?: string; env?: NodeJS.ProcessEnv; trace?: boolean },
 ): Promise<EntryLoad> {
-  const child = spawn(options.node ?? process.execPath, ["--input-type=module", "-e", PROGRAM, specifier], {
+  const args = ["--input-type=module", "-e", program(options.trace ?? true), specifier];
+  const child = spawn(options.node ?? process.execPath, args, {
     cwd: options.cwd,
     env: options.env ?? process.env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -63,7 +73,7 @@ export async function loadEntry(
   });
   const [code] = await once(child, "exit");
   if (code !== 0) throw new Error(`importing ${specifier} failed (exit ${code}): ${stderr.trim()}`);
-  const { urls, importMs } = JSON.parse(stdout) as { urls: string[]; importMs: number };
+  const { urls, importMs, cpuMs } = JSON.parse(stdout) as { urls: string[]; importMs: number; cpuMs: number };
   const packages = [...new Set(urls.map(packageOf).filter((name) => name !== undefined))].sort();
-  return { urls, packages, importMs };
+  return { urls, packages, importMs, cpuMs };
 }
