@@ -14,8 +14,8 @@ export interface Publishable {
   name: string;
   /** Its folder under packages/. */
   dir: string;
-  /** The command that writes what publishConfig points at, run in the package's folder. */
-  build: string[];
+  /** The commands that write what publishConfig points at, run in the package's folder. */
+  build: string[][];
 }
 
 /**
@@ -23,10 +23,17 @@ export interface Publishable {
  * committed bundle), n8n-nodes-socialpub is checked by its own `ci:check` (the n8n scanner) and is CommonJS.
  */
 export const PUBLISHABLE: Publishable[] = [
-  { name: "@socialpub/core", dir: "core", build: ["pnpm", "run", "build"] },
-  { name: "@socialpub/networks", dir: "networks", build: ["pnpm", "run", "build"] },
-  { name: "@socialpub/dashboard", dir: "dashboard", build: ["node", "scripts/build.ts", "--if-changed"] },
-  { name: "@socialpub/server", dir: "server", build: ["pnpm", "run", "build"] },
+  { name: "@socialpub/core", dir: "core", build: [["pnpm", "run", "build"]] },
+  { name: "@socialpub/networks", dir: "networks", build: [["pnpm", "run", "build"]] },
+  {
+    name: "@socialpub/dashboard",
+    dir: "dashboard",
+    build: [
+      ["node", "scripts/build.ts", "--if-changed"],
+      ["pnpm", "run", "build:serve"],
+    ],
+  },
+  { name: "@socialpub/server", dir: "server", build: [["pnpm", "run", "build"]] },
 ];
 
 function run(command: string[], cwd: string, quiet = false): void {
@@ -44,7 +51,7 @@ export function packPackages(dest: string, packages: Publishable[] = PUBLISHABLE
   const tarballs = new Map<string, string>();
   for (const pkg of packages) {
     const dir = join(root, "packages", pkg.dir);
-    run(pkg.build, dir);
+    for (const command of pkg.build) run(command, dir);
     const before = new Set(readdirSync(dest));
     run(["pnpm", "pack", "--pack-destination", dest], dir, true); // its stdout lists every file
     const made = readdirSync(dest).filter((file) => file.endsWith(".tgz") && !before.has(file));
