@@ -1,76 +1,9 @@
-// Public surface of @socialpub/core. Each area adds its exports here.
+// Public surface of @socialpub/core: every entry point at once. Each layer is also its own entry, so a
+// program loads only what it uses: @socialpub/core/contract (zod schemas), /client (the typed client and
+// webhook verification), /service (the reference service), /testing (conformance suites).
 
 export * from "./client/index.ts";
 export * from "./contract/index.ts";
-export { newId } from "./ids.ts";
-export { API_KEY_PATTERN, generateApiKey, hashApiKey, keyHint, newApiKey } from "./keys.ts";
-export {
-  type AccountSession,
-  type ConnectContext,
-  type ConnectedAccount,
-  type Credentials,
-  type FailureKind,
-  type LostAttempt,
-  type MediaFile,
-  type NetworkAdapter,
-  type NetworkAdapters,
-  NetworkError,
-  type OAuthGrant,
-  type OAuthSteps,
-  type PacingRule,
-  type PublishedPost,
-  type PublishInput,
-  type PublishStep,
-} from "./networks/adapter.ts";
-export { publishKey } from "./networks/record-key.ts";
-export { sandboxAdapter } from "./networks/sandbox.ts";
-export { buildOpenApiDocument } from "./openapi/document.ts";
-export { type AccountSpec, type ProvisionedUser, type ProvisionOptions, provisionUser } from "./provision.ts";
-export { Scheduler } from "./scheduler/scheduler.ts";
-export {
-  accountBinding,
-  CredentialKeyError,
-  CredentialKeyring,
-  keyIdOf,
-  parseSecretKey,
-} from "./secrets/credential-keyring.ts";
-export {
-  isPlainWebhookSecret,
-  openWebhookSecret,
-  sealWebhookSecrets,
-  type WebhookSealReport,
-  webhookBinding,
-} from "./secrets/webhook-secrets.ts";
-export { createService, type Service, type ServiceOptions } from "./service/create-service.ts";
-export { accountEvent } from "./service/handlers/connect-accounts.ts";
-export { HttpError } from "./service/http-error.ts";
-export type { RateLimitOptions } from "./service/limits.ts";
-export { consoleLogger, type Logger, silentLogger } from "./service/logger.ts";
-export { type MediaStorage, MemoryMediaStorage } from "./service/media-storage.ts";
-export type { OAuthConnectStart } from "./service/oauth/start-connect.ts";
-export type { PublishingOptions, PublishKeyFor } from "./service/publishing/publishing.ts";
-export { requestIdFromHeader } from "./service/request-id.ts";
-export { bodyTextOf, headerOf, withHeaders } from "./service/responses.ts";
-export type { LookupHost } from "./service/webhook-url.ts";
-export { DeliveryClaim } from "./store/delivery-claim.ts";
-export { IdempotencyKeyTaken } from "./store/idempotency-key-taken.ts";
-export { MemoryStore } from "./store/memory.ts";
-export { NOT_ATTEMPTED, settledPost } from "./store/settle.ts";
-export type * from "./store/types.ts";
-export { StoreUnavailableError } from "./store/unavailable.ts";
-export { adaptText, truncate } from "./text/adapt.ts";
-export { measure } from "./text/measure.ts";
-export { withoutTrailingSlashes } from "./text/trailing-slashes.ts";
-export { type Clock, systemClock, type TimerHandle } from "./time/clock.ts";
-export { parseScheduleAt, parseScheduleTime, SCHEDULE_SKEW_MS } from "./time/schedule-at.ts";
-export { MAX_ATTEMPTS, RETRY_SCHEDULE_MS } from "./webhooks/delivery/schedule.ts";
-export type { WebhookRequestInit, WebhookTransport } from "./webhooks/delivery/transport.ts";
-export { DeliveryWorker, type WebhookDeliveryOptions } from "./webhooks/delivery/worker.ts";
-export type { IncomingWebhookHeaders, WebhookHeaders } from "./webhooks/headers.ts";
-export { type SignWebhookOptions, signWebhook } from "./webhooks/sign.ts";
-export { WebhookVerificationError, type WebhookVerificationReason } from "./webhooks/verification-error.ts";
-export {
-  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
-  type VerifyWebhookOptions,
-  verifyWebhook,
-} from "./webhooks/verify.ts";
+// Both layers name this shape; the root keeps the service's, as it always has.
+export type { OAuthConnectStart } from "./service/index.ts";
+export * from "./service/index.ts";

@@ -1,3 +1,11 @@
+export type { IncomingWebhookHeaders, WebhookHeaders } from "../webhooks/headers.ts";
+export { type SignWebhookOptions, signWebhook } from "../webhooks/sign.ts";
+export { WebhookVerificationError, type WebhookVerificationReason } from "../webhooks/verification-error.ts";
+export {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  type VerifyWebhookOptions,
+  verifyWebhook,
+} from "../webhooks/verify.ts";
 export {
   DEFAULT_BASE_URL,
   DEFAULT_TIMEOUT_MS,
