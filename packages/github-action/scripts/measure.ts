@@ -82,8 +82,8 @@ function runOnce(entry: string, env: NodeJS.ProcessEnv): Promise<Run> {
       firstLineMs ??= elapsed();
       output += chunk.toString("utf8");
     };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
     child.on("error", reject);
     child.on("close", (code) => {
       const exitMs = elapsed();
