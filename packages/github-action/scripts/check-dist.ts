@@ -1,5 +1,6 @@
-// Fails when the committed dist/ is not what a fresh build of the source produces. Runners execute
-// dist/ as committed, so a source change without a rebuild would ship the old behaviour.
+// Fails when the committed dist/ is not what a fresh build of the source produces: every file, the
+// chunks and source maps included. Runners execute dist/ as committed, so a source change without a
+// rebuild would ship the old behaviour (and a stale map would point stack traces at the wrong lines).
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -26,7 +27,7 @@ function read(path: string): string | undefined {
 
 const fresh = mkdtempSync(join(tmpdir(), "github-action-dist-"));
 try {
-  build(fresh);
+  await build(fresh);
   const names = [...new Set([...files(fresh), ...files(committed)])].sort();
   const differing = names.filter((name) => read(join(fresh, name)) !== read(join(committed, name)));
   if (differing.length > 0) {

@@ -1,4 +1,4 @@
-import { InputError } from "./inputs.ts";
+import { InputError } from "./input-error.ts";
 import { type Release, releaseFromGitHub } from "./release.ts";
 import type { RunContext } from "./run-context.ts";
 

@@ -20,10 +20,9 @@ export async function fetchReleaseByTag({ token, apiUrl, repository, tag }: Rele
     throw new Error("GITHUB_REPOSITORY is not set to owner/name; is this running on a GitHub runner?");
   // Loaded here rather than at start: @actions/github parses GITHUB_EVENT_PATH as it loads, so a broken
   // event file would crash the step with a stack trace before run() could explain it. By now the event
-  // has been read (readRunContext), and any error here still reaches setFailed. "eager" keeps the module
-  // in dist/index.js: a chunk of its own would be one more file, and ncc's licenses.txt would then list
-  // only that chunk's packages.
-  const { getOctokit } = await import(/* webpackMode: "eager" */ "@actions/github");
+  // has been read (readRunContext), and any error here still reaches setFailed. In dist/ it is a chunk
+  // of its own, which only a run that looks a release up reads.
+  const { getOctokit } = await import("@actions/github");
   const octokit = getOctokit(token, { baseUrl: apiUrl });
   try {
     const { data } = await octokit.rest.repos.getReleaseByTag({ owner, repo, tag });

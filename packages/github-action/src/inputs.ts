@@ -1,5 +1,6 @@
 import { isNetworkId, NETWORK_IDS, type NetworkId } from "@socialpub/core";
 import { type DirectCredentials, directInputsGiven, readDirectCredentials } from "./direct/credentials.ts";
+import { InputError } from "./input-error.ts";
 import { withoutTrailingSlashes } from "./linear-text.ts";
 import { type NetworkTemplates, parseNetworkTemplates } from "./network-templates.ts";
 import { DEFAULT_TEMPLATE, parseTemplate, type TemplatePart } from "./template.ts";
@@ -31,11 +32,6 @@ export interface ActionInputs {
 
 /** Reads one input as the runner passes it; "" when it is not set. */
 export type InputReader = (name: string) => string;
-
-/** A wrong input: the message names the input and says what it accepts. */
-export class InputError extends Error {
-  override name = "InputError";
-}
 
 export function readInputs(read: InputReader): ActionInputs {
   const optional = (name: string) => read(name).trim() || undefined;

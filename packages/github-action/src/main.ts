@@ -1,14 +1,12 @@
 import * as core from "@actions/core";
 import { NETWORK_RULES } from "@socialpub/core";
 import { announce, type Log, type Outcome } from "./announce.ts";
-import { actionsCacheLedger } from "./direct/cache-ledger.ts";
 import { DIRECT_SECRET_INPUTS } from "./direct/credentials.ts";
 import { noLedger } from "./direct/ledger.ts";
-import { createDirectPublisher } from "./direct/publisher.ts";
 import { explainFailure, type FailureContext } from "./explain.ts";
 import { fetchReleaseByTag } from "./github-release.ts";
 import { readInputs } from "./inputs.ts";
-import { createPublisher, type Publisher } from "./publisher.ts";
+import type { Publisher } from "./publisher.ts";
 import {
   everyNetworkFailed,
   failedTargets,
@@ -38,6 +36,12 @@ export async function run(): Promise<void> {
     const context = readRunContext(process.env);
     if (inputs.direct) {
       failure.direct = true;
+      // Loaded only for a run in direct mode, as the service's client only for one with a service: the
+      // in-job service, the networks' adapters and the Actions cache are most of the bundle.
+      const [{ actionsCacheLedger }, { createDirectPublisher }] = await Promise.all([
+        import("./direct/cache-ledger.ts"),
+        import("./direct/publisher.ts"),
+      ]);
       const cached = actionsCacheLedger(process.env, log);
       if (!cached && (inputs.direct.telegram || inputs.direct.discord)) {
         log.warning(
@@ -47,6 +51,7 @@ export async function run(): Promise<void> {
       publisher = createDirectPublisher(inputs.direct, { env: process.env, ledger: cached ?? noLedger, log });
     } else {
       failure.baseUrl = inputs.baseUrl;
+      const { createPublisher } = await import("./publisher.ts");
       publisher = createPublisher(inputs.apiKey, inputs.baseUrl);
     }
     const outcome = await announce({

@@ -7,7 +7,7 @@
  */
 import { isNetworkId, NETWORK_IDS, type NetworkId } from "@socialpub/core";
 import { parse } from "yaml";
-import { InputError } from "./inputs.ts";
+import { InputError } from "./input-error.ts";
 import { parseTemplate, TemplateError, type TemplatePart } from "./template.ts";
 
 export type NetworkTemplates = Partial<Record<NetworkId, TemplatePart[]>>;

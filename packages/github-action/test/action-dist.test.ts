@@ -62,13 +62,47 @@ function expectKeyHidden(run: StepRun, key: string) {
 }
 
 describe("the committed bundle", () => {
-  it("is one file, and its licenses.txt names the packages bundled in it", () => {
+  it("is an entry, its chunks and source maps, and a licenses.txt naming every bundled package", () => {
     const dist = dirname(DIST_ENTRY);
-    expect(readdirSync(dist).sort()).toEqual(["index.js", "licenses.txt", "package.json"]);
+    expect(readdirSync(dist).sort()).toEqual([
+      "chunks",
+      "index.js",
+      "index.js.map",
+      "licenses.txt",
+      "package.json",
+    ]);
+    const chunks = readdirSync(join(dist, "chunks")).sort();
+    // Every chunk with its map, except rolldown's few-line runtime helper, which has no source.
+    for (const chunk of chunks.filter((name) => name.endsWith(".js") && name !== "rolldown-runtime.js")) {
+      expect(chunks).toContain(`${chunk}.map`);
+    }
     const licenses = readFileSync(join(dist, "licenses.txt"), "utf8");
-    for (const name of ["@actions/core", "@actions/github", "undici", "unified"]) {
+    for (const name of [
+      "@actions/core",
+      "@actions/github",
+      "@actions/cache",
+      "@atproto/api",
+      "undici",
+      "unified",
+    ]) {
       expect(licenses).toMatch(new RegExp(`^${name}$`, "m"));
     }
+  });
+
+  it("a stack trace from it names the source file and line, not the bundle's", async () => {
+    // GITHUB_OUTPUT a folder: writing the outputs fails, and fails again when the failure is reported,
+    // so the error leaves the Action and Node prints its stack.
+    const run = await runStep({
+      inputs: inputs(),
+      eventName: "release",
+      payload: releaseEvent("published", { id: 1900, tag: "v1.9.0", prerelease: true }),
+      env: { GITHUB_OUTPUT: tmpdir() },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/EISDIR/);
+    expect(run.stderr).toMatch(/at run \(\S*packages\/github-action\/src\/main\.ts:\d+:\d+\)/);
+    expect(run.stderr).toMatch(/at issueFileCommand \(\S*@actions\/core\/lib\/file-command\.js:\d+:\d+\)/);
+    expect(run.stderr).not.toMatch(/dist\/chunks\//);
   });
 });
 

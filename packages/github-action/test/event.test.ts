@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { planFromEvent } from "../src/event.ts";
-import { InputError } from "../src/inputs.ts";
+import { InputError } from "../src/input-error.ts";
 import { reasonNotToAnnounce, releaseFromGitHub } from "../src/release.ts";
 import { type RunContext, readRunContext } from "../src/run-context.ts";
 

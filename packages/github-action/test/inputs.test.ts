@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { InputError, parseBoolean, parsePlatforms, readInputs } from "../src/inputs.ts";
+import { InputError } from "../src/input-error.ts";
+import { parseBoolean, parsePlatforms, readInputs } from "../src/inputs.ts";
 import { TemplateError } from "../src/template.ts";
 
 const KEY = "sp_test_0123456789abcdefghijklmnopqrstuv";

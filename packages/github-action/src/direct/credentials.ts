@@ -1,8 +1,8 @@
 // The networks' own credentials for direct mode (no service): which inputs hold them, which of them are
 // secrets, and which networks they make available.
 import type { NetworkId } from "@socialpub/core";
+import { InputError } from "../input-error.ts";
 import type { InputReader } from "../inputs.ts";
-import { InputError } from "../inputs.ts";
 
 /** Networks direct mode can post to: those whose credentials need no app review. */
 export const DIRECT_NETWORKS = ["bluesky", "telegram", "discord"] as const satisfies readonly NetworkId[];

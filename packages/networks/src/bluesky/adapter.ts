@@ -37,10 +37,8 @@ export function permalinkOf(handle: string, rkey: string): string {
 export function blueskyAdapter(options: BlueskyAdapterOptions = {}): NetworkAdapter {
   let loading: Promise<NetworkAdapter> | undefined;
   const work = () => {
-    // "eager": a bundle (the GitHub Action's) keeps the module in its one file; it still runs only here.
-    loading ??= import(/* webpackMode: "eager" */ "./atproto-adapter.ts").then((module) =>
-      module.atprotoAdapter(options),
-    );
+    // A bundle (the GitHub Action's) makes the module a chunk of its own, read only here.
+    loading ??= import("./atproto-adapter.ts").then((module) => module.atprotoAdapter(options));
     return loading;
   };
   return {

@@ -1,0 +1,2 @@
+import{E as e,t}from"./client.js";function createPublisher(n,r){let i=new t({apiKey:n,baseUrl:r});return{kind:`service`,async connectedPlatforms(){let{data:e}=await i.accounts.list();return e.map(e=>e.platform)},async createPost(t,n){let r=await i.request({method:`POST`,path:`/posts`,json:t,schema:e,options:{idempotencyKey:n}});return{post:r.data,replayed:r.headers.get(`idempotent-replayed`)===`true`,requestId:r.requestId}},async targets(e){return(await i.posts.targets(e)).data},close:()=>i.close()}}export{createPublisher};
+//# sourceMappingURL=publisher2.js.map
