@@ -78,7 +78,18 @@ describe("the CLI on PostgreSQL", () => {
 
   it("keys create --live warns that a server on this database would have no secret key, and not when one is set", async () => {
     const db = await newDatabase("livekey");
-    await ok(["users", "create", "--email", "lea@example.com", "--name", "Lea", "--db", db]);
+    await ok([
+      "users",
+      "create",
+      "--email",
+      "lea@example.com",
+      "--name",
+      "Lea",
+      "--studio",
+      "Lea Studio",
+      "--db",
+      db,
+    ]);
     const create = ["keys", "create", "--live", "--user", "lea@example.com", "--db", db];
     const warned = await runCli(create, NO_KEY);
     expect(warned.code).toBe(0);
