@@ -198,17 +198,17 @@ export interface NpmInstall {
   packageJson: Record<string, unknown>;
   /** What `npm install` installs, as name@version. */
   packages: string[];
-  /** The one native module rebuilt after the install, against the installed Node's headers. */
-  nativeModule: string;
-  /** The installed Node's binary and its folder (with its headers), in `dir`. */
-  nodeBinary: string;
-  nodeDir: string;
+  /**
+   * The one native module rebuilt after the install, against the headers of the Node installed beside
+   * it (its binary and folder, in `dir`); left out for a tool without one.
+   */
+  native?: { module: string; nodeBinary: string; nodeDir: string };
 }
 
 /**
  * The start every install shares: package.json, `npm install` with install scripts skipped (some
- * download from hosts that are not reachable), then only the native module rebuilt from source against
- * the headers of the Node installed beside it, the Node that then runs the tool.
+ * download from hosts that are not reachable), then only the native module, if any, rebuilt from source
+ * against the headers of the Node installed beside it, the Node that then runs the tool.
  */
 export function npmInstallInto(dir: string, spec: NpmInstall): void {
   writeFileSync(join(dir, "package.json"), `${JSON.stringify(spec.packageJson, null, 2)}\n`);
@@ -221,9 +221,10 @@ export function npmInstallInto(dir: string, spec: NpmInstall): void {
     dir,
     env,
   );
-  run("npm", ["rebuild", spec.nativeModule, "--loglevel=error"], dir, {
+  if (!spec.native) return;
+  run("npm", ["rebuild", spec.native.module, "--loglevel=error"], dir, {
     ...env,
-    PATH: `${dirname(spec.nodeBinary)}${delimiter}${process.env.PATH ?? ""}`,
-    npm_config_nodedir: spec.nodeDir,
+    PATH: `${dirname(spec.native.nodeBinary)}${delimiter}${process.env.PATH ?? ""}`,
+    npm_config_nodedir: spec.native.nodeDir,
   });
 }

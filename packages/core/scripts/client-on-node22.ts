@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { installOnce, run } from "../../../scripts/cache-install.mts";
+import { installOnce, npmInstallInto, run } from "../../../scripts/cache-install.mts";
 
 const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const engines = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")).engines.node as string;
@@ -48,22 +48,10 @@ try {
     isReady,
     install: (dir) => {
       console.log(`Installing Node.js ${floor} into ${cacheDir} (about 190 MB)…`);
-      writeFileSync(
-        join(dir, "package.json"),
-        `${JSON.stringify({ name: "socialpub-node-cache", private: true })}\n`,
-      );
-      run(
-        "npm",
-        [
-          "install",
-          "--ignore-scripts",
-          "--no-audit",
-          "--no-fund",
-          "--loglevel=error",
-          `${nodePackage}@${floor}`,
-        ],
-        dir,
-      );
+      npmInstallInto(dir, {
+        packageJson: { name: "socialpub-node-cache", private: true },
+        packages: [`${nodePackage}@${floor}`],
+      });
       const version = run(nodeBinaryOf(dir), ["--version"], dir).trim();
       if (version !== `v${floor}`) throw new Error(`the installed Node.js says ${version}, not v${floor}`);
       writeFileSync(readyMarkerOf(dir), `${floor}\n`);

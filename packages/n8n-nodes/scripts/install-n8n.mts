@@ -27,9 +27,7 @@ function install(dir: string): void {
   npmInstallInto(dir, {
     packageJson: { name: "socialpub-n8n-cache", private: true, overrides: { linkedom: "0.18.12" } },
     packages: [`${nodePackageName()}@${NODE_VERSION}`, `n8n@${N8N_VERSION}`],
-    nativeModule: "sqlite3",
-    nodeBinary: nodeBinary(dir),
-    nodeDir: nodeDir(dir),
+    native: { module: "sqlite3", nodeBinary: nodeBinary(dir), nodeDir: nodeDir(dir) },
   });
   const version = run(nodeBinary(dir), [n8nEntry(dir), "--version"], dir).trim();
   if (!version.includes(N8N_VERSION)) throw new Error(`installed n8n reports version "${version}"`);

@@ -31,9 +31,7 @@ function install(dir: string): void {
       `@atproto/pds@${PDS_VERSION}`,
       `@did-plc/server@${PLC_SERVER_VERSION}`,
     ],
-    nativeModule: "better-sqlite3",
-    nodeBinary: pdsNodeBinary(dir),
-    nodeDir: pdsNodeDir(dir),
+    native: { module: "better-sqlite3", nodeBinary: pdsNodeBinary(dir), nodeDir: pdsNodeDir(dir) },
   });
   // The proof that the native build loads in the Node that will run it.
   const check = run(
