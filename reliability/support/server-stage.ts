@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { provisionUser } from "@socialpub/core";
 import { onTestFinished } from "vitest";
 import {
@@ -56,8 +57,11 @@ export async function serverStage(figures: Figures, name: string): Promise<Serve
   const database = await newTestDatabase(name);
   cleanups.push(() => database.remove());
   const args = [...databaseArgs(database.location), "--rate-limit", "0", "--log-level", "warn"];
+  // One secret key for every start of the stage's database, as a deployment has: on PostgreSQL the
+  // server will not start without one (it has no data folder to keep its own in).
+  const secretKey = randomBytes(32).toString("base64");
   const started = async (more: string[], env: Record<string, string> = {}) => {
-    const server = await startServerProcess([...args, ...more], env);
+    const server = await startServerProcess([...args, ...more], { SOCIALPUB_SECRET_KEY: secretKey, ...env });
     cleanups.push(() => server.stop("SIGKILL"));
     return server;
   };
