@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { generateApiKey, provisionUser } from "@socialpub/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore, type PostgresStore } from "../../src/store/postgres/postgres-store.ts";
@@ -15,6 +16,8 @@ let db: string;
 let store: PostgresStore;
 let servers: ServerProcess[] = [];
 const dir = tempDir();
+// The instances share one secret key, as a PostgreSQL deployment must.
+const secretKey = randomBytes(32).toString("base64");
 
 beforeAll(async () => {
   db = await newDatabase("keys");
@@ -22,7 +25,9 @@ beforeAll(async () => {
   servers = [];
   for (let i = 0; i < 2; i++) {
     servers.push(
-      await startServerProcess(["--db", db, "--media-dir", dir.file(`media-${i}`), "--log-level", "error"]),
+      await startServerProcess(["--db", db, "--media-dir", dir.file(`media-${i}`), "--log-level", "error"], {
+        SOCIALPUB_SECRET_KEY: secretKey,
+      }),
     );
   }
 }, 120_000);
