@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Fails when a tracked file would read something outside the repository at build, test or run time:
-// a path into a `shared/` folder beside the checkout (`../shared`, `shared/specs/…`), which a user's
+// a path into a `shared` folder beside the checkout (its spec, specs, docs or hooks), which a user's
 // clone does not have. Documentation may name such folders; code, scripts and configuration may not.
 // Plain JavaScript so .ci/run can call it before anything is installed.
 import { execFileSync } from "node:child_process";
