@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packPackages, root } from "../../../scripts/pack-packages.ts";
-import { withProcessSlot } from "../../../test-support/process-slots.ts";
+import { runProgram } from "../../../test-support/run-program.ts";
 
 // The packages as a user gets them: each built and packed as it would be published, the tarballs
 // installed with npm into an empty folder outside the workspace, then each README's first example run
@@ -17,21 +17,9 @@ let server: ChildProcess | undefined;
 let baseUrl: string;
 let apiKey: string;
 
-/** Runs a command to its end; answers its exit code and output. */
+/** Runs a command in the install folder to its end; answers its exit code and output. */
 function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
-  return withProcessSlot(async () => {
-    const child = spawn(command, args, { cwd: work, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    const [code] = await once(child, "exit");
-    return { code: code as number | null, stdout, stderr };
-  });
+  return runProgram(command, args, { cwd: work, env, timeoutMs: 300_000 });
 }
 
 function firstExample(packageDir: string, lang: string): string {

@@ -1,12 +1,10 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { withProcessSlot } from "../../../../test-support/process-slots.ts";
+import { runProgram } from "../../../../test-support/run-program.ts";
 import { provisionUser } from "../../src/provision.ts";
 import { createService, type Service } from "../../src/service/create-service.ts";
 import { silentLogger } from "../../src/service/logger.ts";
@@ -59,22 +57,10 @@ describe("README examples", () => {
     async (line, block) => {
       const file = join(workDir, `example-${line}.ts`);
       writeFileSync(file, block.value);
-      const { code, stdout, stderr } = await withProcessSlot(async () => {
-        const child = spawn(process.execPath, [file], {
-          cwd: workDir,
-          env: { PATH: process.env.PATH ?? "", ...env },
-          stdio: ["ignore", "pipe", "pipe"],
-        });
-        let stdout = "";
-        let stderr = "";
-        child.stdout.on("data", (chunk) => {
-          stdout += chunk;
-        });
-        child.stderr.on("data", (chunk) => {
-          stderr += chunk;
-        });
-        const [code] = await once(child, "exit");
-        return { code, stdout, stderr };
+      const { code, stdout, stderr } = await runProgram(process.execPath, [file], {
+        cwd: workDir,
+        env: { PATH: process.env.PATH ?? "", ...env },
+        timeoutMs: 80_000,
       });
       expect(stderr).toBe("");
       expect(code).toBe(0);

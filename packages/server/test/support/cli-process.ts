@@ -1,5 +1,6 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { type ProgramResult, runProgram } from "../../../../test-support/run-program.ts";
 import { withProcessSlot } from "./process-slots.ts";
 
 export const CLI = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
@@ -8,43 +9,9 @@ const CRASH_AFTER_COMMIT = fileURLToPath(new URL("./crash-after-commit.ts", impo
 /** A key in the shape the service accepts, fixed so a test can use it across restarts. */
 export const TEST_KEY = "sp_test_RestartAndKillTestsKey0123456789abcdef";
 
-export interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type CliResult = ProgramResult;
 
-/**
- * Runs a program to completion, at most `PROCESS_SLOTS` at once (see process-slots.ts): its exit code
- * (1 when it ended without one, a timeout's kill included) and what it wrote. `input` goes to its
- * standard input, which is closed either way, so a program that reads it never waits.
- */
-export function runProgram(
-  file: string,
-  args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string; timeoutMs?: number } = {},
-): Promise<CliResult> {
-  return withProcessSlot(
-    () =>
-      new Promise((resolve) => {
-        const child = execFile(
-          file,
-          args,
-          // Generous: a slot bounds how many run at once, not how busy the rest of the machine is.
-          {
-            env: options.env ?? process.env,
-            timeout: options.timeoutMs ?? 60_000,
-            ...(options.cwd !== undefined && { cwd: options.cwd }),
-          },
-          (error, stdout, stderr) => {
-            const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-            resolve({ code, stdout, stderr });
-          },
-        );
-        child.stdin?.end(options.input ?? "");
-      }),
-  );
-}
+export { runProgram };
 
 /** Runs one CLI command to completion, one slot at a time, with `input` on its standard input. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, input = ""): Promise<CliResult> {
