@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { describeError } from "../api/client.ts";
 import type { Page, ResendResult, WebhookAttempt } from "../api/types.ts";
 import { useApp } from "../context.ts";
-import { back, currentCursor, firstPage, forward, pageNumber } from "../lib/cursor-stack.ts";
+import { currentCursor, firstPage } from "../lib/cursor-stack.ts";
 import { formatDuration } from "../lib/time.ts";
 import { usePoll } from "../poll.ts";
 import { Empty, ErrorMessage, Pager, Time } from "./parts.tsx";
@@ -120,14 +120,7 @@ export function AttemptsTable(props: { endpointId: string; refreshKey: number })
           </table>
         </div>
       )}
-      <Pager
-        label="Pages of delivery attempts"
-        page={pageNumber(pages)}
-        hasPrevious={pageNumber(pages) > 1}
-        hasNext={Boolean(attempts.data?.next)}
-        onPrevious={() => setPages(back(pages))}
-        onNext={() => attempts.data?.next && setPages(forward(pages, attempts.data.next))}
-      />
+      <Pager label="Pages of delivery attempts" pages={pages} next={attempts.data?.next} onPages={setPages} />
     </>
   );
 }

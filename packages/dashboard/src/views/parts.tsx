@@ -1,5 +1,6 @@
 import type { ComponentChildren } from "preact";
 import { describeError } from "../api/client.ts";
+import { back, type CursorStack, forward, pageNumber } from "../lib/cursor-stack.ts";
 import { formatRelative, formatShortTime, formatTime } from "../lib/time.ts";
 
 /** A status as a word (never as colour alone), styled by its value. */
@@ -37,22 +38,34 @@ export function Time({
   );
 }
 
-/** Previous/next through a cursor-paginated list. */
+/**
+ * Previous/next through a cursor-paginated list: `pages` is the cursors followed so far, `next` the
+ * cursor of the page after this one (none on the last page).
+ */
 export function Pager(props: {
   label: string;
-  page: number;
-  hasPrevious: boolean;
-  hasNext: boolean;
-  onPrevious(): void;
-  onNext(): void;
+  pages: CursorStack;
+  next: string | null | undefined;
+  onPages(pages: CursorStack): void;
 }) {
+  const { pages, next } = props;
   return (
     <nav class="pager" aria-label={props.label}>
-      <button type="button" class="secondary" disabled={!props.hasPrevious} onClick={props.onPrevious}>
+      <button
+        type="button"
+        class="secondary"
+        disabled={pageNumber(pages) <= 1}
+        onClick={() => props.onPages(back(pages))}
+      >
         ← Newer
       </button>
-      <span>Page {props.page}</span>
-      <button type="button" class="secondary" disabled={!props.hasNext} onClick={props.onNext}>
+      <span>Page {pageNumber(pages)}</span>
+      <button
+        type="button"
+        class="secondary"
+        disabled={!next}
+        onClick={() => next && props.onPages(forward(pages, next))}
+      >
         Older →
       </button>
     </nav>

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { Page, Post, PostStatus } from "../api/types.ts";
 import { useApp } from "../context.ts";
 import { describeChanges } from "../lib/changes.ts";
-import { back, currentCursor, firstPage, forward, pageNumber } from "../lib/cursor-stack.ts";
+import { currentCursor, firstPage } from "../lib/cursor-stack.ts";
 import { networkName } from "../lib/network-rules.ts";
 import { hrefFor } from "../lib/route.ts";
 import { timeFromId } from "../lib/time.ts";
@@ -133,14 +133,7 @@ export function PostsView() {
           </table>
         </div>
       )}
-      <Pager
-        label="Pages of posts"
-        page={pageNumber(pages)}
-        hasPrevious={pageNumber(pages) > 1}
-        hasNext={Boolean(posts.data?.next)}
-        onPrevious={() => setPages(back(pages))}
-        onNext={() => posts.data?.next && setPages(forward(pages, posts.data.next))}
-      />
+      <Pager label="Pages of posts" pages={pages} next={posts.data?.next} onPages={setPages} />
     </section>
   );
 }
