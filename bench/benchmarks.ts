@@ -10,6 +10,7 @@ export const BENCHMARKS = [
   "client-overhead",
   "node-adapter",
   "postgres",
+  "top-of-hour",
 ] as const;
 
 export type BenchmarkName = (typeof BENCHMARKS)[number];

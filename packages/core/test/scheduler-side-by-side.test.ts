@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { newId } from "../src/ids.ts";
-import { Scheduler } from "../src/scheduler/scheduler.ts";
-import { sideBySide } from "../src/scheduler/side-by-side.ts";
+import { LanePool } from "../src/scheduler/lane-pool.ts";
+import { PUBLISH_CONCURRENCY, Scheduler } from "../src/scheduler/scheduler.ts";
 import { silentLogger } from "../src/service/logger.ts";
 import { MemoryStore } from "../src/store/memory.ts";
 import type { KeyMode, PostRecord, Store } from "../src/store/types.ts";
@@ -65,20 +65,75 @@ describe("scheduler: a batch side by side", () => {
     expect(new Set(order).size).toBe(30);
   });
 
-  it("publishes 32 at once by default on a store one process holds alone, 8 on a shared one (its pool's size)", async () => {
+  it("publishes PUBLISH_CONCURRENCY (256) at once by default, on a store one process holds alone and on a shared one", async () => {
+    expect(PUBLISH_CONCURRENCY).toBe(256);
     for (const shared of [false, true]) {
       const store = new MemoryStore();
       const clock = new FakeClock();
-      await duePosts(store, clock, ["usr_a"], "test", 60);
+      await duePosts(store, clock, ["usr_a"], "test", 600);
       // The same store, as a store several instances share (PostgreSQL) presents itself.
       const asShared: Store = Object.create(store, { shared: { value: true } });
       const used = shared ? asShared : store;
       const { publish, most, order } = countingPublish();
       const scheduler = new Scheduler({ store: used, clock, logger: silentLogger, publish });
       await scheduler.runDue();
-      expect(most.get("all")).toBe(shared ? 8 : 32);
-      expect(new Set(order).size).toBe(60);
+      expect(most.get("all")).toBe(256);
+      expect(new Set(order).size).toBe(600);
     }
+  });
+
+  it("does not wait for the slowest post of a batch: a free slot takes the next claimed post at once", async () => {
+    const store = new MemoryStore();
+    const clock = new FakeClock();
+    await duePosts(store, clock, ["usr_a"], "test", 8);
+    let releaseSlow!: () => void;
+    const slow = new Promise<void>((resolve) => {
+      releaseSlow = resolve;
+    });
+    const order: string[] = [];
+    const scheduler = new Scheduler({
+      store,
+      clock,
+      logger: silentLogger,
+      batchSize: 2,
+      concurrency: 2,
+      publish: async (post) => {
+        if (post.caption === "test 0") await slow;
+        order.push(post.caption);
+      },
+    });
+    const run = scheduler.runDue();
+    // The other seven go through the second slot while the first post still waits for its network.
+    for (let i = 0; i < 50 && order.length < 7; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toEqual(["test 1", "test 2", "test 3", "test 4", "test 5", "test 6", "test 7"]);
+    releaseSlow();
+    await run;
+    expect(order).toHaveLength(8);
+  });
+
+  it("holds no more than concurrency + batchSize claimed posts while they wait", async () => {
+    const store = new MemoryStore();
+    const clock = new FakeClock();
+    await duePosts(store, clock, ["usr_a"], "test", 100);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const scheduler = new Scheduler({
+      store,
+      clock,
+      logger: silentLogger,
+      batchSize: 10,
+      concurrency: 4,
+      publish: () => gate,
+    });
+    const run = scheduler.runDue();
+    for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+    const publishing = await store.listPosts("usr_a", { statuses: ["publishing"], limit: 100 });
+    expect(publishing.length).toBeLessThanOrEqual(14);
+    expect(publishing.length).toBeGreaterThanOrEqual(4);
+    release();
+    await run;
   });
 
   it("publishes a live user's posts one after the other, in due order, beside other users'", async () => {
@@ -106,14 +161,13 @@ describe("scheduler: a batch side by side", () => {
   });
 });
 
-describe("sideBySide", () => {
+describe("LanePool", () => {
   it("runs every item once, with no more than the limit at once, a lane in its order", async () => {
     let running = 0;
     let most = 0;
     const done: number[] = [];
     const items = Array.from({ length: 25 }, (_, i) => i);
-    await sideBySide(
-      items,
+    const pool = new LanePool<number>(
       4,
       (i) => (i < 10 ? "first ten" : String(i)),
       async (i) => {
@@ -124,16 +178,20 @@ describe("sideBySide", () => {
         running--;
       },
     );
+    for (const item of items) pool.add(item);
+    expect(pool.held).toBe(25);
+    await pool.idle();
+    expect(pool.held).toBe(0);
     expect(most).toBe(4);
     expect([...done].sort((a, b) => a - b)).toEqual(items);
     expect(done.filter((i) => i < 10)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 
-  it("does nothing with no items", async () => {
-    let calls = 0;
-    await sideBySide([], 8, String, async () => {
-      calls++;
-    });
-    expect(calls).toBe(0);
+  it("is idle at once with no items, and refuses a limit below 1", async () => {
+    const pool = new LanePool<number>(8, String, async () => {});
+    await pool.idle();
+    expect(() => new LanePool<number>(0, String, async () => {})).toThrow(
+      "a pool's limit must be 1 or more; it is 0",
+    );
   });
 });

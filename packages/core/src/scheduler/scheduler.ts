@@ -2,7 +2,7 @@ import type { Logger } from "../service/logger.ts";
 import { DueTimer } from "../service/publishing/due-timer.ts";
 import type { PostRecord, Store } from "../store/types.ts";
 import type { Clock } from "../time/clock.ts";
-import { sideBySide } from "./side-by-side.ts";
+import { LanePool } from "./lane-pool.ts";
 
 export interface SchedulerOptions {
   store: Store;
@@ -13,9 +13,10 @@ export interface SchedulerOptions {
   /** Posts claimed per store call; by default as schedulerWidthFor(store) says. */
   batchSize?: number;
   /**
-   * Posts of a claimed batch published at once. Most of a post's time is waiting (for the networks,
-   * and on a shared store for the database's answers), so posts side by side use that wait; a live
-   * user's posts still go one after the other (see laneOf). By default as schedulerWidthFor(store) says.
+   * Claimed posts published at once (PUBLISH_CONCURRENCY by default). Most of a post's time is waiting
+   * (for the networks, and on a shared store for the database's answers), so posts side by side use
+   * that wait; a live user's posts still go one after the other (see laneOf). A slot that frees takes
+   * the next claimed post at once; at most concurrency + batchSize claimed posts are held.
    */
   concurrency?: number;
   /** Wait before retrying after the store failed. */
@@ -26,8 +27,8 @@ export interface SchedulerOptions {
  * Publishes scheduled posts at their due time. It keeps one timer (a DueTimer), set for the earliest
  * due post (store.nextDueAt), instead of polling: the timer is moved earlier when a sooner post is
  * created and re-armed from the store after every run. Claiming is atomic in the store, so two
- * schedulers sharing a store never publish a post twice. The posts of a claimed batch are published
- * side by side, `concurrency` at once.
+ * schedulers sharing a store never publish a post twice. Claimed posts are published side by side,
+ * `concurrency` at once, and more are claimed as slots free.
  */
 export class Scheduler {
   private readonly options: Required<SchedulerOptions>;
@@ -89,15 +90,22 @@ export class Scheduler {
 
   private async runLoop(): Promise<void> {
     const { store, clock, batchSize, concurrency } = this.options;
+    // Each post's attempts are timed when they start, not when the batch was claimed: a network's
+    // pacing counts an account's attempts by when they were made.
+    const pool = new LanePool<PostRecord>(concurrency, laneOf, (post) => this.publishOne(post, clock.now()));
     do {
       this.runAgain = false;
       for (;;) {
+        // Claimed posts wait in memory for a slot (and for their lane): a batch is claimed only when
+        // the ones held leave room for it, so no more than concurrency + batchSize are ever held, and a
+        // slot that frees takes the next post at once instead of waiting for the slowest of a batch.
+        await pool.roomFor(concurrency);
         const claimed = await store.claimDuePosts(clock.now(), batchSize);
-        // Each post's attempts are timed when they start, not when the batch was claimed: a network's
-        // pacing counts an account's attempts by when they were made.
-        await sideBySide(claimed, concurrency, laneOf, (post) => this.publishOne(post, clock.now()));
+        for (const post of claimed) pool.add(post);
         if (claimed.length < batchSize) break;
       }
+      // The posts held finish; a post that fell due meanwhile is claimed at once (runDue).
+      while (pool.held > 0 && !this.runAgain) await pool.roomFor(pool.held - 1);
     } while (this.runAgain);
   }
 
@@ -107,27 +115,44 @@ export class Scheduler {
       await publish(post, now);
     } catch (err) {
       logger.error({ err, post_id: post.id }, "publishing a scheduled post failed; it will be retried");
-      await store.transitionPost(post.id, ["publishing"], {
-        status: "scheduled",
-        scheduled_at: now + retryDelayMs,
-      });
+      try {
+        await store.transitionPost(post.id, ["publishing"], {
+          status: "scheduled",
+          scheduled_at: now + retryDelayMs,
+        });
+      } catch (storeErr) {
+        // It stays publishing; the next start releases it (releaseInterruptedPublishing).
+        logger.error({ err: storeErr, post_id: post.id }, "putting a failed scheduled post back failed");
+      }
     }
   }
 }
 
 /**
- * How many due posts the scheduler claims at a time and publishes side by side, by store. On a store
- * one process holds alone (memory, SQLite) every write of one turn of the event loop shares a commit
- * (the SQLite store's group commit), so more posts side by side share each commit: 32 at once took
- * 10–15 % off publishing 10 000 posts due together (docs/performance.md, "Scheduler"). A shared store
- * (PostgreSQL) keeps 8, what its connection pool is sized for, so that a burst of due posts does not
- * queue the API's own queries behind it.
+ * Scheduled posts published at once, on any store. A scheduled publish spends nearly all its time
+ * waiting for the networks (200–1,000 ms a call), so how many run at once bounds the posts a second an
+ * instance publishes (at 300 ms a call, 256 at once is up to about 850 posts a second), not its CPU:
+ * 32 at once kept 10,000 posts due at the top of the hour over a minute late. What the figure costs is
+ * bounded and small: one socket and a few tens of KB per publish in flight. On a shared store
+ * (PostgreSQL) a publish waiting for a network holds no pool connection (each store call takes one
+ * only for its own statements), so it does not grow with the pool; the pool bounds the store calls
+ * that run at once. docs/performance.md ("Top of the hour") says how to size it.
+ */
+export const PUBLISH_CONCURRENCY = 256;
+
+/**
+ * How many due posts the scheduler claims at a time, and publishes at once, by store. On a store one
+ * process holds alone (memory, SQLite) every write of one turn of the event loop shares a commit (the
+ * SQLite store's group commit), so it claims 200 at a time; a shared store (PostgreSQL) claims 50, so
+ * that several instances share a burst of due posts instead of one taking it all.
  */
 function schedulerWidthFor(store: Pick<Store, "shared">): {
   batchSize: number;
   concurrency: number;
 } {
-  return store.shared ? { batchSize: 50, concurrency: 8 } : { batchSize: 200, concurrency: 32 };
+  return store.shared
+    ? { batchSize: 50, concurrency: PUBLISH_CONCURRENCY }
+    : { batchSize: 200, concurrency: PUBLISH_CONCURRENCY };
 }
 
 /**

@@ -1,5 +1,8 @@
 import { NETWORK_RULES } from "../../contract/networks.ts";
 import type { Credentials } from "../../networks/adapter.ts";
+import { LanePool } from "../../scheduler/lane-pool.ts";
+import { PUBLISH_CONCURRENCY } from "../../scheduler/scheduler.ts";
+import type { ClaimedTarget } from "../../store/types.ts";
 import type { ServiceDeps } from "../context.ts";
 import { withFreshCredentials } from "../oauth/refresh.ts";
 import { retryClaimedTarget } from "../publish.ts";
@@ -9,19 +12,73 @@ import { redactCredentials } from "./redact.ts";
 
 const BATCH = 20;
 
-/** Retries: targets whose next attempt is due (a network's retry hint, backoff, pacing, a restart). */
+/**
+ * Retries: targets whose next attempt is due (a network's retry hint, backoff, pacing, a restart),
+ * made PUBLISH_CONCURRENCY at once as the scheduler's publishes are (they wait on the networks), more
+ * claimed as slots free.
+ *
+ * One attempt per account per claim: the store stamps every target of a claim with the same start
+ * time, and an attempt's pacing check counts only the attempts started before its own, so two of one
+ * account's targets claimed together (a burst's posts held back by pacing fall due together) would
+ * each pass the check for the same slot. The account's other targets of the claim are put back, due
+ * now, once its first attempt is done: claimed again, they start later and see it.
+ */
 export function retryWork(deps: () => ServiceDeps): DueWork {
   return {
     next: () => deps().store.nextTargetAttemptAt(),
-    async run(now) {
+    async run() {
       const d = deps();
+      const pool = new LanePool<{ claimed: ClaimedTarget; first: boolean }>(
+        PUBLISH_CONCURRENCY,
+        ({ claimed }) => accountOf(claimed),
+        async ({ claimed: { post, target }, first }) => {
+          try {
+            if (first) await retryClaimedTarget(d, post, target);
+            else await putBack(d, post.id, target);
+          } catch (err) {
+            // What stays in flight is recovered once its lease runs out (in-flight-sweep.ts).
+            d.logger.error(
+              { err, post_id: post.id, platform: target.platform },
+              "a retry could not be written",
+            );
+          }
+        },
+      );
       for (;;) {
-        const claimed = await d.store.claimDueTargets(now, BATCH);
-        await Promise.all(claimed.map(({ post, target }) => retryClaimedTarget(d, post, target)));
-        if (claimed.length < BATCH) return;
+        await pool.roomFor(PUBLISH_CONCURRENCY);
+        const claimed = await d.store.claimDueTargets(d.clock.now(), BATCH);
+        const accounts = new Set<string>();
+        for (const one of claimed) {
+          const account = accountOf(one);
+          pool.add({ claimed: one, first: !accounts.has(account) });
+          accounts.add(account);
+        }
+        if (claimed.length < BATCH) break;
       }
+      await pool.idle();
     },
   };
+}
+
+/** The account a target is published with: pacing counts attempts per user, mode and network. */
+const accountOf = ({ post, target }: ClaimedTarget) => `${post.user_id}:${post.mode}:${target.platform}`;
+
+/** Gives a claimed target back unattempted, due now: its attempt is not counted (as pacing's wait is not). */
+async function putBack(d: ServiceDeps, postId: string, target: ClaimedTarget["target"]): Promise<void> {
+  const now = d.clock.now();
+  await d.store.finishTargets(
+    postId,
+    [
+      {
+        ...target,
+        in_flight: false,
+        attempts: target.attempts - 1,
+        attempted_at: null,
+        next_attempt_at: now,
+      },
+    ],
+    now,
+  );
 }
 
 /**

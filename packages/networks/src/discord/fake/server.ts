@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { setTimeout as delay } from "node:timers/promises";
 import { type FakeAnswer, type FakeRequest, formDataOf, startFakeServer } from "../../common/fake-server.ts";
 import type { OpenApiCheck } from "../../common/openapi-check.ts";
 import { API_PREFIX, discordSpecCheck } from "./spec-check.ts";
@@ -49,6 +50,12 @@ export interface DiscordFakeOptions {
   port?: number;
   /** Called with each request once it is answered (for a fake run by hand: see fake-cli.ts). */
   onRequest?: (request: DiscordFakeRequest) => void;
+  /**
+   * Answers every request this many milliseconds after it arrived, as a network across the internet
+   * takes 200–1,000 ms (default 0: at once). Requests wait side by side: what the fake counts in
+   * `inFlight` and `peakInFlight` is how many a client kept waiting at once.
+   */
+  latencyMs?: number;
 }
 
 type Answer = { status: number; headers: Record<string, string>; json?: unknown };
@@ -85,6 +92,8 @@ export class DiscordFake {
   readonly #buckets = new Map<string, Bucket>();
   readonly #close: () => Promise<void>;
   #onRequest: ((request: DiscordFakeRequest) => void) | undefined;
+  #inFlight = 0;
+  #peakInFlight = 0;
   #globalUntil = 0;
 
   private constructor(url: string, close: () => Promise<void>) {
@@ -96,7 +105,14 @@ export class DiscordFake {
   static async start(options: DiscordFakeOptions = {}): Promise<DiscordFake> {
     const check = options.checkSpec === false ? undefined : await discordSpecCheck();
     let fake: DiscordFake | undefined;
-    const server = await startFakeServer((request) => fake!.#handle(request, check), options.port);
+    const latencyMs = options.latencyMs ?? 0;
+    if (!Number.isFinite(latencyMs) || latencyMs < 0) {
+      throw new Error(`latencyMs must be a number of milliseconds, 0 or more; it is ${latencyMs}.`);
+    }
+    const server = await startFakeServer(
+      (request) => fake!.#answerAfter(latencyMs, request, check),
+      options.port,
+    );
     fake = new DiscordFake(server.url, server.close);
     fake.#onRequest = options.onRequest;
     return fake;
@@ -104,6 +120,31 @@ export class DiscordFake {
 
   close(): Promise<void> {
     return this.#close();
+  }
+
+  /** Requests received and not yet answered. */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /** The most requests ever received and not yet answered at one moment. */
+  get peakInFlight(): number {
+    return this.#peakInFlight;
+  }
+
+  async #answerAfter(
+    latencyMs: number,
+    request: FakeRequest,
+    check: OpenApiCheck | undefined,
+  ): Promise<FakeAnswer> {
+    this.#inFlight += 1;
+    this.#peakInFlight = Math.max(this.#peakInFlight, this.#inFlight);
+    try {
+      if (latencyMs > 0) await delay(latencyMs);
+      return await this.#handle(request, check);
+    } finally {
+      this.#inFlight -= 1;
+    }
   }
 
   /** Creates an incoming webhook in a channel, as a server's Integrations settings do; `url` is what a user pastes. */

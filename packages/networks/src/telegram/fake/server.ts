@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { setTimeout as delay } from "node:timers/promises";
 import { type FakeAnswer, type FakeRequest, formDataOf, startFakeServer } from "../../common/fake-server.ts";
 import { TelegramSpecCheck } from "./spec-check.ts";
 import {
@@ -60,6 +61,12 @@ export interface TelegramFakeOptions {
   port?: number;
   /** Called with each request once it is answered (for a fake run by hand: see fake-cli.ts). */
   onRequest?: (request: TelegramFakeRequest) => void;
+  /**
+   * Answers every request this many milliseconds after it arrived, as a network across the internet
+   * takes 200–1,000 ms (default 0: at once). Requests wait side by side: what the fake counts in
+   * `inFlight` and `peakInFlight` is how many a client kept waiting at once.
+   */
+  latencyMs?: number;
 }
 
 export class TelegramFake {
@@ -71,6 +78,8 @@ export class TelegramFake {
   readonly #chats = new Map<number, FakeChat>();
   readonly #close: () => Promise<void>;
   #onRequest: ((request: TelegramFakeRequest) => void) | undefined;
+  #inFlight = 0;
+  #peakInFlight = 0;
   #nextChat = 1_000_000_001;
   #nextBot = 7_000_000_001;
   #nextGroup = 1;
@@ -84,7 +93,14 @@ export class TelegramFake {
     if (options.checkSpec !== false) sharedCheck ??= TelegramSpecCheck.load();
     const check = options.checkSpec === false ? undefined : sharedCheck;
     let fake: TelegramFake | undefined;
-    const server = await startFakeServer((request) => fake!.#handle(request, check), options.port);
+    const latencyMs = options.latencyMs ?? 0;
+    if (!Number.isFinite(latencyMs) || latencyMs < 0) {
+      throw new Error(`latencyMs must be a number of milliseconds, 0 or more; it is ${latencyMs}.`);
+    }
+    const server = await startFakeServer(
+      (request) => fake!.#answerAfter(latencyMs, request, check),
+      options.port,
+    );
     fake = new TelegramFake(server.url, server.close);
     fake.#onRequest = options.onRequest;
     return fake;
@@ -92,6 +108,31 @@ export class TelegramFake {
 
   close(): Promise<void> {
     return this.#close();
+  }
+
+  /** Requests received and not yet answered. */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /** The most requests ever received and not yet answered at one moment. */
+  get peakInFlight(): number {
+    return this.#peakInFlight;
+  }
+
+  async #answerAfter(
+    latencyMs: number,
+    request: FakeRequest,
+    check: TelegramSpecCheck | undefined,
+  ): Promise<FakeAnswer> {
+    this.#inFlight += 1;
+    this.#peakInFlight = Math.max(this.#peakInFlight, this.#inFlight);
+    try {
+      if (latencyMs > 0) await delay(latencyMs);
+      return await this.#handle(request, check);
+    } finally {
+      this.#inFlight -= 1;
+    }
   }
 
   /** Creates a bot, as @BotFather does; its token is what a user pastes. */
