@@ -23,4 +23,4 @@ export {
   SqliteStore,
   type SqliteStoreOptions,
   type Synchronous,
-} from "./store/sqlite-store.ts";
+} from "./store/sqlite/sqlite-store.ts";

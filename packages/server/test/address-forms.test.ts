@@ -3,7 +3,7 @@ import { SAMPLE_PNG } from "@socialpub/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLogger } from "../src/logging.ts";
 import { type RunningServer, type StartServerOptions, startServer } from "../src/server.ts";
-import { openSqliteStore, type SqliteStore } from "../src/store/sqlite-store.ts";
+import { openSqliteStore, type SqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 
 const running: { server: RunningServer; store: SqliteStore }[] = [];
 afterEach(async () => {

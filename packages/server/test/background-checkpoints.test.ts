@@ -3,7 +3,7 @@ import { DatabaseSync } from "node:sqlite";
 import { setTimeout as sleep } from "node:timers/promises";
 import { newId, type PostRecord } from "@socialpub/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { openSqliteStore } from "../src/store/sqlite-store.ts";
+import { openSqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 import { tempDir } from "./support/temp-dir.ts";
 
 const dirs: ReturnType<typeof tempDir>[] = [];

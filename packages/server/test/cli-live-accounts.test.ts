@@ -6,7 +6,7 @@ import { type BlueskyPeer, NO_PDS, needsPds, type PeerAccount } from "@socialpub
 import type { DiscordFake } from "@socialpub/networks/discord/fake";
 import type { TelegramFake } from "@socialpub/networks/telegram/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSqliteStore } from "../src/store/sqlite-store.ts";
+import { openSqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 import { runCli, startServerProcess } from "./support/cli-process.ts";
 import { type LivePeers, startLivePeers } from "./support/live-peers.ts";
 import { tempDir } from "./support/temp-dir.ts";

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { provisionUser } from "@socialpub/core/testing";
 import { XFake } from "@socialpub/networks/x/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSqliteStore } from "../src/store/sqlite-store.ts";
+import { openSqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 import { runCli, startServerProcess } from "./support/cli-process.ts";
 import { FrontProxy } from "./support/front-proxy.ts";
 import { tempDir } from "./support/temp-dir.ts";

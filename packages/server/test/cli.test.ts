@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { openSqliteStore } from "../src/store/sqlite-store.ts";
+import { openSqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 import {
   api,
   runCli,

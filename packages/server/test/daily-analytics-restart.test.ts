@@ -3,7 +3,7 @@ import { FakeClock } from "@socialpub/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLogger } from "../src/logging.ts";
 import { startServer } from "../src/server.ts";
-import { openSqliteStore } from "../src/store/sqlite-store.ts";
+import { openSqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 import { tempDir } from "./support/temp-dir.ts";
 
 const DAY = 86_400_000;

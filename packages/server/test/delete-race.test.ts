@@ -2,7 +2,7 @@ import { provisionUser } from "@socialpub/core";
 import { afterEach, describe, it } from "vitest";
 import { createLogger } from "../src/logging.ts";
 import { startServer } from "../src/server.ts";
-import { openSqliteStore } from "../src/store/sqlite-store.ts";
+import { openSqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 import { expectCleanOutcomes, raceDeletesAgainstScheduler } from "./support/delete-race.ts";
 import { tempDir } from "./support/temp-dir.ts";
 

@@ -1,5 +1,5 @@
 import { describe, it } from "vitest";
-import { openSqliteStore } from "../src/store/sqlite-store.ts";
+import { openSqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 import { grantBackfillCase } from "./support/grant-backfill-case.ts";
 import { tempDir } from "./support/temp-dir.ts";
 

@@ -1,6 +1,6 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { afterEach, describe, expect, it } from "vitest";
-import { GroupCommit } from "../src/store/group-commit.ts";
+import { GroupCommit } from "../src/store/sqlite/group-commit.ts";
 import { tempDir } from "./support/temp-dir.ts";
 
 /** A WAL database file, a group commit over one connection to it, and a second connection to look. */

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { HttpTimeouts } from "../src/http/http-server.ts";
 import { createLogger } from "../src/logging.ts";
 import { type RunningServer, startServer } from "../src/server.ts";
-import { openSqliteStore, type SqliteStore } from "../src/store/sqlite-store.ts";
+import { openSqliteStore, type SqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 
 /*
  * What the whole server (HTTP layer and service together) answers at the edges of HTTP: methods the

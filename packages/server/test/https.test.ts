@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { NodeAdapterName } from "../src/http/http-server.ts";
 import { createLogger } from "../src/logging.ts";
 import { type RunningServer, type StartServerOptions, startServer } from "../src/server.ts";
-import { openSqliteStore, type SqliteStore } from "../src/store/sqlite-store.ts";
+import { openSqliteStore, type SqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 import { runCli, type ServerProcess, startServerProcess, TEST_KEY } from "./support/cli-process.ts";
 import { makeTestCertificate, type TestCertificate } from "./support/self-signed.ts";
 import { tempDir } from "./support/temp-dir.ts";

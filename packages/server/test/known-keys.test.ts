@@ -1,7 +1,7 @@
 import { generateApiKey, hashApiKey, newId, type PostRecord, provisionUser } from "@socialpub/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { KnownKeys } from "../src/store/known-keys.ts";
-import { openSqliteStore, type SqliteStore } from "../src/store/sqlite-store.ts";
+import { KnownKeys } from "../src/store/sqlite/known-keys.ts";
+import { openSqliteStore, type SqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 import { tempDir } from "./support/temp-dir.ts";
 
 /*

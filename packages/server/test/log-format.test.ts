@@ -4,7 +4,7 @@ import { provisionUser } from "@socialpub/core";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createLogger, type LogFormat, type LogLevel, logFormatFor } from "../src/logging.ts";
 import { type RunningServer, startServer } from "../src/server.ts";
-import { openSqliteStore, type SqliteStore } from "../src/store/sqlite-store.ts";
+import { openSqliteStore, type SqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 import { CLI, type ServerProcess, startServerProcess } from "./support/cli-process.ts";
 import { tempDir } from "./support/temp-dir.ts";
 

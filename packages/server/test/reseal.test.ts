@@ -1,5 +1,5 @@
 import { afterEach, describe } from "vitest";
-import { openSqliteStore, type SqliteStore } from "../src/store/sqlite-store.ts";
+import { openSqliteStore, type SqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 import { resealCases } from "./support/reseal-cases.ts";
 import { tempDir } from "./support/temp-dir.ts";
 

@@ -1,6 +1,6 @@
 import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
-import { openSqliteStore } from "../src/store/sqlite-store.ts";
+import { openSqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 import { api, type ServerProcess, TEST_KEY } from "./support/cli-process.ts";
 import { useDevServers } from "./support/dev-servers.ts";
 

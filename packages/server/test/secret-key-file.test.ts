@@ -5,7 +5,7 @@ import { provisionUser, verifyWebhook } from "@socialpub/core";
 import { WebhookReceiver } from "@socialpub/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { serverKeySource } from "../src/live/secret-key.ts";
-import { openSqliteStore } from "../src/store/sqlite-store.ts";
+import { openSqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 import {
   api,
   runCli,

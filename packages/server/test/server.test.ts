@@ -2,7 +2,7 @@ import { type ProvisionedUser, provisionUser } from "@socialpub/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLogger, type LogLevel } from "../src/logging.ts";
 import { type RunningServer, startServer } from "../src/server.ts";
-import { openSqliteStore, type SqliteStore } from "../src/store/sqlite-store.ts";
+import { openSqliteStore, type SqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 
 interface Running {
   server: RunningServer;

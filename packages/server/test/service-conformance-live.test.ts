@@ -1,7 +1,7 @@
 import { describeServiceConformance, LIVE_GROUPS } from "@socialpub/core/testing";
 import { NO_PDS, needsPds } from "@socialpub/networks/bluesky/peer";
 import { afterAll, beforeAll, describe, expect } from "vitest";
-import { openSqliteStore } from "../src/store/sqlite-store.ts";
+import { openSqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 import {
   type ConformancePeers,
   liveHttpTarget,

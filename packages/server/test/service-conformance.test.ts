@@ -1,5 +1,5 @@
 import { describeServiceConformance } from "@socialpub/core/testing";
-import { openSqliteStore } from "../src/store/sqlite-store.ts";
+import { openSqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 import { httpTarget } from "./support/http-target.ts";
 import { tempDir } from "./support/temp-dir.ts";
 

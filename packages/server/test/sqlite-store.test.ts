@@ -4,7 +4,7 @@ import { type NewEvent, NOT_ATTEMPTED, newId, type PostRecord, type TargetRecord
 import { afterEach, describe, expect, it } from "vitest";
 import { migrate, SchemaTooNewError } from "../src/store/migrate.ts";
 import { MIGRATIONS } from "../src/store/migrations/index.ts";
-import { openSqliteStore } from "../src/store/sqlite-store.ts";
+import { openSqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 import { tempDir } from "./support/temp-dir.ts";
 
 const dirs: ReturnType<typeof tempDir>[] = [];

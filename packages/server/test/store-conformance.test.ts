@@ -1,5 +1,5 @@
 import { describeStoreConformance } from "@socialpub/core/testing";
-import { openSqliteStore } from "../src/store/sqlite-store.ts";
+import { openSqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 import { tempDir } from "./support/temp-dir.ts";
 
 describeStoreConformance("SQLite in memory", () => openSqliteStore(":memory:"));

@@ -2,8 +2,8 @@ import { DatabaseSync } from "node:sqlite";
 import { generateApiKey, hashApiKey, provisionUser } from "@socialpub/core";
 import { describe, expect, it } from "vitest";
 import { createKey } from "../src/cli/admin/keys.ts";
-import { openSqliteStore } from "../src/store/sqlite-store.ts";
-import { UsageCounter } from "../src/store/usage-counter.ts";
+import { openSqliteStore } from "../src/store/sqlite/sqlite-store.ts";
+import { UsageCounter } from "../src/store/sqlite/usage-counter.ts";
 import { tempDir } from "./support/temp-dir.ts";
 
 /** A counter over a plain map, recording each transaction it is given. */

@@ -4,7 +4,7 @@ import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLogger } from "../src/logging.ts";
 import { type RunningServer, startServer } from "../src/server.ts";
-import { openSqliteStore } from "../src/store/sqlite-store.ts";
+import { openSqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 import { api, type ServerProcess, startServerProcess, TEST_KEY } from "./support/cli-process.ts";
 import { tempDir } from "./support/temp-dir.ts";
 

@@ -15,7 +15,7 @@ export {
   LIVE_GROUPS,
   type ServiceConformanceGroup,
 } from "./service-conformance.ts";
-export { describeStoreConformance, type MakeStore } from "./store-conformance.ts";
+export { describeStoreConformance, type MakeStore } from "./store-conformance/index.ts";
 export {
   type ReceivedRequest,
   type ReceiverAnswer,

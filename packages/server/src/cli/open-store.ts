@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Store } from "@socialpub/core";
 import type { PostgresStore } from "../store/postgres/postgres-store.ts";
-import { openSqliteStore, type SqliteStore, type Synchronous } from "../store/sqlite-store.ts";
+import { openSqliteStore, type SqliteStore, type Synchronous } from "../store/sqlite/sqlite-store.ts";
 import { CliError, describeFailure } from "./errors.ts";
 
 /** `--db postgres://…` (or postgresql://) selects the PostgreSQL store; anything else is a SQLite file. */

@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import type { SQLInputValue } from "node:sqlite";
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -344,4 +346,41 @@ export function toIdempotency(row: Row): IdempotencyRecord {
     created_at: int(row, "created_at"),
     expires_at: int(row, "expires_at"),
   };
+}
+
+/** The fields of a patch that are set: undefined ones (`{url: undefined}`) leave the record as it is. */
+export function definedFields<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/** A new delivery's id. */
+export function newDeliveryId(): string {
+  return `dlv_${randomUUID().replaceAll("-", "")}`;
+}
+
+/**
+ * A target's columns after its key (status … publish_step), in the order both the insert of a post's
+ * targets and the update of finished ones list them.
+ */
+export function targetValues(t: TargetRecord): SQLInputValue[] {
+  return [
+    t.status,
+    t.text,
+    t.permalink,
+    t.error,
+    t.published_at,
+    t.reach,
+    t.likes,
+    t.comments,
+    t.shares,
+    t.attempts,
+    t.attempted_at,
+    t.in_flight ? 1 : 0,
+    t.outcome_unknown ? 1 : 0,
+    t.next_attempt_at,
+    t.remote_id,
+    t.metrics_due_at,
+    t.metrics_reads,
+    t.publish_step,
+  ];
 }

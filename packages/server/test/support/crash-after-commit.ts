@@ -12,7 +12,7 @@ import type { Store } from "@socialpub/core";
 import { createLogger } from "../../src/logging.ts";
 import { startServer } from "../../src/server.ts";
 import { lockDatabaseForServer } from "../../src/store/server-lock.ts";
-import { openSqliteStore } from "../../src/store/sqlite-store.ts";
+import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.ts";
 
 const [database, method, which = "1"] = process.argv.slice(2);
 if (!database || !method) throw new Error("usage: crash-after-commit.ts <database> <store method> [<call>]");

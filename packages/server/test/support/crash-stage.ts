@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { provisionUser } from "@socialpub/core/testing";
 import { expect, onTestFinished } from "vitest";
-import { openSqliteStore } from "../../src/store/sqlite-store.ts";
+import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.ts";
 import { api, type ServerProcess, startServerProcess } from "./cli-process.ts";
 import { FrontProxy } from "./front-proxy.ts";
 import { HoldingProxy } from "./holding-proxy.ts";

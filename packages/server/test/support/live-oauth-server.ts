@@ -12,7 +12,7 @@ import { type NetworkAddresses, networkAdapters } from "../../src/live/network-a
 import type { OAuthAppSettings } from "../../src/live/oauth-settings.ts";
 import { createLogger } from "../../src/logging.ts";
 import { type RunningServer, startServer } from "../../src/server.ts";
-import { openSqliteStore } from "../../src/store/sqlite-store.ts";
+import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.ts";
 import { api } from "./cli-process.ts";
 import { FrontProxy } from "./front-proxy.ts";
 

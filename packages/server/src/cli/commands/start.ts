@@ -10,7 +10,7 @@ import { FileMediaStorage } from "../../media/file-media-storage.ts";
 import { DEFAULT_RETENTION_DAYS } from "../../retention.ts";
 import { startServer } from "../../server.ts";
 import { lockDatabaseForServer } from "../../store/server-lock.ts";
-import type { Synchronous } from "../../store/sqlite-store.ts";
+import type { Synchronous } from "../../store/sqlite/sqlite-store.ts";
 import { DEV_EMAIL, setUpDevUser } from "../admin/dev-user.ts";
 import { CliError, describeFailure } from "../errors.ts";
 import { readTlsFiles } from "../input/tls-files.ts";

@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import type { Synchronous } from "./sqlite-store.ts";
+import type { Synchronous } from "./core.ts";
 
 /**
  * In WAL mode, committed pages are copied back into the database file by checkpoints. SQLite runs one

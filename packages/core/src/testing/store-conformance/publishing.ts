@@ -1,0 +1,260 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import type { NetworkId } from "../../contract/networks.ts";
+import type { PostRecord, Store } from "../../store/types.ts";
+import { type StoreFixture, T0 } from "./fixture.ts";
+
+/** Publishing targets: attempts claimed, outcomes settled with their post. */
+export function describePublishing(fixture: StoreFixture): void {
+  const { user, post, target, event } = fixture;
+  let store: Store;
+
+  describe("publishing targets", () => {
+    beforeEach(() => {
+      store = fixture.store;
+    });
+
+    it("beginTargetAttempts starts each due pending target once: in flight, counted, timed", async () => {
+      const u = await user();
+      const p = post(u.id, { status: "publishing", platforms: ["x", "bluesky", "discord"] });
+      await store.insertPost(p, [
+        target(p.id, "x"),
+        target(p.id, "bluesky", { next_attempt_at: T0 + 60_000 }),
+        target(p.id, "discord", { status: "published" }),
+      ]);
+      const started = await store.beginTargetAttempts(p.id, ["x", "bluesky", "discord"], T0);
+      expect(started).toEqual([
+        { ...target(p.id, "x"), in_flight: true, attempts: 1, attempted_at: T0, next_attempt_at: null },
+      ]);
+      expect(await store.beginTargetAttempts(p.id, ["x"], T0 + 1)).toEqual([]);
+      const concurrent = await Promise.all([
+        store.beginTargetAttempts(p.id, ["bluesky"], T0 + 60_000),
+        store.beginTargetAttempts(p.id, ["bluesky"], T0 + 60_000),
+      ]);
+      expect(concurrent.flat()).toHaveLength(1);
+    });
+
+    it("beginAllAttempts, where a store has it, is getTargets and beginTargetAttempts of every target in one step", async (ctx) => {
+      if (!store.beginAllAttempts) return ctx.skip();
+      const u = await user();
+      const p = post(u.id, { status: "publishing", platforms: ["x", "bluesky", "discord"] });
+      const waiting = target(p.id, "bluesky", { next_attempt_at: T0 + 60_000 });
+      const done = target(p.id, "discord", { status: "published" });
+      await store.insertPost(p, [target(p.id, "x"), waiting, done]);
+      const startedX = {
+        ...target(p.id, "x"),
+        in_flight: true,
+        attempts: 1,
+        attempted_at: T0,
+        next_attempt_at: null,
+      };
+      expect(await store.beginAllAttempts(p.id, T0)).toEqual({
+        targets: [startedX, waiting, done],
+        started: [startedX],
+      });
+      expect(await store.beginAllAttempts(p.id, T0 + 1)).toEqual({
+        targets: [startedX, waiting, done],
+        started: [],
+      });
+      const concurrent = await Promise.all([
+        store.beginAllAttempts(p.id, T0 + 60_000),
+        store.beginAllAttempts(p.id, T0 + 60_000),
+      ]);
+      expect(concurrent.flatMap((c) => c.started).map((t) => t.platform)).toEqual(["bluesky"]);
+      expect(await store.beginAllAttempts("post_missing", T0)).toEqual({ targets: [], started: [] });
+    });
+
+    it("finishTargets writes outcomes and settles the post: published, publishing while pending, draft when all failed", async () => {
+      const u = await user();
+      const p = post(u.id, { status: "publishing", platforms: ["x", "bluesky"], scheduled_at: T0 });
+      await store.insertPost(p, [target(p.id, "x"), target(p.id, "bluesky")]);
+      const failedX = target(p.id, "x", { status: "failed", error: "X: refused" });
+      const stillPublishing = await store.finishTargets(p.id, [failedX], T0 + 5, {
+        events: [event(u.id, "post.failed")],
+      });
+      expect(stillPublishing).toMatchObject({ status: "publishing", published_at: null });
+      const publishedBluesky = target(p.id, "bluesky", {
+        status: "published",
+        permalink: "https://bsky.app/x",
+        published_at: T0 + 9,
+      });
+      const settled = await store.finishTargets(p.id, [publishedBluesky], T0 + 9, (written) => ({
+        events: [event(u.id, written.status === "published" ? "post.published" : "post.failed")],
+      }));
+      expect(settled).toMatchObject({ status: "published", published_at: T0 + 9 });
+      expect(await store.getTargets(p.id)).toEqual([failedX, publishedBluesky]);
+      expect((await store.listEvents(u.id)).map((e) => e.type)).toEqual(["post.failed", "post.published"]);
+      // A later write keeps the first publication time.
+      expect(await store.finishTargets(p.id, [], T0 + 99)).toMatchObject({ published_at: T0 + 9 });
+
+      const q = post(u.id, { status: "publishing", scheduled_at: T0 });
+      await store.insertPost(q, [target(q.id, "x")]);
+      expect(
+        await store.finishTargets(q.id, [target(q.id, "x", { status: "failed", error: "no" })], T0),
+      ).toMatchObject({
+        status: "draft",
+        scheduled_at: null,
+        published_at: null,
+      });
+      expect(await store.finishTargets("post_missing", [], T0, { events: [event(u.id)] })).toBeNull();
+      expect(await store.listEvents(u.id)).toHaveLength(2);
+    });
+
+    it("finishTargets never writes over a target already settled: a late outcome, and what it would announce, are dropped", async () => {
+      const u = await user();
+      const p = post(u.id, { status: "publishing", platforms: ["x", "bluesky"], scheduled_at: T0 });
+      await store.insertPost(p, [target(p.id, "x"), target(p.id, "bluesky")]);
+      const first = target(p.id, "x", {
+        status: "published",
+        permalink: "https://x.com/i/1",
+        published_at: T0 + 5,
+      });
+      // One event per network written, as the publisher announces them.
+      const writtenBy: NetworkId[][] = [];
+      const announce = (_: PostRecord, written: ReadonlySet<NetworkId>) => {
+        writtenBy.push([...written]);
+        return { events: [...written].map(() => event(u.id)) };
+      };
+      await store.finishTargets(p.id, [first], T0 + 5, announce);
+      // Another attempt of the same post (an instance that took it over) comes late with its own outcome,
+      // beside an outcome for a network still pending: only that one is written and announced.
+      const late = target(p.id, "x", {
+        status: "published",
+        permalink: "https://x.com/i/2",
+        published_at: T0 + 9,
+      });
+      const bluesky = target(p.id, "bluesky", { status: "failed", error: "Bluesky: refused" });
+      const settled = await store.finishTargets(p.id, [late, bluesky], T0 + 9, announce);
+      expect(settled).toMatchObject({ status: "published", published_at: T0 + 5 });
+      expect(await store.getTargets(p.id)).toEqual([first, bluesky]);
+      expect(writtenBy).toEqual([["x"], ["bluesky"]]);
+      // A failed target is as final: a late "published" does not revive it.
+      const lateBluesky = target(p.id, "bluesky", { status: "published", permalink: "https://bsky.app/2" });
+      await store.finishTargets(p.id, [lateBluesky], T0 + 12, announce);
+      expect((await store.getTargets(p.id))[1]).toEqual(bluesky);
+      expect(writtenBy).toEqual([["x"], ["bluesky"], []]);
+      expect(await store.listEvents(u.id)).toHaveLength(2);
+    });
+
+    it("claimDueTargets hands out due retries once, earliest first, only of publishing or published posts", async () => {
+      const u = await user();
+      const p = post(u.id, { status: "publishing", platforms: ["x", "bluesky"] });
+      await store.insertPost(p, [
+        target(p.id, "x", { next_attempt_at: T0 + 2_000, attempts: 1 }),
+        target(p.id, "bluesky", { next_attempt_at: T0 + 1_000, attempts: 2 }),
+      ]);
+      const d = post(u.id, { status: "draft" });
+      await store.insertPost(d, [target(d.id, "x", { next_attempt_at: T0 })]);
+      expect(await store.nextTargetAttemptAt()).toBe(T0);
+      expect(await store.claimDueTargets(T0 + 500, 10)).toEqual([]);
+      const claimed = await store.claimDueTargets(T0 + 5_000, 10);
+      expect(
+        claimed.map((c) => [c.post.id, c.target.platform, c.target.attempts, c.target.in_flight]),
+      ).toEqual([
+        [p.id, "bluesky", 3, true],
+        [p.id, "x", 2, true],
+      ]);
+      expect(await store.claimDueTargets(T0 + 5_000, 10)).toEqual([]);
+    });
+
+    it("releaseInterruptedTargets marks attempts cut off before a time as of unknown outcome and due now", async () => {
+      const u = await user();
+      const p = post(u.id, { status: "publishing", platforms: ["x", "bluesky"] });
+      await store.insertPost(p, [target(p.id, "x"), target(p.id, "bluesky")]);
+      expect(await store.oldestAttemptInFlight()).toBeNull();
+      await store.beginTargetAttempts(p.id, ["x"], T0);
+      await store.beginTargetAttempts(p.id, ["bluesky"], T0 + 10_000);
+      expect(await store.oldestAttemptInFlight()).toBe(T0);
+      expect(await store.releaseInterruptedTargets(T0 + 5_000, T0 + 20_000)).toBe(1);
+      expect(await store.oldestAttemptInFlight()).toBe(T0 + 10_000);
+      const [x, bluesky] = await store.getTargets(p.id);
+      expect(x).toMatchObject({
+        in_flight: false,
+        outcome_unknown: true,
+        next_attempt_at: T0 + 20_000,
+        attempts: 1,
+      });
+      expect(bluesky).toMatchObject({ in_flight: true, outcome_unknown: false });
+      expect(await store.nextTargetAttemptAt()).toBe(T0 + 20_000);
+    });
+
+    it("saveTargetStep keeps a publish's progress on the attempt in flight, through a crash and the next attempt", async () => {
+      const u = await user();
+      const p = post(u.id, { mode: "live", status: "publishing", platforms: ["instagram", "threads"] });
+      await store.insertPost(p, [target(p.id, "instagram"), target(p.id, "threads")]);
+      // Not in flight: nothing is saved.
+      expect(await store.saveTargetStep(p.id, "instagram", 0, '{"container":"1"}')).toBe(false);
+      await store.beginTargetAttempts(p.id, ["instagram"], T0);
+      expect(await store.saveTargetStep(p.id, "instagram", 2, '{"container":"1"}')).toBe(false);
+      expect(await store.saveTargetStep(p.id, "instagram", 1, '{"container":"17"}')).toBe(true);
+      expect(await store.saveTargetStep("post_missing", "instagram", 1, "{}")).toBe(false);
+      const [instagram, threads] = await store.getTargets(p.id);
+      expect(instagram).toMatchObject({ in_flight: true, publish_step: '{"container":"17"}' });
+      expect(threads!.publish_step).toBeNull();
+      // A crash: the step outlives the attempt, and the next attempt starts with it.
+      expect(await store.releaseInterruptedTargets(T0 + 1, T0 + 5)).toBe(1);
+      expect(await store.saveTargetStep(p.id, "instagram", 1, '{"container":"99"}')).toBe(false);
+      const [claimed] = await store.claimDueTargets(T0 + 5, 10);
+      expect(claimed!.target).toMatchObject({
+        platform: "instagram",
+        attempts: 2,
+        outcome_unknown: true,
+        publish_step: '{"container":"17"}',
+      });
+      expect(await store.saveTargetStep(p.id, "instagram", 2, '{"container":"17","sent":true}')).toBe(true);
+      // The outcome written replaces it (here: cleared once published).
+      const done = {
+        ...claimed!.target,
+        status: "published" as const,
+        in_flight: false,
+        publish_step: null,
+      };
+      await store.finishTargets(p.id, [done], T0 + 9);
+      expect((await store.getTargets(p.id))[0]).toEqual(done);
+      const kept = { ...threads!, next_attempt_at: T0 + 60_000, publish_step: '{"container":"5"}' };
+      await store.finishTargets(p.id, [kept], T0 + 10);
+      expect((await store.getTargets(p.id))[1]).toEqual(kept);
+    });
+
+    it("recentAttemptTimes lists an account's attempts since a time, per user, mode and network", async () => {
+      const u = await user();
+      const other = await user();
+      const live = post(u.id, { mode: "live", status: "publishing", platforms: ["telegram"] });
+      const live2 = post(u.id, { mode: "live", status: "publishing", platforms: ["telegram"] });
+      const sandbox = post(u.id, { mode: "test", status: "publishing", platforms: ["telegram"] });
+      const theirs = post(other.id, { mode: "live", status: "publishing", platforms: ["telegram"] });
+      for (const p of [live, live2, sandbox, theirs]) await store.insertPost(p, [target(p.id, "telegram")]);
+      await store.beginTargetAttempts(live.id, ["telegram"], T0);
+      await store.beginTargetAttempts(live2.id, ["telegram"], T0 + 3_000);
+      await store.beginTargetAttempts(sandbox.id, ["telegram"], T0 + 1_000);
+      await store.beginTargetAttempts(theirs.id, ["telegram"], T0 + 2_000);
+      expect(await store.recentAttemptTimes(u.id, "live", "telegram", T0)).toEqual([T0, T0 + 3_000]);
+      expect(await store.recentAttemptTimes(u.id, "live", "telegram", T0 + 1)).toEqual([T0 + 3_000]);
+      expect(await store.recentAttemptTimes(u.id, "live", "discord", 0)).toEqual([]);
+    });
+
+    it("metrics reads are claimed when due and leased; scheduleMetricsRead sets the next", async () => {
+      const u = await user();
+      const p = post(u.id, { mode: "live", status: "published", platforms: ["bluesky", "x"] });
+      await store.insertPost(p, [
+        target(p.id, "bluesky", { status: "published", metrics_due_at: T0 + 300_000 }),
+        target(p.id, "x", { status: "pending", metrics_due_at: T0 }),
+      ]);
+      expect(await store.nextMetricsReadAt()).toBe(T0 + 300_000);
+      expect(await store.claimDueMetricReads(T0, T0 + 600_000, 10)).toEqual([]);
+      const [claimed, ...rest] = await store.claimDueMetricReads(T0 + 300_000, T0 + 900_000, 10);
+      expect(rest).toEqual([]);
+      expect(claimed).toMatchObject({
+        post: { id: p.id },
+        target: { platform: "bluesky", metrics_due_at: T0 + 900_000 },
+      });
+      expect(await store.claimDueMetricReads(T0 + 300_000, T0 + 900_000, 10)).toEqual([]);
+      await store.scheduleMetricsRead(p.id, "bluesky", T0 + 3_600_000, 1);
+      expect((await store.getTargets(p.id))[0]).toMatchObject({
+        metrics_due_at: T0 + 3_600_000,
+        metrics_reads: 1,
+      });
+      await store.scheduleMetricsRead(p.id, "bluesky", null, 5);
+      expect(await store.nextMetricsReadAt()).toBeNull();
+    });
+  });
+}
