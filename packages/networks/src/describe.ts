@@ -76,8 +76,6 @@ export interface NetworkDescription<Id extends NetworkId = NetworkId> {
   readonly rules: NetworkRule;
   /** The network's own limits on publishing, per account. */
   readonly pacing: readonly PacingRule[];
-  /** True when the network's grants end and may not be refreshed, so an account must reconnect in time. */
-  readonly grantsEnd?: boolean;
 }
 
 /** A network's description and the factory of its adapter from the settings the server read. */

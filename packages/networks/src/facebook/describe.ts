@@ -28,5 +28,4 @@ export const facebookDescription = {
   // Meta limits a Page's calls by its engaged users (Business Use Case limits), and says so when hit;
   // a cap of 25 posts an hour per Page keeps a schedule well inside them.
   pacing: [{ count: 25, windowMs: 60 * 60_000 }],
-  grantsEnd: true,
 } as const satisfies NetworkDescription<"facebook">;

@@ -26,5 +26,4 @@ export const instagramDescription = {
   rules: NETWORK_RULES.instagram,
   // Instagram's content publishing limit: 50 posts per 24 hours per account.
   pacing: [{ count: 50, windowMs: 24 * 60 * 60_000 }],
-  grantsEnd: true,
 } as const satisfies NetworkDescription<"instagram">;

@@ -22,5 +22,4 @@ export const linkedinDescription = {
   rules: NETWORK_RULES.linkedin,
   // LinkedIn's member limit on creating posts: 150 a day.
   pacing: [{ count: 150, windowMs: 24 * 60 * 60_000 }],
-  grantsEnd: true,
 } as const satisfies NetworkDescription<"linkedin">;

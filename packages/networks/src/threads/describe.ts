@@ -22,5 +22,4 @@ export const threadsDescription = {
   rules: NETWORK_RULES.threads,
   // Threads' documented publishing limit: 250 posts per 24 hours per profile.
   pacing: [{ count: 250, windowMs: 24 * 60 * 60_000 }],
-  grantsEnd: true,
 } as const satisfies NetworkDescription<"threads">;
