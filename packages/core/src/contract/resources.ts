@@ -69,7 +69,9 @@ export type Target = z.infer<typeof Target>;
 /** One piece of media as a network would get it (extension: POST /posts/validate). */
 export const MediaPreview = z
   .object({
-    url: z.string().describe("where the network fetches it: the URL given, or the upload's URL for a med_ id"),
+    url: z
+      .string()
+      .describe("where the network fetches it: the URL given, or the upload's URL for a med_ id"),
     type: z.string().nullable().describe("MIME type; null when it cannot be told before publishing"),
   })
   .meta({ id: "MediaPreview" });
@@ -89,7 +91,10 @@ export const TargetPreview = z
   .object({
     platform: NetworkId,
     parts: z.array(PartPreview).describe("the messages it would publish, in order; one today"),
-    first_comment: z.string().nullable().describe("the text of the first comment it would add; null when none"),
+    first_comment: z
+      .string()
+      .nullable()
+      .describe("the text of the first comment it would add; null when none"),
     notes: z
       .array(z.string())
       .describe("what was adapted or not carried, in words (e.g. text shortened from 412 to 280 characters)"),

@@ -189,7 +189,10 @@ export const ROUTES: readonly AnyRoute[] = [
     idempotencyKey: false,
     body: { schema: CreatePostBody },
     responses: {
-      200: { description: "The post would be accepted; what each network would get.", schema: PostValidation },
+      200: {
+        description: "The post would be accepted; what each network would get.",
+        schema: PostValidation,
+      },
       400: { description: "What POST /posts would answer 400 for, with the same message." },
     },
     handler: validatePost,

@@ -66,7 +66,10 @@ function retryable(post: PostRecord, targets: readonly TargetRecord[]): TargetRe
     throw new HttpError(409, "The post is publishing; retry it once it has finished (GET /posts/{id}).");
   }
   if (post.status === "scheduled") {
-    throw new HttpError(409, "The post is scheduled and has not been published yet: there is nothing to retry.");
+    throw new HttpError(
+      409,
+      "The post is scheduled and has not been published yet: there is nothing to retry.",
+    );
   }
   const underWay = targets.filter((t) => t.status === "pending");
   if (post.status === "published" && underWay.length > 0) {
@@ -112,4 +115,6 @@ function sentAgain(target: TargetRecord): TargetRecord {
 const OUTCOME_UNKNOWN = /: outcome unknown: check the network \(/;
 
 const names = (targets: readonly TargetRecord[]) =>
-  new Intl.ListFormat("en", { type: "conjunction" }).format(targets.map((t) => NETWORK_RULES[t.platform].name));
+  new Intl.ListFormat("en", { type: "conjunction" }).format(
+    targets.map((t) => NETWORK_RULES[t.platform].name),
+  );

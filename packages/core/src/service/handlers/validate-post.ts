@@ -17,7 +17,11 @@ import { checkMonthlyPosts, checkPostContent, type PostContent, pendingTargets }
  * first comment and notes on what was adapted. Writes nothing: no post, no event, no place in the
  * month's posts; the call itself counts toward the rate limit and the month's API calls as any call.
  */
-export async function validatePost({ deps, body, caller }: RequestContext<CreatePostBody>): Promise<Response> {
+export async function validatePost({
+  deps,
+  body,
+  caller,
+}: RequestContext<CreatePostBody>): Promise<Response> {
   const now = deps.clock.now();
   if (body.draft === true && body.schedule_at !== undefined) {
     throw badRequest("A draft has no schedule: send draft: true or schedule_at, not both.");

@@ -27,9 +27,10 @@ export function validateTests(h: Harness): void {
       expect(targets[0].parts[0].text.length).toBeLessThan(long.length);
       // X counts some characters as two (the closing …), so its figure is X's own.
       expect(targets[0].notes).toHaveLength(1);
-      const [, from, to] = /^text shortened from (\d+) to (\d+) characters as X counts them, to fit X's limit of 280$/.exec(
-        targets[0].notes[0],
-      )!;
+      const [, from, to] =
+        /^text shortened from (\d+) to (\d+) characters as X counts them, to fit X's limit of 280$/.exec(
+          targets[0].notes[0],
+        )!;
       expect([Number(from), Number(to) <= 280, Number(to) > 250]).toEqual([long.length, true, true]);
       expect(targets[1].notes).toEqual([
         `text shortened from ${long.length} to ${length(targets[1])} characters, to fit Bluesky's limit of 300`,
@@ -68,7 +69,11 @@ export function validateTests(h: Harness): void {
       // Once they are used, validate refuses what POST /posts refuses.
       const refused = await user.post("/posts", { caption: "One more", platforms: ["x"], draft: true });
       expect(refused.status).toBe(400);
-      const checked = await user.post("/posts/validate", { caption: "One more", platforms: ["x"], draft: true });
+      const checked = await user.post("/posts/validate", {
+        caption: "One more",
+        platforms: ["x"],
+        draft: true,
+      });
       expect([checked.status, checked.body]).toEqual([400, refused.body]);
     });
 
@@ -97,7 +102,11 @@ export function validateTests(h: Harness): void {
       const user = await h.user({ accounts: ["x"] });
       const media = await user.post("/media", { url: "https://cdn.example.com/clip.mp4" });
       expect(media.status, media.text).toBe(201);
-      const res = await user.post("/posts/validate", { caption: "Short", platforms: ["x"], media: media.body.id });
+      const res = await user.post("/posts/validate", {
+        caption: "Short",
+        platforms: ["x"],
+        media: media.body.id,
+      });
       expect(res.status, res.text).toBe(200);
       expect(res.body.targets).toEqual([
         {
