@@ -88,7 +88,7 @@ function notesFor(content: PostContent, platform: NetworkId, text: string): stri
     const counted = rule.lengthUnit === "weighted" ? ` as ${rule.name} counts them` : "";
     const withMedia = hasMedia && rule.textLimitWithMedia !== undefined ? " with media" : "";
     notes.push(
-      `text shortened from ${measure(original, rule.lengthUnit)} to ${measure(text, rule.lengthUnit)} characters${counted}, to fit ${rule.name}'s limit of ${limit}${withMedia}`,
+      `text shortened from ${measure(original, rule.lengthUnit)} to ${measure(text, rule.lengthUnit)} characters${counted}, to fit the ${rule.name} limit of ${limit}${withMedia}`,
     );
   }
   if (text.trim() === "" && content.media !== null) notes.push("no text: the media is posted alone");

@@ -28,12 +28,12 @@ export function validateTests(h: Harness): void {
       // X counts some characters as two (the closing …), so its figure is X's own.
       expect(targets[0].notes).toHaveLength(1);
       const [, from, to] =
-        /^text shortened from (\d+) to (\d+) characters as X counts them, to fit X's limit of 280$/.exec(
+        /^text shortened from (\d+) to (\d+) characters as X counts them, to fit the X limit of 280$/.exec(
           targets[0].notes[0],
         )!;
       expect([Number(from), Number(to) <= 280, Number(to) > 250]).toEqual([long.length, true, true]);
       expect(targets[1].notes).toEqual([
-        `text shortened from ${long.length} to ${length(targets[1])} characters, to fit Bluesky's limit of 300`,
+        `text shortened from ${long.length} to ${length(targets[1])} characters, to fit the Bluesky limit of 300`,
       ]);
       expect(targets[2]).toEqual({
         platform: "linkedin",
