@@ -72,7 +72,14 @@ function retryable(post: PostRecord, targets: readonly TargetRecord[]): TargetRe
     );
   }
   const underWay = targets.filter((t) => t.status === "pending");
-  if (post.status === "published" && underWay.length > 0) {
+  if (post.status === "draft" && underWay.length > 0) {
+    // Networks never sent (a draft made so, or edited): publishing them is POST /posts/{id}/publish.
+    throw new HttpError(
+      409,
+      "No network has failed for this post: it is a draft; publish it with POST /posts/{id}/publish.",
+    );
+  }
+  if (underWay.length > 0) {
     // A network still being published to (an attempt in flight, or its next attempt due later).
     throw new HttpError(
       409,
