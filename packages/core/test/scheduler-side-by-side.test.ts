@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { newId } from "../src/ids.ts";
+import { silentLogger } from "../src/logger.ts";
 import { Scheduler } from "../src/scheduler/scheduler.ts";
 import { sideBySide } from "../src/scheduler/side-by-side.ts";
-import { silentLogger } from "../src/service/logger.ts";
 import { MemoryStore } from "../src/store/memory.ts";
 import type { KeyMode, PostRecord, Store } from "../src/store/types.ts";
 import { FakeClock } from "../src/testing/index.ts";

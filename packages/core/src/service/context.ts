@@ -1,12 +1,12 @@
+import type { Logger } from "../logger.ts";
+import type { LookupHost } from "../net/public-url.ts";
+import type { Publishing } from "../publishing/publishing.ts";
 import type { Scheduler } from "../scheduler/scheduler.ts";
 import type { ApiKeyRecord, IdempotencyAnswer, Store, UserRecord } from "../store/types.ts";
 import type { Clock } from "../time/clock.ts";
 import type { ListPageCache } from "./list-page-cache.ts";
-import type { Logger } from "./logger.ts";
 import type { MediaStorage } from "./media-storage.ts";
 import type { PerUserQueue } from "./per-user-queue.ts";
-import type { Publishing } from "./publishing/publishing.ts";
-import type { LookupHost } from "./webhook-url.ts";
 
 /** What handlers share: the store (the only state), the clock, the scheduler and the logger. */
 export interface ServiceDeps {

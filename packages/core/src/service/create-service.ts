@@ -2,8 +2,24 @@ import { Hono } from "hono";
 import { CONTRACT_MESSAGES } from "../contract/errors.ts";
 import { ConnectAccountBody } from "../contract/requests.ts";
 import type { Account } from "../contract/resources.ts";
+import { consoleLogger, type Logger } from "../logger.ts";
+import { type LookupHost, systemLookup } from "../net/public-url.ts";
 import type { NetworkAdapters } from "../networks/adapter.ts";
+import { newFollowerReads } from "../publishing/follower-refresh.ts";
+import { InFlightSweep } from "../publishing/in-flight-sweep.ts";
+import { createMediaFetch, type MediaFetch } from "../publishing/media-fetch.ts";
+import {
+  adapterResolver,
+  DEFAULT_PUBLISHING,
+  defaultPublishKey,
+  type Publishing,
+  type PublishingOptions,
+  type PublishKeyFor,
+} from "../publishing/publishing.ts";
+import { publishClaimedPost } from "../publishing/run-attempts.ts";
+import { metricsWork, retryWork } from "../publishing/workers.ts";
 import { DailyAnalytics } from "../scheduler/daily-analytics.ts";
+import { DueTimer } from "../scheduler/due-timer.ts";
 import { Scheduler } from "../scheduler/scheduler.ts";
 import type { CredentialKeyring } from "../secrets/credential-keyring.ts";
 import { sealWebhookSecrets } from "../secrets/webhook-secrets.ts";
@@ -18,7 +34,6 @@ import { connectLiveAccountFor, startOAuthConnectFor } from "./handlers/connect-
 import { badRequest, HttpError } from "./http-error.ts";
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from "./limits.ts";
 import { ListPageCache } from "./list-page-cache.ts";
-import { consoleLogger, type Logger } from "./logger.ts";
 import { type MediaStorage, MemoryMediaStorage } from "./media-storage.ts";
 import { notifyOnEvents } from "./notifying-store.ts";
 import { EXPIRING_AHEAD_MS } from "./oauth/grant.ts";
@@ -27,26 +42,11 @@ import { endingGrantsWork } from "./oauth/grant-sweep.ts";
 import type { OAuthConnectStart } from "./oauth/start-connect.ts";
 import { PerUserQueue } from "./per-user-queue.ts";
 import { runRoute } from "./pipeline.ts";
-import { publishClaimedPost } from "./publish.ts";
-import { DueTimer } from "./publishing/due-timer.ts";
-import { newFollowerReads } from "./publishing/follower-refresh.ts";
-import { InFlightSweep } from "./publishing/in-flight-sweep.ts";
-import { createMediaFetch, type MediaFetch } from "./publishing/media-fetch.ts";
-import {
-  adapterResolver,
-  DEFAULT_PUBLISHING,
-  defaultPublishKey,
-  type Publishing,
-  type PublishingOptions,
-  type PublishKeyFor,
-} from "./publishing/publishing.ts";
-import { metricsWork, retryWork } from "./publishing/workers.ts";
 import { requestIdFor } from "./request-id.ts";
 import { errorResponse, withHeaders } from "./responses.ts";
 import { type AnyRoute, API_BASE, type ApiBase, fullPath, SHORT_API_BASE } from "./route.ts";
 import { ROUTES } from "./routes.ts";
 import { toAccount } from "./serialize.ts";
-import { type LookupHost, systemLookup } from "./webhook-url.ts";
 import { describeBodyError } from "./zod-errors.ts";
 
 export interface ServiceOptions {

@@ -2,16 +2,21 @@ import { CONTRACT_MESSAGES } from "../../contract/errors.ts";
 import { isNetworkId, type NetworkId } from "../../contract/networks.ts";
 import { PLANS } from "../../contract/plans.ts";
 import { newId } from "../../ids.ts";
+import { begunInPlace, publishesInPlace } from "../../publishing/in-place.ts";
+import { refuseBeyondPace } from "../../publishing/pacing.ts";
+import { publishInPlace } from "../../publishing/publish-in-place.ts";
+import {
+  type BegunAttempts,
+  type PostAnswer,
+  type Published,
+  runAttempts,
+} from "../../publishing/run-attempts.ts";
 import { NOT_ATTEMPTED, settledPost } from "../../store/settle.ts";
 import type { NewEvent, PostRecord, TargetRecord } from "../../store/types.ts";
 import { adaptText } from "../../text/adapt.ts";
 import { startOfMonth } from "../../time/month.ts";
 import type { Caller, ServiceDeps } from "../context.ts";
 import { badRequest } from "../http-error.ts";
-import { type BegunAttempts, type PostAnswer, type Published, runAttempts } from "../publish.ts";
-import { begunInPlace, publishesInPlace } from "../publishing/in-place.ts";
-import { refuseBeyondPace } from "../publishing/pacing.ts";
-import { publishInPlace } from "../publishing/publish-in-place.ts";
 import { checkMedia } from "./media-rules.ts";
 
 /** What a post says and where it goes, after the platform, empty-post and media rules. */

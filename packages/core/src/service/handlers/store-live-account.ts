@@ -1,8 +1,8 @@
 import type { ConnectedAccount } from "../../networks/adapter.ts";
+import { sealCredentials } from "../../publishing/attempt-target.ts";
 import type { AccountRecord, UserRecord } from "../../store/types.ts";
 import type { KeepAnswer, ServiceDeps } from "../context.ts";
 import { grantChangeAt, grantEndsAt, grantHealth } from "../oauth/grant.ts";
-import { sealCredentials } from "../publishing/attempt-target.ts";
 import { putWithinPlan } from "./connect-accounts.ts";
 
 /**

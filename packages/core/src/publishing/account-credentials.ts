@@ -1,10 +1,10 @@
-import { NETWORK_RULES } from "../../contract/networks.ts";
-import { type Credentials, type NetworkAdapter, NetworkError } from "../../networks/adapter.ts";
-import type { AccountRecord } from "../../store/types.ts";
-import { accountEvent } from "../account-event.ts";
-import type { ServiceDeps } from "../context.ts";
-import { openCredentials, sealCredentials } from "../publishing/attempt-target.ts";
-import { grantHealth, needsRefresh, refreshable } from "./grant.ts";
+import { NETWORK_RULES } from "../contract/networks.ts";
+import { type Credentials, type NetworkAdapter, NetworkError } from "../networks/adapter.ts";
+import { accountEvent } from "../service/account-event.ts";
+import type { ServiceDeps } from "../service/context.ts";
+import { grantHealth, needsRefresh, refreshable } from "../service/oauth/grant.ts";
+import type { AccountRecord } from "../store/types.ts";
+import { openCredentials, sealCredentials } from "./attempt-target.ts";
 
 /** How long a token refresh may take. */
 const REFRESH_TIMEOUT_MS = 15_000;

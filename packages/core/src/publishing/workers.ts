@@ -1,11 +1,11 @@
-import { NETWORK_RULES } from "../../contract/networks.ts";
-import type { Credentials } from "../../networks/adapter.ts";
-import type { ServiceDeps } from "../context.ts";
-import { withFreshCredentials } from "../oauth/refresh.ts";
-import { retryClaimedTarget } from "../publish.ts";
+import { NETWORK_RULES } from "../contract/networks.ts";
+import type { Credentials } from "../networks/adapter.ts";
+import type { DueWork } from "../scheduler/due-timer.ts";
+import type { ServiceDeps } from "../service/context.ts";
+import { withFreshCredentials } from "./account-credentials.ts";
 import { accountSession, openCredentials } from "./attempt-target.ts";
-import type { DueWork } from "./due-timer.ts";
 import { redactCredentials } from "./redact.ts";
+import { retryClaimedTarget } from "./run-attempts.ts";
 
 const BATCH = 20;
 

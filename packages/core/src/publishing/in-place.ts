@@ -1,5 +1,5 @@
-import type { PostRecord, TargetRecord } from "../../store/types.ts";
-import type { ServiceDeps } from "../context.ts";
+import type { ServiceDeps } from "../service/context.ts";
+import type { PostRecord, TargetRecord } from "../store/types.ts";
 
 /** True when every network of the post publishes in place: through an adapter that sends nothing out. */
 export function publishesInPlace(deps: ServiceDeps, post: PostRecord): boolean {

@@ -1,17 +1,17 @@
-import { NETWORK_RULES, type NetworkId } from "../../contract/networks.ts";
-import { newId } from "../../ids.ts";
+import { NETWORK_RULES, type NetworkId } from "../contract/networks.ts";
+import { newId } from "../ids.ts";
 import {
   type AccountSession,
   type Credentials,
   type NetworkAdapter,
   NetworkError,
   type PublishedPost,
-} from "../../networks/adapter.ts";
-import { accountBinding, CredentialKeyError } from "../../secrets/credential-keyring.ts";
-import type { AccountRecord, NewEvent, PostRecord, TargetRecord } from "../../store/types.ts";
-import { accountEvent } from "../account-event.ts";
-import type { ServiceDeps } from "../context.ts";
-import { withFreshCredentials } from "../oauth/refresh.ts";
+} from "../networks/adapter.ts";
+import { accountBinding, CredentialKeyError } from "../secrets/credential-keyring.ts";
+import { accountEvent } from "../service/account-event.ts";
+import type { ServiceDeps } from "../service/context.ts";
+import type { AccountRecord, NewEvent, PostRecord, TargetRecord } from "../store/types.ts";
+import { withFreshCredentials } from "./account-credentials.ts";
 import { fetchPostMedia } from "./fetch-media.ts";
 import { pacedUntil } from "./pacing.ts";
 import { PublishSteps } from "./publish-steps.ts";

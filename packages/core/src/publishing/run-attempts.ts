@@ -1,14 +1,14 @@
 import type { NetworkId } from "../contract/networks.ts";
 import { newId } from "../ids.ts";
+import type { ServiceDeps } from "../service/context.ts";
 import type { IdempotencyAnswer, NewEvent, PostRecord, TargetRecord } from "../store/types.ts";
-import type { ServiceDeps } from "./context.ts";
 import {
   type AccountReader,
   type AttemptOutcome,
   accountsReadOnce,
   attemptTarget,
-} from "./publishing/attempt-target.ts";
-import { begunInPlace, publishesInPlace } from "./publishing/in-place.ts";
+} from "./attempt-target.ts";
+import { begunInPlace, publishesInPlace } from "./in-place.ts";
 
 export interface Published {
   /** The post after publishing, or null when it was deleted while it was being published. */

@@ -1,7 +1,7 @@
-import { NETWORK_RULES } from "../../contract/networks.ts";
-import type { Credentials } from "../../networks/adapter.ts";
-import type { AccountRecord } from "../../store/types.ts";
-import type { ServiceDeps } from "../context.ts";
+import { NETWORK_RULES } from "../contract/networks.ts";
+import type { Credentials } from "../networks/adapter.ts";
+import type { ServiceDeps } from "../service/context.ts";
+import type { AccountRecord } from "../store/types.ts";
 import { accountSession, openCredentials } from "./attempt-target.ts";
 import { redactCredentials } from "./redact.ts";
 

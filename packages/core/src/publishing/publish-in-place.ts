@@ -1,8 +1,8 @@
-import { settledPost } from "../../store/settle.ts";
-import type { PostRecord, TargetRecord } from "../../store/types.ts";
-import type { ServiceDeps } from "../context.ts";
-import { attemptSafely, inNetworkOrder, notifyRetries, type PostAnswer } from "../publish.ts";
+import type { ServiceDeps } from "../service/context.ts";
+import { settledPost } from "../store/settle.ts";
+import type { PostRecord, TargetRecord } from "../store/types.ts";
 import { accountsReadOnce } from "./attempt-target.ts";
+import { attemptSafely, inNetworkOrder, notifyRetries, type PostAnswer } from "./run-attempts.ts";
 
 /**
  * Publish now, for a new post whose networks all publish in place (the sandbox): every attempt is made

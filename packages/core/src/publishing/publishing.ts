@@ -1,10 +1,10 @@
-import type { NetworkId } from "../../contract/networks.ts";
-import type { Credentials, NetworkAdapter, NetworkAdapters } from "../../networks/adapter.ts";
-import { publishKey } from "../../networks/record-key.ts";
-import { sandboxAdapter } from "../../networks/sandbox.ts";
-import type { CredentialKeyring } from "../../secrets/credential-keyring.ts";
-import type { KeyMode, PostRecord } from "../../store/types.ts";
-import type { DueTimer } from "./due-timer.ts";
+import type { NetworkId } from "../contract/networks.ts";
+import type { Credentials, NetworkAdapter, NetworkAdapters } from "../networks/adapter.ts";
+import { publishKey } from "../networks/record-key.ts";
+import { sandboxAdapter } from "../networks/sandbox.ts";
+import type { DueTimer } from "../scheduler/due-timer.ts";
+import type { CredentialKeyring } from "../secrets/credential-keyring.ts";
+import type { KeyMode, PostRecord } from "../store/types.ts";
 import type { FollowerReads } from "./follower-refresh.ts";
 import type { InFlightSweep } from "./in-flight-sweep.ts";
 import type { MediaFetch } from "./media-fetch.ts";
