@@ -1,10 +1,115 @@
 import { NETWORK_RULES } from "../contract/networks.ts";
-import { type Credentials, type NetworkAdapter, NetworkError } from "../networks/adapter.ts";
+import {
+  type AccountSession,
+  type Credentials,
+  type NetworkAdapter,
+  NetworkError,
+} from "../networks/adapter.ts";
+import { accountBinding, CredentialKeyError } from "../secrets/credential-keyring.ts";
 import { accountEvent } from "../service/account-event.ts";
 import type { ServiceDeps } from "../service/context.ts";
 import { grantHealth, needsRefresh, refreshable } from "../service/oauth/grant.ts";
 import type { AccountRecord } from "../store/types.ts";
-import { openCredentials, sealCredentials } from "./attempt-target.ts";
+import { redactCredentials } from "./redact.ts";
+
+/*
+ * An account's credentials, from the sealed value the store keeps to what an adapter is handed: opened
+ * with the server's secret key, refreshed when an OAuth token ends soon, sealed and saved again when
+ * they change. Everything that uses a live account's credentials (an attempt, a figures read, a
+ * followers read) goes through one AccountCredentials made for that piece of work.
+ */
+
+/** A live account's credentials, opened; a sandbox account has none. */
+export function openCredentials(deps: ServiceDeps, account: AccountRecord): Credentials {
+  if (account.credentials === null) return {};
+  const keyring = deps.publishing.keyring;
+  if (!keyring) throw new CredentialKeyError("this server was started without its secret key");
+  const binding = accountBinding(account.user_id, account.mode, account.platform);
+  return JSON.parse(keyring.open(account.credentials, binding)) as Credentials;
+}
+
+/** Seals credentials for the account they belong to. */
+export function sealCredentials(
+  deps: ServiceDeps,
+  account: Pick<AccountRecord, "user_id" | "mode" | "platform">,
+  credentials: Credentials,
+): string {
+  const keyring = deps.publishing.keyring;
+  if (!keyring) throw new CredentialKeyError("this server was started without its secret key");
+  return keyring.seal(
+    JSON.stringify(credentials),
+    accountBinding(account.user_id, account.mode, account.platform),
+  );
+}
+
+/**
+ * One account's credentials for one piece of work on its network (an attempt, a read): opened once
+ * when it is made (throws when they cannot be: CredentialKeyError, or a value the key does not open),
+ * then handed to the adapter as an AccountSession, fresh (`use`) or as stored (`session`). Whatever the
+ * adapter or a refresh saves is sealed for this account and written to the store before it is used.
+ */
+export class AccountCredentials {
+  readonly #deps: ServiceDeps;
+  readonly #account: AccountRecord;
+  readonly #adapter: NetworkAdapter;
+  readonly #opened: Credentials;
+  #current: Credentials;
+
+  constructor(deps: ServiceDeps, account: AccountRecord, adapter: NetworkAdapter) {
+    this.#deps = deps;
+    this.#account = account;
+    this.#adapter = adapter;
+    this.#opened = openCredentials(deps, account);
+    this.#current = this.#opened;
+  }
+
+  /** The credentials as opened, handed to an adapter without refreshing them first. */
+  session(): AccountSession {
+    return this.#sessionWith(this.#current);
+  }
+
+  /**
+   * Runs `work` (a publish, a read) with fresh credentials: an OAuth token that ends soon is refreshed
+   * first; when the network answers the work "unauthorized" although the token looked good (it ended
+   * early, or clocks differ), the token is refreshed once and the work run again. An unauthorized answer
+   * means nothing was done, so running the work again cannot do it twice.
+   */
+  async use<T>(signal: AbortSignal, work: (session: AccountSession) => Promise<T>): Promise<T> {
+    const deps = this.#deps;
+    const account = this.#account;
+    const adapter = this.#adapter;
+    const fresh = await freshCredentials(deps, account, adapter, this.#current, signal);
+    this.#current = fresh;
+    try {
+      return await work(this.#sessionWith(fresh));
+    } catch (err) {
+      if (!(err instanceof NetworkError && err.kind === "reauth" && adapter.oauth && refreshable(fresh)))
+        throw err;
+      const renewed = await refreshShared(deps, account, adapter, signal, String(fresh.access_token ?? ""));
+      this.#current = renewed;
+      return work(this.#sessionWith(renewed));
+    }
+  }
+
+  /** `text` with the credentials it was opened with and those last used replaced (redact.ts). */
+  redact(text: string): string {
+    return redactCredentials(redactCredentials(text, this.#opened), this.#current);
+  }
+
+  #sessionWith(credentials: Credentials): AccountSession {
+    const deps = this.#deps;
+    const account = this.#account;
+    return {
+      handle: account.handle,
+      credentials,
+      async saveCredentials(next) {
+        if (account.credentials === null) return;
+        const sealed = sealCredentials(deps, account, next);
+        await deps.store.setAccountCredentials(account.user_id, account.mode, account.platform, sealed);
+      },
+    };
+  }
+}
 
 /** How long a token refresh may take. */
 const REFRESH_TIMEOUT_MS = 15_000;
@@ -19,7 +124,7 @@ const REFRESH_TIMEOUT_MS = 15_000;
  * another refresh stored new credentials meanwhile. A grant that cannot be refreshed turns the account
  * `expiring` 7 days before it ends, and `reauth_required` once it has.
  */
-export async function freshCredentials(
+async function freshCredentials(
   deps: ServiceDeps,
   account: AccountRecord,
   adapter: NetworkAdapter,
@@ -31,30 +136,6 @@ export async function freshCredentials(
   await noteGrantHealth(deps, account, credentials, now);
   if (!needsRefresh(credentials, now)) return credentials;
   return refreshShared(deps, account, adapter, signal, null);
-}
-
-/**
- * Runs `work` (a publish, a read) with fresh credentials; when the network answers it "unauthorized"
- * although the token looked good (it ended early, or clocks differ), refreshes once and runs it again.
- * An unauthorized answer means nothing was done, so running the work again cannot do it twice.
- */
-export async function withFreshCredentials<T>(
-  deps: ServiceDeps,
-  account: AccountRecord,
-  adapter: NetworkAdapter,
-  credentials: Credentials,
-  signal: AbortSignal,
-  work: (credentials: Credentials) => Promise<T>,
-): Promise<T> {
-  const fresh = await freshCredentials(deps, account, adapter, credentials, signal);
-  try {
-    return await work(fresh);
-  } catch (err) {
-    if (!(err instanceof NetworkError && err.kind === "reauth" && adapter.oauth && refreshable(fresh)))
-      throw err;
-    const renewed = await refreshShared(deps, account, adapter, signal, String(fresh.access_token ?? ""));
-    return work(renewed);
-  }
 }
 
 /** One refresh at a time per account; `stale`, an access token refused, forces one unless it was replaced. */

@@ -88,7 +88,7 @@ export interface Publishing {
    * come back to it. Null when it was not given; OAuth networks then cannot connect.
    */
   publicUrl: string | null;
-  /** Token refreshes under way, by account (oauth/refresh.ts): one at a time per account. */
+  /** Token refreshes under way, by account (account-credentials.ts): one at a time per account. */
   refreshes: Map<string, Promise<Credentials>>;
   /** When live accounts' followers were last read, and which reads are under way (follower-refresh.ts). */
   followers: FollowerReads;

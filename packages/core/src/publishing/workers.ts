@@ -1,10 +1,7 @@
 import { NETWORK_RULES } from "../contract/networks.ts";
-import type { Credentials } from "../networks/adapter.ts";
 import type { DueWork } from "../scheduler/due-timer.ts";
 import type { ServiceDeps } from "../service/context.ts";
-import { withFreshCredentials } from "./account-credentials.ts";
-import { accountSession, openCredentials } from "./attempt-target.ts";
-import { redactCredentials } from "./redact.ts";
+import { AccountCredentials } from "./account-credentials.ts";
 import { retryClaimedTarget } from "./run-attempts.ts";
 
 const BATCH = 20;
@@ -48,9 +45,9 @@ export function metricsWork(deps: () => ServiceDeps): DueWork {
             const adapter = d.publishing.adapterFor(post.mode, target.platform);
             const account = await d.store.getAccount(post.user_id, post.mode, target.platform);
             if (adapter?.readMetrics && account && target.remote_id !== null && target.permalink !== null) {
-              let credentials: Credentials = {};
+              let credentials: AccountCredentials | undefined;
               try {
-                credentials = openCredentials(d, account);
+                credentials = new AccountCredentials(d, account, adapter);
                 const signal = AbortSignal.any([
                   d.publishing.shutdown,
                   AbortSignal.timeout(attemptTimeoutMs),
@@ -58,17 +55,7 @@ export function metricsWork(deps: () => ServiceDeps): DueWork {
                 const published = { id: target.remote_id, permalink: target.permalink };
                 const read = adapter.readMetrics.bind(adapter);
                 // An OAuth token is refreshed first when it is about to end, as before a publish.
-                const figures = await withFreshCredentials(
-                  d,
-                  account,
-                  adapter,
-                  credentials,
-                  signal,
-                  (fresh) => {
-                    credentials = fresh;
-                    return read(accountSession(d, account, fresh), published, signal);
-                  },
-                );
+                const figures = await credentials.use(signal, (session) => read(session, published, signal));
                 await d.store.reportMetrics(post.id, target.platform, {
                   reach: figures.reach ?? 0,
                   likes: figures.likes ?? 0,
@@ -81,7 +68,7 @@ export function metricsWork(deps: () => ServiceDeps): DueWork {
                   {
                     post_id: post.id,
                     platform: target.platform,
-                    error: redactCredentials(message, credentials),
+                    error: credentials ? credentials.redact(message) : message,
                   },
                   `reading ${NETWORK_RULES[target.platform].name} figures failed; the next read is on schedule`,
                 );

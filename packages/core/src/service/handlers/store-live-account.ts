@@ -1,5 +1,5 @@
 import type { ConnectedAccount } from "../../networks/adapter.ts";
-import { sealCredentials } from "../../publishing/attempt-target.ts";
+import { sealCredentials } from "../../publishing/account-credentials.ts";
 import type { AccountRecord, UserRecord } from "../../store/types.ts";
 import type { KeepAnswer, ServiceDeps } from "../context.ts";
 import { grantChangeAt, grantEndsAt, grantHealth } from "../oauth/grant.ts";
