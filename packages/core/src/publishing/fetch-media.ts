@@ -3,8 +3,8 @@ import { NETWORK_RULES } from "../contract/networks.ts";
 import { checkWebhookUrl } from "../net/public-url.ts";
 import { type MediaFile, NetworkError } from "../networks/adapter.ts";
 import type { ServiceDeps } from "../service/context.ts";
-import { storageKeyOf } from "../service/handlers/media.ts";
 import { HttpError } from "../service/http-error.ts";
+import { storageKeyOf } from "../service/media-storage.ts";
 import type { PostRecord } from "../store/types.ts";
 
 const MAX_REDIRECTS = 3;

@@ -7,6 +7,7 @@ import type { Clock } from "../time/clock.ts";
 import type { ListPageCache } from "./list-page-cache.ts";
 import type { MediaStorage } from "./media-storage.ts";
 import type { PerUserQueue } from "./per-user-queue.ts";
+import type { ApiBase } from "./route.ts";
 
 /** What handlers share: the store (the only state), the clock, the scheduler and the logger. */
 export interface ServiceDeps {
@@ -16,7 +17,7 @@ export interface ServiceDeps {
   scheduler: Scheduler;
   webhooks: { allowPrivateUrls: boolean; lookupHost: LookupHost };
   media: MediaStorage;
-  /** Adapters, the credential keyring and the publishing workers (service/publishing/). */
+  /** Adapters, the credential keyring and the publishing workers (src/publishing/). */
   publishing: Publishing;
   /** Serializes a user's check-then-write steps (plan limits, slots) so concurrent requests stay exact. */
   perUser: PerUserQueue;
@@ -24,6 +25,8 @@ export interface ServiceDeps {
   listPages: ListPageCache;
   /** Absolute URLs in answers use the scheme and host a reverse proxy forwards (public-origin.ts). */
   trustProxy?: boolean;
+  /** The OpenAPI document of the service's routes under `base`, as JSON text (GET /openapi.json). */
+  openApi(base: ApiBase): string;
 }
 
 export interface Caller {

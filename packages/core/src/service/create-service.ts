@@ -5,6 +5,7 @@ import type { Account } from "../contract/resources.ts";
 import { consoleLogger, type Logger } from "../logger.ts";
 import { type LookupHost, systemLookup } from "../net/public-url.ts";
 import type { NetworkAdapters } from "../networks/adapter.ts";
+import { buildOpenApiDocument } from "../openapi/document.ts";
 import { newFollowerReads } from "../publishing/follower-refresh.ts";
 import { InFlightSweep } from "../publishing/in-flight-sweep.ts";
 import { createMediaFetch, type MediaFetch } from "../publishing/media-fetch.ts";
@@ -148,6 +149,21 @@ export interface Service {
   startOAuthConnect(user: UserRecord, body: unknown): Promise<OAuthConnectStart>;
 }
 
+const openApiDocuments = new Map<ApiBase, string>();
+
+/**
+ * The OpenAPI document of ROUTES under `base`, as GET /openapi.json answers it: built on first request,
+ * then kept (the routes never change at runtime, so every service shares it).
+ */
+function openApiDocument(base: ApiBase): string {
+  let document = openApiDocuments.get(base);
+  if (document === undefined) {
+    document = JSON.stringify(buildOpenApiDocument(ROUTES, base));
+    openApiDocuments.set(base, document);
+  }
+  return document;
+}
+
 /** The reference service as a web-standard handler: `fetch(Request) → Response`. */
 export function createService(options: ServiceOptions): Service {
   const clock = options.clock ?? systemClock;
@@ -235,6 +251,7 @@ export function createService(options: ServiceOptions): Service {
     ),
     listPages: new ListPageCache(),
     trustProxy: options.trustProxy ?? false,
+    openApi: openApiDocument,
   };
   const pipeline = {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,

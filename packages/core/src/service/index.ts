@@ -63,8 +63,8 @@ export { parseScheduleAt, parseScheduleTime, SCHEDULE_SKEW_MS } from "../time/sc
 export { MAX_ATTEMPTS, RETRY_SCHEDULE_MS } from "../webhooks/delivery/schedule.ts";
 export type { WebhookRequestInit, WebhookTransport } from "../webhooks/delivery/transport.ts";
 export { DeliveryWorker, type WebhookDeliveryOptions } from "../webhooks/delivery/worker.ts";
+export { accountEvent } from "./account-event.ts";
 export { createService, type Service, type ServiceOptions } from "./create-service.ts";
-export { accountEvent } from "./handlers/connect-accounts.ts";
 export { HttpError } from "./http-error.ts";
 export type { RateLimitOptions } from "./limits.ts";
 export { type MediaStorage, MemoryMediaStorage } from "./media-storage.ts";
