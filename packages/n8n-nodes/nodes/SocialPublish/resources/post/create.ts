@@ -6,7 +6,7 @@ import type { Operation } from "../../operation";
 import { captionField, captionsField, mediaFields, networksField, readCaptions, readMedia } from "./content";
 import { readNetworks } from "./networks";
 import { type PostLike, publishDraft, publishOutcome } from "./outcome";
-import { readScheduleAt, scheduleAtField } from "./schedule";
+import { readScheduleAt, scheduleAtField } from "./scheduleAt";
 import { waitForPublication } from "./waitForPublication";
 
 interface CreateOptions {

@@ -6,7 +6,7 @@ import { getPost } from "./get";
 import { getManyPosts } from "./getAll";
 import { getPostTargets } from "./getTargets";
 import { publishPost } from "./publish";
-import { schedulePost } from "./scheduleNext";
+import { schedulePost } from "./schedule";
 import { updatePost } from "./update";
 
 export const postOperations: Record<string, Operation> = {
