@@ -4,7 +4,7 @@ import { silentLogger } from "../src/logger.ts";
 import { buildOpenApiDocument } from "../src/openapi/document.ts";
 import { createService } from "../src/service/create-service.ts";
 import { takesIdempotencyKey } from "../src/service/idempotency.ts";
-import { ROUTES } from "../src/service/routes.ts";
+import { ROUTES } from "../src/service/routes/index.ts";
 import { MemoryStore } from "../src/store/memory.ts";
 
 type Doc = {

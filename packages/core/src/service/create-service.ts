@@ -46,7 +46,7 @@ import { runRoute } from "./pipeline.ts";
 import { requestIdFor } from "./request-id.ts";
 import { errorResponse, withHeaders } from "./responses.ts";
 import { type AnyRoute, API_BASE, type ApiBase, fullPath, SHORT_API_BASE } from "./route.ts";
-import { ROUTES } from "./routes.ts";
+import { ROUTES } from "./routes/index.ts";
 import { toAccount } from "./serialize.ts";
 import { describeBodyError } from "./zod-errors.ts";
 
