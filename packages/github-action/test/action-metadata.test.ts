@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import { NETWORK_IDS, NETWORK_RULES } from "@socialpub/core";
+import { CREDENTIAL_NETWORKS } from "@socialpub/networks/descriptions";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { DIRECT_NETWORKS, DIRECT_SECRET_INPUTS, directInputsOf } from "../src/direct/credentials.ts";
-import { DIRECT_DEFINITIONS } from "../src/direct/in-job-service.ts";
+import { DIRECT_DEFINITIONS } from "../src/direct/networks.ts";
 import { readInputs } from "../src/inputs.ts";
 import { outputsFor, outputsForFailure } from "../src/report.ts";
 import { DEFAULT_TEMPLATE } from "../src/template.ts";
@@ -71,6 +72,8 @@ describe("action.yml's direct mode, drift-checked against the networks' descript
   it("direct mode posts to the networks that connect with credentials, and the bundle holds their adapters", () => {
     expect(DIRECT_NETWORKS.length).toBeGreaterThan(0);
     expect(DIRECT_DEFINITIONS.map((network) => network.id)).toEqual([...DIRECT_NETWORKS]);
+    // A network added that connects with credentials must be added to src/direct/networks.ts too.
+    expect([...DIRECT_NETWORKS]).toEqual(CREDENTIAL_NETWORKS.map((network) => network.id));
     const names = DIRECT_NETWORKS.map((network) => NETWORK_RULES[network].name);
     const listed = `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
     expect(metadata.description.replace(/\s+/g, " ")).toContain(

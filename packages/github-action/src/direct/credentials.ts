@@ -3,12 +3,13 @@
 // a network whose account connects with pasted credentials (no app of ours, so no app review) is one
 // direct mode posts to, and each of its connect fields is an input named `<network>-<field>`.
 import type { NetworkId } from "@socialpub/core";
-import { type ConnectField, CREDENTIAL_NETWORKS } from "@socialpub/networks/descriptions";
+import type { ConnectField } from "@socialpub/networks/describe";
 import { InputError } from "../input-error.ts";
 import type { InputReader } from "../inputs.ts";
+import { DIRECT_DEFINITIONS } from "./networks.ts";
 
 /** Networks direct mode can post to: those whose credentials need no app review, in the contract's order. */
-export const DIRECT_NETWORKS: readonly NetworkId[] = CREDENTIAL_NETWORKS.map((network) => network.id);
+export const DIRECT_NETWORKS: readonly NetworkId[] = DIRECT_DEFINITIONS.map((network) => network.id);
 export type DirectNetwork = NetworkId;
 
 /**
@@ -30,7 +31,7 @@ const camelCase = (name: string) => name.replace(/_([a-z])/g, (_, letter: string
 
 /** The inputs of a direct network, in the order its connect form asks (required ones first there). */
 export function directInputsOf(network: NetworkId): DirectInput[] {
-  const description = CREDENTIAL_NETWORKS.find((d) => d.id === network);
+  const description = DIRECT_DEFINITIONS.find((d) => d.id === network);
   return (description?.connect.fields ?? []).map((field) => ({
     input: `${network}-${field.name.replaceAll("_", "-")}`,
     key: camelCase(field.name),

@@ -21,19 +21,10 @@ import {
   silentLogger,
   type UserRecord,
 } from "@socialpub/core";
-// One entry per network, not the package's index: the bundle then holds the direct networks' adapters
-// and no other network's code, so a change to another network's adapter never makes the committed
-// dist/ stale. Which networks these are is the descriptions' (credentials.ts); a test checks that this
-// list holds exactly them.
-import { blueskyNetwork } from "@socialpub/networks/bluesky";
-import { settingVariable } from "@socialpub/networks/descriptions";
-import { discordNetwork } from "@socialpub/networks/discord";
-import { telegramNetwork } from "@socialpub/networks/telegram";
+import { settingVariable } from "@socialpub/networks/describe";
 import type { DirectCredentials, DirectNetwork } from "./credentials.ts";
 import { connectBody, networksWithCredentials, requiredInputsText } from "./credentials.ts";
-
-/** The networks whose adapters the bundle holds, each with its description and `create`. */
-export const DIRECT_DEFINITIONS = [blueskyNetwork, discordNetwork, telegramNetwork] as const;
+import { DIRECT_DEFINITIONS } from "./networks.ts";
 
 /** How long one network may take to publish: the job waits for every network's one attempt. */
 const ATTEMPT_TIMEOUT_MS = 60_000;
