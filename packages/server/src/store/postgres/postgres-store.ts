@@ -35,6 +35,7 @@ import type {
 import * as accounts from "./accounts.ts";
 import * as analytics from "./analytics.ts";
 import { PostgresCore, type PostgresStoreOptions } from "./core.ts";
+import { FinishGroups } from "./finish-groups.ts";
 import * as idempotency from "./idempotency.ts";
 import * as keys from "./keys.ts";
 import * as lifecycle from "./lifecycle.ts";
@@ -63,9 +64,12 @@ export class PostgresStore implements Store {
   /** Where the store points, without a password: for logs and the start line. */
   readonly description: string;
   private readonly core: PostgresCore;
+  /** finishTargets calls made together, written in one transaction (finish-groups.ts). */
+  private readonly finishes: FinishGroups;
 
   private constructor(core: PostgresCore) {
     this.core = core;
+    this.finishes = new FinishGroups(core);
     this.url = core.url;
     this.description = core.description;
   }
@@ -300,7 +304,7 @@ export class PostgresStore implements Store {
     now: number,
     effects?: Effects | ((post: PostRecord, written: ReadonlySet<NetworkId>) => Effects),
   ): Promise<PostRecord | null> {
-    return publishing.finishTargets(this.core, postId, targets, now, effects);
+    return this.finishes.finish({ postId, targets, now, effects });
   }
 
   saveTargetStep(
