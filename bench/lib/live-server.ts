@@ -11,7 +11,7 @@ import {
   openSqliteStore,
   startServer,
 } from "../../packages/server/src/index.ts";
-import { networkAdapters, networkAddressesFromEnv } from "../../packages/server/src/live/network-adapters.ts";
+import { networkAdapters, networkSettingsFromEnv } from "../../packages/server/src/live/network-adapters.ts";
 import { serveParent } from "./serve-parent.ts";
 
 const path = process.argv[2];
@@ -30,7 +30,7 @@ const server = await startServer({
     rateLimit: false,
     // The fake listens on 127.0.0.1, as the server's --allow-private-urls lets a test network do.
     allowPrivateWebhookUrls: true,
-    liveAdapters: networkAdapters(networkAddressesFromEnv()),
+    liveAdapters: networkAdapters(networkSettingsFromEnv()),
     credentialKeyring: new CredentialKeyring(parseSecretKey(secret)),
   },
 });

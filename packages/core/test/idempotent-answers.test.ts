@@ -68,6 +68,10 @@ describe("a keyed write stores its answer with its change", () => {
     const goodbye = (await user.post("/webhooks", { url: "http://127.0.0.1:9/bye" })).body.id;
     const png = new Uint8Array(SAMPLE_PNG);
     const revokeMe = (await user.post("/keys", { mode: "test", name: "Revoke me" })).body.id;
+    // A post whose bluesky failed, bluesky since reconnected: what a retry sends again.
+    await user.post("/sandbox/accounts/bluesky", { health: "reauth_required" });
+    const halfOut = (await user.createPost({ caption: "Half out", platforms: ["x", "bluesky"] })).id;
+    await user.post("/accounts/connect", { platform: "bluesky" });
 
     const writes: { method: string; path: string; route: string; body?: unknown; raw?: BodyInit }[] = [
       {
@@ -106,6 +110,7 @@ describe("a keyed write stores its answer with its change", () => {
         route: "/posts/{id}/publish",
         body: { schedule_at: later },
       },
+      { method: "POST", path: `/posts/${halfOut}/retry`, route: "/posts/{id}/retry" },
       { method: "DELETE", path: `/posts/${deleteMe}`, route: "/posts/{id}" },
       {
         method: "POST",

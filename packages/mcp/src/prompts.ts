@@ -51,6 +51,42 @@ export function registerPrompts(server: McpServer): void {
   );
 
   server.registerPrompt(
+    "thread_from_text",
+    {
+      title: "Turn a text into a thread",
+      description:
+        "Split a long text into a thread of short parts, each within the limit of the networks it is for, checked with validate_post.",
+      argsSchema: {
+        text: z.string().describe("the text to turn into a thread"),
+        networks: z
+          .string()
+          .optional()
+          .describe(
+            "comma-separated network ids the thread is for (e.g. x, bluesky, threads); the connected ones when left out",
+          ),
+      },
+    },
+    ({ text, networks }) => ({
+      messages: [
+        {
+          role: "user",
+          content: {
+            type: "text",
+            text: [
+              `Turn the text below into a thread for ${networks ? `these networks: ${networks}` : "the networks I have connected"}.`,
+              `${RULES}. Split it into as few parts as fit the smallest text limit among those networks, as each counts length: break at paragraphs first, then sentences, then words, never inside a word, link or name, and end each part with its number, " 1/4", " 2/4"….`,
+              "Check every part with validate_post for those networks: a part whose notes say its text was shortened is too long, so split it again.",
+              "Answer with the parts in order and do not publish anything until I ask.",
+              "",
+              text,
+            ].join("\n"),
+          },
+        },
+      ],
+    }),
+  );
+
+  server.registerPrompt(
     "fit_to_networks",
     {
       title: "Fit a text to each network",

@@ -58,6 +58,46 @@ const schedule = tool({
   run: (args, { client, idempotencyKey, signal }) => client.schedule(args, { idempotencyKey, signal }),
 });
 
+const validatePost = tool({
+  name: "validate_post",
+  title: "Check a post before publishing",
+  description: `Check a post without publishing or storing anything: answers what each network would get (its text as adapted to that network's limit, the media, and notes such as "text shortened from 412 to 280 characters"), or the service's error saying what to fix. Takes the arguments of publish_post, and schedule_at to check a time. Use it before publish_post or schedule_post to see how each network shows the text. ${RULES_HINT}`,
+  input: z.object({
+    caption: CreatePostBody.shape.caption,
+    captions: CreatePostBody.shape.captions,
+    platforms,
+    media: CreatePostBody.shape.media,
+    schedule_at: CreatePostBody.shape.schedule_at,
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  run: (args, { client, signal }) => client.posts.validate(args, { signal }),
+});
+
+const retryPost = tool({
+  name: "retry_post",
+  title: "Retry a post's failed networks",
+  description:
+    "Send again the networks of a post that failed (get_post_results shows which failed and why), once each, with each account as it is now: reconnect an account first when that is why it failed. The networks that published are left alone; a network whose earlier outcome is unknown is checked first and never sent twice. Refused when no network has failed or the post is still publishing.",
+  input: z.object({ post_id: postId }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  write: {
+    // The key also depends on what each network and account is now: retrying the same call replays its
+    // answer, and a retry after the networks failed again (or an account was reconnected) runs.
+    keyState: async (client, args, signal) => {
+      const [targets, accounts] = await Promise.all([
+        client.posts.targets(args.post_id, { signal }),
+        client.accounts.list({ signal }),
+      ]);
+      return {
+        targets: targets.data.map((t) => [t.platform, t.status, t.error]),
+        accounts: accounts.data.map((a) => [a.platform, a.handle, a.health]),
+      };
+    },
+  },
+  run: (args, { client, idempotencyKey, signal }) =>
+    client.posts.retry(args.post_id, { idempotencyKey, signal }),
+});
+
 const listPosts = tool({
   name: "list_posts",
   title: "List posts",
@@ -180,9 +220,11 @@ const me = tool({
 export const TOOLS: readonly ToolSpec[] = [
   publish,
   schedule,
+  validatePost,
   listPosts,
   getPost,
   getResults,
+  retryPost,
   editPost,
   deletePost,
   listAccounts,

@@ -52,6 +52,34 @@ describe("@socialpub/mcp over Streamable HTTP", () => {
     }
   });
 
+  it("validate_post checks a post without publishing it; retry_post with nothing failed is a tool error", async () => {
+    const agent = await connectHttp(mcp.url, api.apiKey);
+    try {
+      const checked = await callOk<{ targets: { platform: string; parts: { text: string }[] }[] }>(
+        agent,
+        "validate_post",
+        {
+          caption: "Checked remotely",
+          captions: { bluesky: "Checked, Bluesky" },
+          platforms: ["x", "bluesky"],
+        },
+      );
+      expect(checked.targets.map((t) => [t.platform, t.parts[0]!.text])).toEqual([
+        ["x", "Checked remotely"],
+        ["bluesky", "Checked, Bluesky"],
+      ]);
+      const { data } = await callOk<{ data: Post[] }>(agent, "list_posts", { limit: 100 });
+      expect(data.filter((p) => p.caption === "Checked remotely")).toEqual([]);
+
+      const post = await callOk<Post>(agent, "publish_post", { caption: "All out", platforms: ["x"] });
+      const retried = await call(agent, "retry_post", { post_id: post.id });
+      expect(retried.isError).toBe(true);
+      expect(retried.text).toContain("No network has failed for this post");
+    } finally {
+      await agent.close();
+    }
+  });
+
   it("answers 401 with what to send when a request has no key or a malformed one", async () => {
     for (const authorization of [undefined, "Bearer not-a-key", `Basic ${api.apiKey}`]) {
       const response = await fetch(mcp.url, {

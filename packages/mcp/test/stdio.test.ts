@@ -35,9 +35,11 @@ describe("@socialpub/mcp over stdio, started as an MCP client's configuration st
     expect(tools.map((t) => t.name)).toEqual([
       "publish_post",
       "schedule_post",
+      "validate_post",
       "list_posts",
       "get_post",
       "get_post_results",
+      "retry_post",
       "edit_post",
       "delete_post",
       "list_accounts",
@@ -54,7 +56,14 @@ describe("@socialpub/mcp over stdio, started as an MCP client's configuration st
       readOnlyHint: false,
       destructiveHint: true,
     });
+    expect(byName.get("retry_post")?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+    });
+    expect(byName.get("retry_post")?.inputSchema.properties).toHaveProperty("idempotency_key");
+    expect(byName.get("validate_post")?.inputSchema.properties).not.toHaveProperty("idempotency_key");
     for (const name of [
+      "validate_post",
       "list_posts",
       "get_post",
       "get_post_results",
@@ -94,6 +103,57 @@ describe("@socialpub/mcp over stdio, started as an MCP client's configuration st
 
     const again = await ok<Post>("publish_post", { ...args, idempotency_key: "second-announcement" });
     expect(again.id).not.toBe(first.id);
+  });
+
+  it("validate_post answers what each network would get and publishes nothing; a post it would refuse is a tool error", async () => {
+    const caption = `${"A long thought about threads. ".repeat(12)}The end.`;
+    const checked = await ok<{
+      valid: boolean;
+      targets: { platform: string; parts: { text: string }[]; notes: string[] }[];
+    }>("validate_post", { caption, platforms: ["x", "linkedin"] });
+    expect(checked.valid).toBe(true);
+    expect(checked.targets.map((t) => t.platform)).toEqual(["x", "linkedin"]);
+    expect(checked.targets[0]!.notes[0]).toMatch(
+      /^text shortened from 368 to \d+ characters as X counts them/,
+    );
+    expect(checked.targets[1]).toMatchObject({ parts: [{ text: caption }], notes: [] });
+    const { data } = await ok<{ data: Post[] }>("list_posts", { limit: 100 });
+    expect(data.filter((p) => p.caption === caption)).toEqual([]);
+
+    const refused = await call(mcp.client, "validate_post", {
+      caption: "Picture needed",
+      platforms: ["instagram"],
+    });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain("HTTP 400");
+  });
+
+  it("retry_post sends again a network that failed, once its account is reconnected; with nothing failed, a tool error says so", async () => {
+    const api = (method: string, path: string, body?: unknown) =>
+      fetch(`${server.baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${server.apiKey}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    expect((await api("POST", "/sandbox/accounts/bluesky", { health: "reauth_required" })).status).toBe(200);
+    const post = await ok<Post>("publish_post", {
+      caption: "Half of it got out",
+      platforms: ["x", "bluesky"],
+    });
+    const results = () =>
+      ok<{ data: { platform: string; status: string }[] }>("get_post_results", { post_id: post.id });
+    expect((await results()).data.map((t) => t.status)).toEqual(["published", "failed"]);
+
+    expect((await api("POST", "/accounts/connect", { platform: "bluesky" })).status).toBe(200);
+    const retried = await ok<Post>("retry_post", { post_id: post.id });
+    expect(retried).toMatchObject({ id: post.id, status: "published" });
+    expect((await results()).data.map((t) => t.status)).toEqual(["published", "published"]);
+
+    // Nothing failed any more: the service says so, and nothing is sent.
+    const again = await call(mcp.client, "retry_post", { post_id: post.id });
+    expect(again.isError).toBe(true);
+    expect(again.text).toContain("No network has failed");
+    expect(again.text).toContain("HTTP 409");
   });
 
   it("schedules for a time and the next slot, edits, and cancels", async () => {
@@ -178,7 +238,12 @@ describe("@socialpub/mcp over stdio, started as an MCP client's configuration st
     const accounts = await mcp.client.readResource({ uri: "socialpub://accounts" });
     expect((accounts.contents[0] as { text: string }).text).toContain("bluesky");
     const { prompts } = await mcp.client.listPrompts();
-    expect(prompts.map((p) => p.name)).toEqual(["announce_release", "fit_to_networks"]);
+    expect(prompts.map((p) => p.name)).toEqual(["announce_release", "thread_from_text", "fit_to_networks"]);
+    const thread = await mcp.client.getPrompt({
+      name: "thread_from_text",
+      arguments: { text: "A long story.", networks: "x, bluesky" },
+    });
+    expect(JSON.stringify(thread.messages)).toContain("validate_post");
     const prompt = await mcp.client.getPrompt({
       name: "announce_release",
       arguments: { product: "socialpub", version: "1.4.0", notes: "MCP server" },

@@ -1,15 +1,17 @@
-// Public surface of @socialpub/networks: the adapters by network id. Each network's folder adds its
-// adapter here; nothing runs at import time.
+// Public surface of @socialpub/networks: the registry of networks (registry.ts), their descriptions
+// (descriptions.ts, also the light `@socialpub/networks/descriptions` entry) and each adapter by
+// itself; nothing runs at import time.
 import type { NetworkAdapter, NetworkId } from "@socialpub/core";
 
 /** Builds the adapters of the networks that publish for real, keyed by network id. */
 export type AdapterRegistry = Partial<Record<NetworkId, NetworkAdapter>>;
 
 export { type BlueskyAdapterOptions, blueskyAdapter } from "./bluesky/index.ts";
+export * from "./descriptions.ts";
 export { DISCORD_API_URL, type DiscordAdapterOptions, discordAdapter } from "./discord/adapter.ts";
 export {
   FACEBOOK_API_URL,
-  FACEBOOK_AUTH_URL,
+  FACEBOOK_AUTHORIZE_URL,
   type FacebookAdapterOptions,
   facebookAdapter,
 } from "./facebook/adapter.ts";
@@ -23,7 +25,7 @@ export {
 } from "./instagram/adapter.ts";
 export {
   LINKEDIN_API_URL,
-  LINKEDIN_AUTH_URL,
+  LINKEDIN_AUTHORIZE_URL,
   type LinkedInAdapterOptions,
   linkedinAdapter,
 } from "./linkedin/adapter.ts";
@@ -38,11 +40,12 @@ export { PINTEREST_DEFAULT_SCOPES } from "./pinterest/oauth.ts";
 export {
   defaultRedditUserAgent,
   REDDIT_API_URL,
-  REDDIT_AUTH_URL,
+  REDDIT_AUTHORIZE_URL,
   type RedditAdapterOptions,
   redditAdapter,
 } from "./reddit/adapter.ts";
 export { REDDIT_DEFAULT_SCOPES } from "./reddit/oauth.ts";
+export { createAdapters, NETWORKS, type NetworkSettings } from "./registry.ts";
 export { TELEGRAM_API_URL, type TelegramAdapterOptions, telegramAdapter } from "./telegram/adapter.ts";
 export {
   THREADS_API_URL,

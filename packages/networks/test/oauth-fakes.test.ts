@@ -43,7 +43,7 @@ describe("network fakes", () => {
     linkedin.signIn(member);
     const adapter = linkedinAdapter({
       apiUrl: linkedin.url,
-      authUrl: linkedin.url,
+      authorizeUrl: linkedin.url,
       version: "202001",
       ...app,
     });

@@ -38,7 +38,7 @@ beforeAll(async () => {
       adapters: {
         facebook: facebookAdapter({
           apiUrl: facebook.url,
-          authUrl: facebook.url,
+          authorizeUrl: facebook.url,
           clientId: app.clientId,
           clientSecret: app.clientSecret,
           now: () => clock.now(),

@@ -38,9 +38,7 @@ beforeAll(async () => {
   });
   facebook.signIn(dee);
   live = await startLiveOAuthServer(LIVE_KEY, {
-    facebookApi: facebook.url,
-    facebookAuth: facebook.url,
-    facebookApp: appSettings(app),
+    facebook: { apiUrl: facebook.url, authorizeUrl: facebook.url, ...appSettings(app) },
   });
   ({ front, store, userId, seen } = live);
 }, 60_000);

@@ -7,9 +7,11 @@ describeMetaNetwork(
     name: "Instagram",
     start: () => InstagramFake.start(),
     addresses: (fake, app, api = fake.url) => ({
-      instagramApi: api,
-      instagramAuth: `${fake.url}/oauth/authorize`,
-      instagramApp: { ...app, missingSettings: [] },
+      instagram: {
+        apiUrl: api,
+        authorizeUrl: `${fake.url}/oauth/authorize`,
+        ...{ ...app, missingSettings: [] },
+      },
     }),
     textOnly: false,
     videoType: "REELS",

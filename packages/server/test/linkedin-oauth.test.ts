@@ -31,9 +31,7 @@ beforeAll(async () => {
   cy = linkedin.addMember({ name: "Cy Writer" });
   linkedin.signIn(cy);
   live = await startLiveOAuthServer(LIVE_KEY, {
-    linkedinApi: linkedin.url,
-    linkedinAuth: linkedin.url,
-    linkedinApp: appSettings(app),
+    linkedin: { apiUrl: linkedin.url, authorizeUrl: linkedin.url, ...appSettings(app) },
   });
   ({ front, store, userId, seen } = live);
 }, 60_000);

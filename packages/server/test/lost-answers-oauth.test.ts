@@ -29,7 +29,9 @@ describe("X: an answer lost is looked for on the account's timeline", () => {
       x.signIn(x.addUser({ username: "lost_answers" }));
       return x;
     },
-    (x, api) => ({ xApi: api, xAuth: `${x.url}/i/oauth2/authorize`, xApp: appSettings(x.addApp()) }),
+    (x, api) => ({
+      x: { apiUrl: api, authorizeUrl: `${x.url}/i/oauth2/authorize`, ...appSettings(x.addApp()) },
+    }),
     (live) => connectIn(live, "x", grantOnXConsentPage),
   );
   const cases = lostAnswerCases(
@@ -70,11 +72,11 @@ describe("LinkedIn: an answer lost is looked for among the member's posts", () =
       return linkedin;
     },
     (linkedin, api) => ({
-      linkedinApi: api,
-      linkedinAuth: linkedin.url,
-      // Reading a member's posts back takes r_member_social, which LinkedIn grants to approved apps.
-      linkedinApp: {
+      linkedin: {
+        apiUrl: api,
+        authorizeUrl: linkedin.url,
         ...appSettings(linkedin.addApp()),
+        // Reading a member's posts back takes r_member_social, which LinkedIn grants to approved apps.
         scopes: [...LINKEDIN_DEFAULT_SCOPES, "r_member_social"],
       },
     }),
@@ -129,9 +131,7 @@ describe("Facebook: an answer lost is looked for among the Page's posts", () => 
       return facebook;
     },
     (facebook, api) => ({
-      facebookApi: api,
-      facebookAuth: facebook.url,
-      facebookApp: appSettings(facebook.addApp()),
+      facebook: { apiUrl: api, authorizeUrl: facebook.url, ...appSettings(facebook.addApp()) },
     }),
     (live) => connectIn(live, "facebook"),
   );
@@ -168,10 +168,12 @@ describe("Reddit: an answer lost is looked for among the account's submitted pos
       return reddit;
     },
     (reddit, api) => ({
-      redditApi: api,
-      redditAuth: reddit.url,
-      redditUserAgent: "server:socialpub-tests:0.1.0 (by /u/socialpub_ci)",
-      redditApp: appSettings(reddit.addApp()),
+      reddit: {
+        apiUrl: api,
+        authorizeUrl: reddit.url,
+        userAgent: "server:socialpub-tests:0.1.0 (by /u/socialpub_ci)",
+        ...appSettings(reddit.addApp()),
+      },
     }),
     async (live) => {
       const started = await live.call("POST", "/accounts/connect", {

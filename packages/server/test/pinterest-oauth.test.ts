@@ -30,9 +30,7 @@ beforeAll(async () => {
   ada = pinterest.addUser({ username: "ada_pins", followers: 321, boards: ["Sketches", "Shipping Notes"] });
   pinterest.signIn(ada);
   live = await startLiveOAuthServer(LIVE_KEY, {
-    pinterestApi: pinterest.url,
-    pinterestAuth: `${pinterest.url}/oauth/`,
-    pinterestApp: appSettings(app),
+    pinterest: { apiUrl: pinterest.url, authorizeUrl: `${pinterest.url}/oauth/`, ...appSettings(app) },
   });
   ({ front, store, userId } = live);
 }, 60_000);
@@ -174,9 +172,7 @@ describe("Pinterest: an answer lost is found on the board", () => {
       return fake;
     },
     (fake, api) => ({
-      pinterestApi: api,
-      pinterestAuth: `${fake.url}/oauth/`,
-      pinterestApp: appSettings(fake.addApp()),
+      pinterest: { apiUrl: api, authorizeUrl: `${fake.url}/oauth/`, ...appSettings(fake.addApp()) },
     }),
     async (live) => {
       await connectIn(live, "pinterest");

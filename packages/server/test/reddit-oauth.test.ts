@@ -33,10 +33,7 @@ beforeAll(async () => {
   reddit.addSubreddit({ name: "TextOnly", submissionType: "self", subscribers: 10 });
   reddit.signIn(bea);
   live = await startLiveOAuthServer(LIVE_KEY, {
-    redditApi: reddit.url,
-    redditAuth: reddit.url,
-    redditUserAgent: USER_AGENT,
-    redditApp: appSettings(app),
+    reddit: { apiUrl: reddit.url, authorizeUrl: reddit.url, userAgent: USER_AGENT, ...appSettings(app) },
   });
   ({ front, store, userId, seen } = live);
 }, 60_000);

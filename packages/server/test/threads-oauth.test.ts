@@ -7,9 +7,11 @@ describeMetaNetwork(
     name: "Threads",
     start: () => ThreadsFake.start(),
     addresses: (fake, app, api = fake.url) => ({
-      threadsApi: api,
-      threadsAuth: `${fake.url}/oauth/authorize`,
-      threadsApp: { ...app, missingSettings: [] },
+      threads: {
+        apiUrl: api,
+        authorizeUrl: `${fake.url}/oauth/authorize`,
+        ...{ ...app, missingSettings: [] },
+      },
     }),
     textOnly: true,
     videoType: "VIDEO",

@@ -1,7 +1,6 @@
 import { SAMPLE_JPEG, SAMPLE_MP4, sampleMp4Lasting } from "@socialpub/core/testing";
 import { TikTokFake, type TikTokFakeCreator } from "@socialpub/networks/tiktok/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { NetworkAddresses } from "../src/live/network-adapters.ts";
 import { appSettings, type LiveOAuthServer, startLiveOAuthServer } from "./support/live-oauth-server.ts";
 import { grantInBrowser, until } from "./support/oauth-browser.ts";
 
@@ -28,7 +27,11 @@ interface Running extends LiveOAuthServer {
   key: string;
 }
 
-async function startTikTok(key: string, posting: NetworkAddresses["tiktokPosting"], scopes?: string[]) {
+async function startTikTok(
+  key: string,
+  posting: { audited: boolean; verifiedDomains: string[] } | undefined,
+  scopes?: string[],
+) {
   const fake = await TikTokFake.start();
   const alice = fake.addCreator({ username: "alice.tt", nickname: "Alice" });
   fake.signIn(alice);
@@ -36,10 +39,7 @@ async function startTikTok(key: string, posting: NetworkAddresses["tiktokPosting
   const live = await startLiveOAuthServer(
     key,
     {
-      tiktokApi: fake.url,
-      tiktokAuth: `${fake.url}/v2/auth/authorize/`,
-      tiktokApp: app,
-      ...(posting && { tiktokPosting: posting }),
+      tiktok: { apiUrl: fake.url, authorizeUrl: `${fake.url}/v2/auth/authorize/`, ...app, ...posting },
     },
     { allowPrivateWebhookUrls: true, bodyLimit: 16 * MB },
   ).catch(async (error) => {

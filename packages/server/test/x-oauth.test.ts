@@ -32,9 +32,7 @@ beforeAll(async () => {
   alice = x.addUser({ username: "alice_ships", followers: 1234 });
   x.signIn(alice);
   live = await startLiveOAuthServer(LIVE_KEY, {
-    xApi: x.url,
-    xAuth: `${x.url}/i/oauth2/authorize`,
-    xApp: appSettings(app),
+    x: { apiUrl: x.url, authorizeUrl: `${x.url}/i/oauth2/authorize`, ...appSettings(app) },
   });
   ({ front, store, userId } = live);
 }, 60_000);

@@ -38,9 +38,7 @@ beforeAll(async () => {
   ada = youtube.addUser({ title: "Ada Ships", handle: "@adaships", subscribers: 1234 });
   youtube.signIn(ada);
   live = await startLiveOAuthServer(LIVE_KEY, {
-    youtubeApi: youtube.url,
-    youtubeAuth: `${youtube.url}/o/oauth2/v2/auth`,
-    youtubeApp: appSettings(app),
+    youtube: { apiUrl: youtube.url, authorizeUrl: `${youtube.url}/o/oauth2/v2/auth`, ...appSettings(app) },
   });
   ({ front, store, userId } = live);
 }, 60_000);

@@ -66,6 +66,51 @@ export const Target = z
   .meta({ id: "Target" });
 export type Target = z.infer<typeof Target>;
 
+/** One piece of media as a network would get it (extension: POST /posts/validate). */
+export const MediaPreview = z
+  .object({
+    url: z
+      .string()
+      .describe("where the network fetches it: the URL given, or the upload's URL for a med_ id"),
+    type: z.string().nullable().describe("MIME type; null when it cannot be told before publishing"),
+  })
+  .meta({ id: "MediaPreview" });
+export type MediaPreview = z.infer<typeof MediaPreview>;
+
+/** One message a network would get: the first, or a later part of a thread. */
+export const PartPreview = z
+  .object({
+    text: z.string().describe("the text as adapted for this network"),
+    media: z.array(MediaPreview).describe("the media this part carries, in order"),
+  })
+  .meta({ id: "PartPreview" });
+export type PartPreview = z.infer<typeof PartPreview>;
+
+/** What one network would get (extension: POST /posts/validate). */
+export const TargetPreview = z
+  .object({
+    platform: NetworkId,
+    parts: z.array(PartPreview).describe("the messages it would publish, in order; one today"),
+    first_comment: z
+      .string()
+      .nullable()
+      .describe("the text of the first comment it would add; null when none"),
+    notes: z
+      .array(z.string())
+      .describe("what was adapted or not carried, in words (e.g. text shortened from 412 to 280 characters)"),
+  })
+  .meta({ id: "TargetPreview" });
+export type TargetPreview = z.infer<typeof TargetPreview>;
+
+/** The answer of POST /posts/validate: the post passes every check POST /posts makes. */
+export const PostValidation = z
+  .object({
+    valid: z.literal(true),
+    targets: z.array(TargetPreview).describe("one entry per network the post resolves to, in its order"),
+  })
+  .meta({ id: "PostValidation" });
+export type PostValidation = z.infer<typeof PostValidation>;
+
 export const Account = z
   .object({
     platform: NetworkId,

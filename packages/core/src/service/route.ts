@@ -47,7 +47,8 @@ export interface Route<Body = unknown, Query = unknown> {
   /**
    * true: a PATCH that honours Idempotency-Key as POST and DELETE do (every POST and DELETE with a key
    * does): an edit whose retry must not apply it twice over a change made in between. false: a POST
-   * that takes none, because its answer holds a secret the store never keeps (POST /keys).
+   * that takes none, because its answer holds a secret the store never keeps (POST /keys), or because
+   * it changes nothing (POST /posts/validate).
    */
   idempotencyKey?: boolean;
   /**

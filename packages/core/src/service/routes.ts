@@ -35,6 +35,7 @@ import {
   OAuthConnectStart,
   Post,
   PostList,
+  PostValidation,
   Target,
   TargetList,
 } from "../contract/resources.ts";
@@ -48,10 +49,12 @@ import { getMe } from "./handlers/me.ts";
 import { createMedia, getMediaContent, getOwnMediaContent, MEDIA_TYPE } from "./handlers/media.ts";
 import { publishDraft } from "./handlers/publish-draft.ts";
 import { getPost, getPostTargets, listPosts } from "./handlers/read-posts.ts";
+import { retryPost } from "./handlers/retry-post.ts";
 import { reportSandboxMetrics } from "./handlers/sandbox-metrics.ts";
 import { schedulePost } from "./handlers/schedule.ts";
 import { getHealth, getOpenApi } from "./handlers/system.ts";
 import { updatePost } from "./handlers/update-post.ts";
+import { validatePost } from "./handlers/validate-post.ts";
 import { listWebhookAttempts, resendWebhookEvent } from "./handlers/webhook-deliveries.ts";
 import {
   createWebhook,
@@ -176,6 +179,26 @@ export const ROUTES: readonly AnyRoute[] = [
   }),
   defineRoute({
     method: "POST",
+    path: "/posts/validate",
+    operationId: "validatePost",
+    tag: "Posts",
+    summary: "Check a post without publishing it: what each network would get, or why it would be refused",
+    description:
+      "Takes the body of POST /posts and makes its checks in the same order: a post POST /posts would refuse is refused with the same 400. Otherwise answers each network's parts (the text as that network's adaptation makes it, and the media), its first comment and notes on what was adapted. Stores nothing, sends no event and takes no place in the month's posts; it counts as an API call. Takes no Idempotency-Key (one sent is ignored): it changes nothing.",
+    auth: true,
+    idempotencyKey: false,
+    body: { schema: CreatePostBody },
+    responses: {
+      200: {
+        description: "The post would be accepted; what each network would get.",
+        schema: PostValidation,
+      },
+      400: { description: "What POST /posts would answer 400 for, with the same message." },
+    },
+    handler: validatePost,
+  }),
+  defineRoute({
+    method: "POST",
     path: "/schedule",
     operationId: "schedulePost",
     tag: "Posts",
@@ -286,6 +309,28 @@ export const ROUTES: readonly AnyRoute[] = [
       409: { description: "The post is not a draft." },
     },
     handler: publishDraft,
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/posts/{id}/retry",
+    operationId: "retryPost",
+    tag: "Posts",
+    summary: "Send again the networks of a post that failed",
+    description:
+      "Each failed network is sent again once, with its account's credentials as they are now (reconnect the account first when that is why it failed); the networks that published are left as they are, and one that publishes now writes post.published. A network whose earlier attempt's outcome is unknown is first checked with the network, and not sent again where the network cannot tell: the post never appears twice. The post is publishing meanwhile; the answer is the post once the networks have answered (up to 20 s), as for a post published now.",
+    auth: true,
+    params: postId,
+    responses: {
+      200: { description: "The post, after the networks were sent again.", schema: Post },
+      400: { description: "A network's pacing is used up for now; the message says when it can go." },
+      403: otherMode("retry"),
+      404: notFound,
+      409: {
+        description:
+          "No network of the post has failed, or the post is scheduled or still publishing (a network is being published to).",
+      },
+    },
+    handler: retryPost,
   }),
   defineRoute({
     method: "GET",

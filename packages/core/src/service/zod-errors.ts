@@ -11,8 +11,7 @@ const FIELD_HINTS: Record<string, string> = {
   media: "a string: an http(s) URL of an image or video, or a med_ id",
   draft: "true or false",
   post_id: "a post id string",
-  platform:
-    "a network id (tiktok, instagram, youtube, x, linkedin, facebook, threads, pinterest, reddit, bluesky, discord, telegram)",
+  platform: `a network id (${NETWORK_IDS.join(", ")})`,
   reach: "a whole number, 0 or more",
   likes: "a whole number, 0 or more",
   comments: "a whole number, 0 or more",

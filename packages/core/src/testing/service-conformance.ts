@@ -19,11 +19,13 @@ import { meTests } from "./service/me.ts";
 import { mediaTests } from "./service/media.ts";
 import { paginationTests } from "./service/pagination.ts";
 import { readPostsTests } from "./service/read-posts.ts";
+import { retryTests } from "./service/retry.ts";
 import { sandboxTests } from "./service/sandbox.ts";
 import { scheduleTests } from "./service/schedule.ts";
 import { scheduleEndpointTests } from "./service/schedule-endpoint.ts";
 import { textTests } from "./service/text.ts";
 import { updatePostTests } from "./service/update-post.ts";
+import { validateTests } from "./service/validate.ts";
 import { webhookTests } from "./service/webhooks.ts";
 
 /** The suite's groups, by name, in the order they run. */
@@ -40,6 +42,8 @@ const GROUPS = {
   listPageCache: listPageCacheTests,
   deletePost: deletePostTests,
   updatePost: updatePostTests,
+  validate: validateTests,
+  retry: retryTests,
   captions: captionsTests,
   text: textTests,
   sandbox: sandboxTests,

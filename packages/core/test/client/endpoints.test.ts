@@ -120,6 +120,33 @@ describe("posts", () => {
     expect(last().json).toEqual({ captions: { x: "X only" }, platforms: ["x"], at: "next" });
   });
 
+  it("validate sends POST /posts/validate with the post and no Idempotency-Key; retry sends POST /posts/{id}/retry with one, the same on a retry", async () => {
+    const validation = {
+      valid: true,
+      targets: [{ platform: "x", parts: [{ text: "Hi", media: [] }], first_comment: null, notes: [] }],
+    };
+    server.script({ status: 200, body: validation });
+    expect(await client().posts.validate({ caption: "Hi", platforms: ["x"] })).toEqual(validation);
+    expect(last()).toMatchObject({ method: "POST", url: "/api/v1/posts/validate" });
+    expect(last().json).toEqual({ caption: "Hi", platforms: ["x"] });
+    expect(last().headers["idempotency-key"]).toBeUndefined();
+
+    const retried = samplePost({ status: "published" });
+    server.script({ status: 503, body: { error: "Try again." } }, { status: 200, body: retried });
+    const retrying = new SocialPublishClient({
+      apiKey: API_KEY,
+      baseUrl: server.baseUrl,
+      maxRetries: 1,
+      retry: { baseDelayMs: 1, maxDelayMs: 1 },
+    });
+    expect(await retrying.posts.retry("post_1")).toEqual(retried);
+    const [first, second] = server.seen.slice(-2);
+    expect(second).toMatchObject({ method: "POST", url: "/api/v1/posts/post_1/retry" });
+    expect(second!.headers["idempotency-key"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second!.headers["idempotency-key"]).toBe(first!.headers["idempotency-key"]);
+    await retrying.close();
+  });
+
   it("update sends PATCH /posts/{id} with the fields to change and an Idempotency-Key, the same on a retry", async () => {
     const edited = samplePost({ status: "draft", scheduled_at: null });
     server.script({ status: 503, body: { error: "Try again." } }, { status: 200, body: edited });

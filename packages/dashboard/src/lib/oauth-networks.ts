@@ -1,3 +1,4 @@
+import { DESCRIPTIONS } from "@socialpub/networks/descriptions";
 import type { NetworkId } from "../api/types.ts";
 import type { CredentialField } from "./live-networks.ts";
 
@@ -7,17 +8,9 @@ import type { CredentialField } from "./live-networks.ts";
  * browser back. Whether this server can connect one (its app's settings, an adapter) only the server
  * knows: its 400 says what is missing, and the page shows it.
  */
-export const OAUTH_NETWORKS: ReadonlySet<NetworkId> = new Set<NetworkId>([
-  "x",
-  "linkedin",
-  "facebook",
-  "instagram",
-  "threads",
-  "youtube",
-  "tiktok",
-  "pinterest",
-  "reddit",
-]);
+export const OAUTH_NETWORKS: ReadonlySet<NetworkId> = new Set(
+  DESCRIPTIONS.filter((d) => d.connect.kind === "oauth").map((d) => d.id),
+);
 
 /** What POST /accounts/connect answers for an OAuth network. */
 export interface OAuthStart {
@@ -38,48 +31,12 @@ export const accountFingerprint = (account: object | undefined): string =>
  * What a network asks for at connect besides the person's grant: where the account publishes (docs/api.md).
  * Optional, so the network's own default applies when left empty.
  */
-export const OAUTH_FIELDS: ReadonlyMap<NetworkId, readonly CredentialField[]> = new Map<
-  NetworkId,
-  readonly CredentialField[]
->([
-  [
-    "facebook",
-    [
-      {
-        name: "page",
-        label: "Page",
-        secret: false,
-        required: false,
-        help: "The Page posts go to, by name or id; the first Page you give on Facebook's page when left empty.",
-      },
-    ],
-  ],
-  [
-    "pinterest",
-    [
-      {
-        name: "board",
-        label: "Board",
-        secret: false,
-        required: false,
-        help: "The board pins go to, by name or id; the account's first board when left empty.",
-      },
-    ],
-  ],
-  [
-    "reddit",
-    [
-      {
-        name: "subreddit",
-        label: "Subreddit",
-        secret: false,
-        required: false,
-        placeholder: "r/name",
-        help: "Where posts go; the account's own profile when left empty.",
-      },
-    ],
-  ],
-]);
+export const OAUTH_FIELDS: ReadonlyMap<NetworkId, readonly CredentialField[]> = new Map(
+  DESCRIPTIONS.filter((d) => d.connect.kind === "oauth" && d.connect.fields.length > 0).map((d) => [
+    d.id,
+    d.connect.fields,
+  ]),
+);
 
 /** The connect body: the network, and the fields it asks for that were filled in. */
 export function oauthConnectBody(platform: NetworkId, form: FormData): Record<string, unknown> {

@@ -3,21 +3,15 @@
 // whose lexicons hold about 43 MB of a server's memory (docs/performance.md): a server whose users never
 // use Bluesky with a live key — a sandbox for testing integrations — never loads it.
 
-import type { NetworkAdapter, PacingRule } from "@socialpub/core";
+import type { NetworkAdapter } from "@socialpub/core";
 import { NETWORK_RULES } from "@socialpub/core";
 import type { Fetch } from "./client.ts";
+import { BLUESKY_PACING } from "./describe.ts";
 import { MAX_IMAGE_BYTES } from "./embed.ts";
 
-export const DEFAULT_SERVICE = "https://bsky.social";
+export { BLUESKY_PACING } from "./describe.ts";
 
-/**
- * Bluesky's write limits per account are points: 5000 an hour and 35000 a day, and creating a record
- * costs 3, so at most 1666 posts an hour and 11666 a day.
- */
-export const BLUESKY_PACING: readonly PacingRule[] = [
-  { count: Math.floor(5000 / 3), windowMs: 60 * 60_000 },
-  { count: Math.floor(35000 / 3), windowMs: 24 * 60 * 60_000 },
-];
+export const DEFAULT_SERVICE = "https://bsky.social";
 
 export interface BlueskyAdapterOptions {
   /** The PDS a connect without `service` logs in to. Default https://bsky.social. */

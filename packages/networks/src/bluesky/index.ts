@@ -1,4 +1,9 @@
-// How socialpub posts to Bluesky: see README.md in this folder.
+// How socialpub posts to Bluesky: see README.md in this folder. Bluesky as the registry holds it: its
+// description (describe.ts) and the adapter built from its settings.
+import { defineNetwork } from "../describe.ts";
+import { blueskyAdapter } from "./adapter.ts";
+import { blueskyDescription } from "./describe.ts";
+
 export {
   BLUESKY_PACING,
   type BlueskyAdapterOptions,
@@ -7,3 +12,5 @@ export {
   permalinkOf,
 } from "./adapter.ts";
 export { recordKeyFor } from "./record-key.ts";
+
+export const blueskyNetwork = defineNetwork(blueskyDescription, blueskyAdapter);

@@ -1,6 +1,7 @@
 import { NETWORK_RULES, type NetworkAdapter, withoutTrailingSlashes } from "@socialpub/core";
 import { WaitGate } from "../common/wait-gate.ts";
 import { connectDiscord } from "./connect.ts";
+import { discordDescription } from "./describe.ts";
 import { MAX_FILE_BYTES, publishDiscord } from "./publish.ts";
 import type { WebhookApiConfig } from "./webhook-api.ts";
 import { allowedHosts } from "./webhook-url.ts";
@@ -37,12 +38,7 @@ export function discordAdapter(options: DiscordAdapterOptions = {}): NetworkAdap
   return {
     id: "discord",
     rule: NETWORK_RULES.discord,
-    // Discord publishes no fixed numbers (its X-RateLimit-* headers are the authority, and are obeyed);
-    // a webhook is observed to take 5 messages in 2 seconds and a channel about 30 a minute.
-    pacing: [
-      { count: 5, windowMs: 2000 },
-      { count: 30, windowMs: 60_000 },
-    ],
+    pacing: discordDescription.pacing,
     maxMediaBytes: MAX_FILE_BYTES,
     connect: (fields, context) => connectDiscord(config, gate, hosts, fields, context),
     publish: (account, post) => publishDiscord(config, gate, webUrl, account, post),

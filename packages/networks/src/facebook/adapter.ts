@@ -6,6 +6,7 @@ import {
   oauthStepsConfig,
 } from "../common/oauth-adapter.ts";
 import { type FacebookApiConfig, GRAPH_VERSION } from "./api.ts";
+import { facebookDescription } from "./describe.ts";
 import { findFacebookPost } from "./find-published.ts";
 import { readFacebookMetrics } from "./metrics.ts";
 import { FACEBOOK_DEFAULT_SCOPES, facebookOAuth } from "./oauth.ts";
@@ -14,12 +15,12 @@ import { FACEBOOK_MAX_VIDEO_BYTES } from "./video.ts";
 
 export const FACEBOOK_API_URL = "https://graph.facebook.com";
 /** Facebook's site, which serves the login dialog (/{version}/dialog/oauth). */
-export const FACEBOOK_AUTH_URL = "https://www.facebook.com";
+export const FACEBOOK_AUTHORIZE_URL = "https://www.facebook.com";
 
 /** `apiUrl` is the Graph API host (https://graph.facebook.com); the version is added to it. */
 export interface FacebookAdapterOptions extends OAuthAdapterOptions {
   /** Facebook's site, for the login dialog (https://www.facebook.com; SOCIALPUB_FACEBOOK_AUTH_URL). */
-  authUrl?: string;
+  authorizeUrl?: string;
   /** The Graph API version (v23.0 by default). */
   version?: string;
 }
@@ -36,19 +37,17 @@ export function facebookAdapter(options: FacebookAdapterOptions = {}): NetworkAd
     fetch: options.fetch ?? globalThis.fetch,
     now: options.now ?? Date.now,
   };
-  const authUrl = baseUrl(options.authUrl, FACEBOOK_AUTH_URL);
+  const site = baseUrl(options.authorizeUrl, FACEBOOK_AUTHORIZE_URL);
   return {
     id: "facebook",
     rule: NETWORK_RULES.facebook,
-    // Meta limits a Page's calls by its engaged users (Business Use Case limits), and says so when hit;
-    // a cap of 25 posts an hour per Page keeps a schedule well inside them.
-    pacing: [{ count: 25, windowMs: 60 * 60_000 }],
+    pacing: facebookDescription.pacing,
     // The largest the server uploads (a video); photos are held to Facebook's 10 MB when posted.
     maxMediaBytes: FACEBOOK_MAX_VIDEO_BYTES,
     connect: connectThroughOAuth("facebook", "Facebook", "Facebook's own login dialog"),
     oauth: facebookOAuth(
       oauthStepsConfig(options, {
-        authorizeUrl: `${authUrl}/${version}/dialog/oauth`,
+        authorizeUrl: `${site}/${version}/dialog/oauth`,
         client: {
           network: "facebook",
           name: "Facebook",

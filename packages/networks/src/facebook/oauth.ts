@@ -4,8 +4,8 @@ import { authorizeUrl } from "../common/oauth-code.ts";
 import { requestToken } from "../common/oauth-token.ts";
 import { type FacebookApiConfig, graphCall } from "./api.ts";
 
-/** Listing the user's Pages, and posting to them. */
-export const FACEBOOK_DEFAULT_SCOPES = ["pages_show_list", "pages_manage_posts", "pages_read_engagement"];
+export { FACEBOOK_DEFAULT_SCOPES } from "./describe.ts";
+
 /** Meta's long-lived user tokens last 60 days when it does not say. */
 const LONG_LIVED_SECONDS = 60 * 24 * 60 * 60;
 const MAX_PAGES = 100;

@@ -4,19 +4,16 @@ import { readMetaInsights } from "../common/meta-insights.ts";
 import { metaMe, metaOAuth } from "../common/meta-oauth.ts";
 import { findLostMetaPost } from "../common/meta-recent.ts";
 import { baseUrl, connectThroughOAuth, type OAuthAdapterOptions } from "../common/oauth-adapter.ts";
+import { INSTAGRAM_DEFAULT_SCOPES, instagramDescription } from "./describe.ts";
 import { INSTAGRAM_MAX_MEDIA_BYTES, instagramListing, publishInstagram } from "./publish.ts";
+
+export { INSTAGRAM_DEFAULT_SCOPES } from "./describe.ts";
 
 export const INSTAGRAM_API_URL = "https://graph.instagram.com";
 /** Where the code is traded: Instagram's login host, not the Graph API's. */
 export const INSTAGRAM_TOKEN_URL = "https://api.instagram.com/oauth/access_token";
 export const INSTAGRAM_AUTHORIZE_URL = "https://www.instagram.com/oauth/authorize";
 export const INSTAGRAM_API_VERSION = "v23.0";
-/** Reading the professional account, publishing to it, and reading a post's insights (its figures). */
-export const INSTAGRAM_DEFAULT_SCOPES = [
-  "instagram_business_basic",
-  "instagram_business_content_publish",
-  "instagram_business_manage_insights",
-];
 /** Lifetime insights of an Instagram post, as the figures a target keeps. */
 const INSTAGRAM_METRICS = ["reach", "likes", "comments", "shares"] as const;
 
@@ -51,8 +48,7 @@ export function instagramAdapter(options: InstagramAdapterOptions = {}): Network
   return {
     id: "instagram",
     rule: NETWORK_RULES.instagram,
-    // Instagram's content publishing limit: 50 posts per 24 hours per account.
-    pacing: [{ count: 50, windowMs: 24 * 60 * 60_000 }],
+    pacing: instagramDescription.pacing,
     maxMediaBytes: INSTAGRAM_MAX_MEDIA_BYTES,
     connect: connectThroughOAuth("instagram", "Instagram", "Instagram's own page"),
     oauth: metaOAuth({

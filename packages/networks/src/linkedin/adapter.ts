@@ -6,18 +6,19 @@ import {
   oauthStepsConfig,
 } from "../common/oauth-adapter.ts";
 import { LINKEDIN_VERSION, type LinkedInApiConfig } from "./api.ts";
+import { linkedinDescription } from "./describe.ts";
 import { findLinkedInPost } from "./find-published.ts";
 import { LINKEDIN_DEFAULT_SCOPES, linkedinOAuth } from "./oauth.ts";
 import { LINKEDIN_MAX_IMAGE_BYTES, publishLinkedIn } from "./publish.ts";
 
 export const LINKEDIN_API_URL = "https://api.linkedin.com";
 /** LinkedIn's site: its authorize page (/oauth/v2/authorization) and token endpoint (/oauth/v2/accessToken). */
-export const LINKEDIN_AUTH_URL = "https://www.linkedin.com";
+export const LINKEDIN_AUTHORIZE_URL = "https://www.linkedin.com";
 
 /** `apiUrl` defaults to https://api.linkedin.com. */
 export interface LinkedInAdapterOptions extends OAuthAdapterOptions {
   /** LinkedIn's site, for the authorize page and token endpoint (https://www.linkedin.com; SOCIALPUB_LINKEDIN_AUTH_URL). */
-  authUrl?: string;
+  authorizeUrl?: string;
   /** The LinkedIn-Version sent (YYYYMM); the one this adapter was written against by default. */
   version?: string;
 }
@@ -35,21 +36,20 @@ export function linkedinAdapter(options: LinkedInAdapterOptions = {}): NetworkAd
     fetch: options.fetch ?? globalThis.fetch,
     now: options.now ?? Date.now,
   };
-  const authUrl = baseUrl(options.authUrl, LINKEDIN_AUTH_URL);
+  const site = baseUrl(options.authorizeUrl, LINKEDIN_AUTHORIZE_URL);
   return {
     id: "linkedin",
     rule: NETWORK_RULES.linkedin,
-    // LinkedIn's member limit on creating posts: 150 a day.
-    pacing: [{ count: 150, windowMs: 24 * 60 * 60_000 }],
+    pacing: linkedinDescription.pacing,
     maxMediaBytes: LINKEDIN_MAX_IMAGE_BYTES,
     connect: connectThroughOAuth("linkedin", "LinkedIn", "LinkedIn's own page"),
     oauth: linkedinOAuth(
       oauthStepsConfig(options, {
-        authorizeUrl: `${authUrl}/oauth/v2/authorization`,
+        authorizeUrl: `${site}/oauth/v2/authorization`,
         client: {
           network: "linkedin",
           name: "LinkedIn",
-          tokenUrl: `${authUrl}/oauth/v2/accessToken`,
+          tokenUrl: `${site}/oauth/v2/accessToken`,
           clientAuth: "form",
         },
         defaultScopes: LINKEDIN_DEFAULT_SCOPES,

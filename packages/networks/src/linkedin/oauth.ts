@@ -4,8 +4,7 @@ import { authorizeUrl, exchangeCode } from "../common/oauth-code.ts";
 import { grantOf, refreshGrant } from "../common/oauth-token.ts";
 import { type LinkedInApiConfig, linkedinCall } from "./api.ts";
 
-/** Sign In with LinkedIn (OpenID Connect: who the member is) and Share on LinkedIn (posting). */
-export const LINKEDIN_DEFAULT_SCOPES = ["openid", "profile", "w_member_social"];
+export { LINKEDIN_DEFAULT_SCOPES } from "./describe.ts";
 
 export type LinkedInOAuthConfig = OAuthStepsConfig<LinkedInApiConfig>;
 

@@ -6,6 +6,7 @@ import {
   oauthStepsConfig,
 } from "../common/oauth-adapter.ts";
 import type { PinterestApiConfig } from "./api.ts";
+import { pinterestDescription } from "./describe.ts";
 import { findPin } from "./find-published.ts";
 import { readPinterestMetrics } from "./metrics.ts";
 import { PINTEREST_DEFAULT_SCOPES, pinterestOAuth } from "./oauth.ts";
@@ -38,8 +39,7 @@ export function pinterestAdapter(options: PinterestAdapterOptions = {}): Network
   return {
     id: "pinterest",
     rule: NETWORK_RULES.pinterest,
-    // Pinterest's write limit per user and app (org_write): 100 calls a minute.
-    pacing: [{ count: 100, windowMs: 60_000 }],
+    pacing: pinterestDescription.pacing,
     maxMediaBytes: PINTEREST_MAX_IMAGE_BYTES,
     connect: connectThroughOAuth("pinterest", "Pinterest", "Pinterest's own page"),
     oauth: pinterestOAuth(

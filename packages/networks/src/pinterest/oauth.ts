@@ -5,17 +5,12 @@ import { grantOf, refreshGrant } from "../common/oauth-token.ts";
 import { type PinterestApiConfig, pinterestCall } from "./api.ts";
 import { chooseBoard } from "./boards.ts";
 
+export { PINTEREST_DEFAULT_SCOPES } from "./describe.ts";
+
 /**
  * What the server asks Pinterest for: reading the account and its boards, and creating pins. Pinterest's
  * description requires boards:read, boards:write, pins:read and pins:write of `POST /v5/pins`.
  */
-export const PINTEREST_DEFAULT_SCOPES = [
-  "boards:read",
-  "boards:write",
-  "pins:read",
-  "pins:write",
-  "user_accounts:read",
-];
 
 export type PinterestOAuthConfig = OAuthStepsConfig<PinterestApiConfig>;
 

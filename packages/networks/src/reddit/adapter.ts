@@ -6,6 +6,7 @@ import {
   oauthStepsConfig,
 } from "../common/oauth-adapter.ts";
 import type { RedditApiConfig } from "./api.ts";
+import { redditDescription } from "./describe.ts";
 import { findRedditPost } from "./find-published.ts";
 import { readRedditMetrics } from "./metrics.ts";
 import { REDDIT_DEFAULT_SCOPES, redditOAuth } from "./oauth.ts";
@@ -13,7 +14,7 @@ import { publishReddit, REDDIT_MAX_IMAGE_BYTES } from "./publish.ts";
 
 export const REDDIT_API_URL = "https://oauth.reddit.com";
 /** Reddit's site: its authorize page and token endpoint live here, not on the API host. */
-export const REDDIT_AUTH_URL = "https://www.reddit.com";
+export const REDDIT_AUTHORIZE_URL = "https://www.reddit.com";
 
 /** `apiUrl` defaults to https://oauth.reddit.com. */
 export interface RedditAdapterOptions extends OAuthAdapterOptions {
@@ -21,7 +22,7 @@ export interface RedditAdapterOptions extends OAuthAdapterOptions {
    * Reddit's site, which serves the authorize page (/api/v1/authorize) and the token endpoint
    * (/api/v1/access_token): https://www.reddit.com; the server reads SOCIALPUB_REDDIT_AUTH_URL.
    */
-  authUrl?: string;
+  authorizeUrl?: string;
   /**
    * The descriptive User-Agent Reddit asks every app for, `<platform>:<app id>:<version> (by /u/<name>)`
    * (SOCIALPUB_REDDIT_USER_AGENT); by default one naming socialpub and the app's client id.
@@ -45,22 +46,20 @@ export function redditAdapter(options: RedditAdapterOptions = {}): NetworkAdapte
     fetch: options.fetch ?? globalThis.fetch,
     now: options.now ?? Date.now,
   };
-  const authUrl = baseUrl(options.authUrl, REDDIT_AUTH_URL);
+  const site = baseUrl(options.authorizeUrl, REDDIT_AUTHORIZE_URL);
   return {
     id: "reddit",
     rule: NETWORK_RULES.reddit,
-    // Reddit's OAuth limit is 100 queries a minute per client and an image post takes four: 25 posts.
-    // Reddit also throttles posting per account and subreddit (RATELIMIT answers), honoured as it comes.
-    pacing: [{ count: 25, windowMs: 60_000 }],
+    pacing: redditDescription.pacing,
     maxMediaBytes: REDDIT_MAX_IMAGE_BYTES,
     connect: connectThroughOAuth("reddit", "Reddit", "Reddit's own page"),
     oauth: redditOAuth(
       oauthStepsConfig(options, {
-        authorizeUrl: `${authUrl}/api/v1/authorize`,
+        authorizeUrl: `${site}/api/v1/authorize`,
         client: {
           network: "reddit",
           name: "Reddit",
-          tokenUrl: `${authUrl}/api/v1/access_token`,
+          tokenUrl: `${site}/api/v1/access_token`,
           headers: { "user-agent": userAgent },
         },
         defaultScopes: REDDIT_DEFAULT_SCOPES,

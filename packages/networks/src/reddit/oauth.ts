@@ -4,12 +4,13 @@ import { authorizeUrl, exchangeCode } from "../common/oauth-code.ts";
 import { grantOf, refreshGrant } from "../common/oauth-token.ts";
 import { type RedditApiConfig, redditCall } from "./api.ts";
 
+export { REDDIT_DEFAULT_SCOPES } from "./describe.ts";
+
 /**
  * What the server asks Reddit for: who the account is, reading a subreddit's rules, submitting, and
  * reading the account's own posts back (history: finding an image post just made, and the post of an
  * attempt whose answer was lost).
  */
-export const REDDIT_DEFAULT_SCOPES = ["identity", "read", "submit", "history"];
 /** A subreddit's name as Reddit allows it (3–21 letters, digits, underscores), or a profile u_name. */
 const SUBREDDIT = /^(?:r\/)?([A-Za-z0-9][A-Za-z0-9_]{1,20}|u_[A-Za-z0-9_-]{3,20})$/;
 

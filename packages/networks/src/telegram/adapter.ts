@@ -2,6 +2,7 @@ import { NETWORK_RULES, type NetworkAdapter, withoutTrailingSlashes } from "@soc
 import { WaitGate } from "../common/wait-gate.ts";
 import type { BotApiConfig } from "./bot-api.ts";
 import { connectTelegram } from "./connect.ts";
+import { telegramDescription } from "./describe.ts";
 import { readTelegramFollowers } from "./followers.ts";
 import { MAX_UPLOAD_BYTES, publishTelegram } from "./publish.ts";
 
@@ -30,12 +31,7 @@ export function telegramAdapter(options: TelegramAdapterOptions = {}): NetworkAd
   return {
     id: "telegram",
     rule: NETWORK_RULES.telegram,
-    // Telegram asks bots to send at most one message a second to a chat and 20 a minute to a group;
-    // both apply to every chat, as the account does not say which kind it posts to.
-    pacing: [
-      { count: 1, windowMs: 1000 },
-      { count: 20, windowMs: 60_000 },
-    ],
+    pacing: telegramDescription.pacing,
     maxMediaBytes: MAX_UPLOAD_BYTES,
     connect: (fields, context) => connectTelegram(config, fields, context.signal),
     publish: (account, post) => publishTelegram(config, gate, account, post),

@@ -4,14 +4,15 @@ import { readMetaInsights } from "../common/meta-insights.ts";
 import { metaMe, metaOAuth } from "../common/meta-oauth.ts";
 import { findLostMetaPost } from "../common/meta-recent.ts";
 import { baseUrl, connectThroughOAuth, type OAuthAdapterOptions } from "../common/oauth-adapter.ts";
+import { THREADS_DEFAULT_SCOPES, threadsDescription } from "./describe.ts";
 import { publishThreads, THREADS_MAX_MEDIA_BYTES, threadsListing } from "./publish.ts";
+
+export { THREADS_DEFAULT_SCOPES } from "./describe.ts";
 
 export const THREADS_API_URL = "https://graph.threads.net";
 export const THREADS_AUTHORIZE_URL = "https://threads.net/oauth/authorize";
 /** Version of the Threads API the adapter speaks. */
 export const THREADS_API_VERSION = "v1.0";
-/** Reading the profile, publishing, and reading a post's insights (its figures). */
-export const THREADS_DEFAULT_SCOPES = ["threads_basic", "threads_content_publish", "threads_manage_insights"];
 /** Lifetime insights of a Threads post: views as reach, likes, replies as comments, reposts and quotes as shares. */
 const THREADS_METRICS = ["views", "likes", "replies", "reposts", "quotes"] as const;
 
@@ -42,8 +43,7 @@ export function threadsAdapter(options: ThreadsAdapterOptions = {}): NetworkAdap
   return {
     id: "threads",
     rule: NETWORK_RULES.threads,
-    // Threads' documented publishing limit: 250 posts per 24 hours per profile.
-    pacing: [{ count: 250, windowMs: 24 * 60 * 60_000 }],
+    pacing: threadsDescription.pacing,
     maxMediaBytes: THREADS_MAX_MEDIA_BYTES,
     connect: connectThroughOAuth("threads", "Threads", "Threads' own page"),
     oauth: metaOAuth({

@@ -6,6 +6,7 @@ import {
   oauthStepsConfig,
 } from "../common/oauth-adapter.ts";
 import type { TikTokApiConfig } from "./api.ts";
+import { tiktokDescription } from "./describe.ts";
 import { readTikTokMetrics } from "./metrics.ts";
 import { TIKTOK_DEFAULT_SCOPES, tiktokOAuth } from "./oauth.ts";
 import { publishTikTok } from "./publish.ts";
@@ -62,8 +63,7 @@ export function tiktokAdapter(options: TikTokAdapterOptions = {}): NetworkAdapte
   return {
     id: "tiktok",
     rule: NETWORK_RULES.tiktok,
-    // TikTok's limit on starting posts: 6 inits a minute per access token.
-    pacing: [{ count: 6, windowMs: 60_000 }],
+    pacing: tiktokDescription.pacing,
     maxMediaBytes: TIKTOK_MAX_MEDIA_BYTES,
     connect: connectThroughOAuth("tiktok", "TikTok", "TikTok's own page"),
     oauth: tiktokOAuth({

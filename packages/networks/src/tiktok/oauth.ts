@@ -5,8 +5,7 @@ import { grantOf, refreshGrant } from "../common/oauth-token.ts";
 import type { TikTokApiConfig } from "./api.ts";
 import { queryCreator } from "./creator.ts";
 
-/** Reading who the creator is, and posting videos to their profile (Direct Post). */
-export const TIKTOK_DEFAULT_SCOPES = ["user.info.basic", "video.publish"];
+export { TIKTOK_DEFAULT_SCOPES } from "./describe.ts";
 
 /** What the handle adds while TikTok has not audited the app: the reason every post is private. */
 export const UNAUDITED_NOTE = "posts are private until TikTok audits the app";

@@ -7,6 +7,7 @@ import {
 } from "../common/oauth-adapter.ts";
 import type { XApiConfig } from "./api.ts";
 import { X_SEGMENT_BYTES } from "./chunked-upload.ts";
+import { xDescription } from "./describe.ts";
 import { findXPost } from "./find-published.ts";
 import { X_MAX_VIDEO_BYTES } from "./media-plan.ts";
 import { XMetricsReader } from "./metrics.ts";
@@ -46,8 +47,7 @@ export function xAdapter(options: XAdapterOptions = {}): NetworkAdapter {
   return {
     id: "x",
     rule: NETWORK_RULES.x,
-    // X's documented limit on creating posts with a user token: 100 per 15 minutes per user.
-    pacing: [{ count: 100, windowMs: 15 * 60_000 }],
+    pacing: xDescription.pacing,
     // The largest X takes (a video); images and GIFs are held to their own limits when posted.
     maxMediaBytes: X_MAX_VIDEO_BYTES,
     connect: connectThroughOAuth("x", "X", "X's own page"),

@@ -4,8 +4,7 @@ import { authorizeUrl, exchangeCode } from "../common/oauth-code.ts";
 import { grantOf, refreshGrant } from "../common/oauth-token.ts";
 import { type XApiConfig, xCall, xSaidBy } from "./api.ts";
 
-/** What the server asks X for: posting with media, reading the account, and a refresh token. */
-export const X_DEFAULT_SCOPES = ["tweet.read", "tweet.write", "users.read", "media.write", "offline.access"];
+export { X_DEFAULT_SCOPES } from "./describe.ts";
 
 export type XOAuthConfig = OAuthStepsConfig<XApiConfig>;
 

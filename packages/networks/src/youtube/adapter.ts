@@ -6,6 +6,7 @@ import {
   oauthStepsConfig,
 } from "../common/oauth-adapter.ts";
 import type { YouTubeApiConfig } from "./api.ts";
+import { youtubeDescription } from "./describe.ts";
 import { findVideo } from "./find-published.ts";
 import { readVideoMetrics } from "./metrics.ts";
 import { readChannel, YOUTUBE_DEFAULT_SCOPES, youtubeOAuth } from "./oauth.ts";
@@ -70,9 +71,7 @@ export function youtubeAdapter(options: YouTubeAdapterOptions = {}): NetworkAdap
   return {
     id: "youtube",
     rule: NETWORK_RULES.youtube,
-    // YouTube's limit is the project's daily quota (an upload costs 1600 of 10,000 units), not a pace
-    // per channel: a used-up quota answers quotaExceeded, and the video waits for midnight Pacific.
-    pacing: [],
+    pacing: youtubeDescription.pacing,
     maxMediaBytes: YOUTUBE_MAX_VIDEO_BYTES,
     connect: connectThroughOAuth("youtube", "YouTube", "Google's own page"),
     oauth,

@@ -4,14 +4,12 @@ import { authorizeUrl, exchangeCode } from "../common/oauth-code.ts";
 import { grantOf, refreshGrant } from "../common/oauth-token.ts";
 import { type YouTubeApiConfig, youtubeGet } from "./api.ts";
 
+export { YOUTUBE_DEFAULT_SCOPES } from "./describe.ts";
+
 /**
  * What the server asks Google for: uploading videos, and reading the channel (its name and
  * subscribers at connect) and its videos' statistics (views, likes, comments).
  */
-export const YOUTUBE_DEFAULT_SCOPES = [
-  "https://www.googleapis.com/auth/youtube.upload",
-  "https://www.googleapis.com/auth/youtube.readonly",
-];
 
 export interface YouTubeOAuthConfig extends OAuthStepsConfig<YouTubeApiConfig> {
   /** Whether Google has audited the app; unaudited, videos upload as private, and the handle says so. */

@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { isNetworkId, NETWORK_IDS } from "@socialpub/core";
+import { DESCRIPTIONS, settingVariable } from "@socialpub/networks/descriptions";
 import { CliError } from "../cli/errors.ts";
 
 /*
@@ -10,26 +11,11 @@ import { CliError } from "../cli/errors.ts";
  *     "networks": { "x": { "client_id": "…", "client_secret": "…", "scopes": ["tweet.read", …] } } }
  *
  * Each value stands for the variable of the same name: `public_url` for SOCIALPUB_PUBLIC_URL,
- * `networks.<network>.<setting>` for SOCIALPUB_<NETWORK>_<SETTING>. A variable that is set (not empty)
+ * `networks.<network>.<setting>` for SOCIALPUB_<NETWORK>_<SETTING>, the settings each network's
+ * description (@socialpub/networks) names. A variable that is set (not empty)
  * wins over the file, so one value can be changed for one run without editing it. The file holds
  * client secrets: no error about it ever quotes a value, only where it is.
  */
-
-/**
- * The settings a network may have in the file, as SOCIALPUB_<NETWORK>_<SETTING> reads them. A network
- * setting added to the environment is added here too, so the file can give it.
- */
-export const NETWORK_SETTINGS = [
-  "client_id",
-  "client_secret",
-  "scopes",
-  "api_url",
-  "auth_url",
-  "service_url",
-  "user_agent",
-  "audited",
-  "verified_domains",
-] as const;
 
 /** The file's settings as the environment variables they stand for. */
 export function readConfigFile(path: string): Record<string, string> {
@@ -70,29 +56,28 @@ function settingsOf(path: string, parsed: unknown): Record<string, string> {
           throw wrong(`networks.${network}`, `is not a network (one of ${NETWORK_IDS.join(", ")})`);
         }
         if (!isObject(values)) throw wrong(`networks.${network}`, "must be an object of settings");
+        const known = DESCRIPTIONS.find((d) => d.id === network)!.settings;
         for (const [name, setting] of Object.entries(values)) {
           const where = `networks.${network}.${name}`;
-          if (!(NETWORK_SETTINGS as readonly string[]).includes(name)) {
-            throw wrong(where, `is not a setting (one of ${NETWORK_SETTINGS.join(", ")})`);
+          const described = known.find((s) => s.name === name);
+          if (!described) {
+            throw wrong(where, `is not a setting (one of ${known.map((s) => s.name).join(", ")})`);
           }
-          const listed = name === "scopes" || name === "verified_domains";
+          const listed = described.kind === "list";
+          const flag = described.kind === "boolean";
           const text =
             listed && Array.isArray(setting) && setting.every((s) => typeof s === "string")
               ? setting.join(" ")
-              : name === "audited" && typeof setting === "boolean"
+              : flag && typeof setting === "boolean"
                 ? String(setting)
                 : setting;
           if (typeof text !== "string") {
             throw wrong(
               where,
-              listed
-                ? "must be a list of strings"
-                : name === "audited"
-                  ? "must be true or false"
-                  : "must be a string",
+              listed ? "must be a list of strings" : flag ? "must be true or false" : "must be a string",
             );
           }
-          settings[`SOCIALPUB_${network.toUpperCase()}_${name.toUpperCase()}`] = text;
+          settings[settingVariable(network, described)] = text;
         }
       }
     } else {

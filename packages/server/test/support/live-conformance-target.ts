@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { CredentialKeyring, type NetworkId, type Store } from "@socialpub/core";
 import { type ApiUser, FakeClock, type ServiceTarget } from "@socialpub/core/testing";
-import { networkAdapters, networkAddressesFromEnv } from "../../src/live/network-adapters.ts";
+import { networkAdapters, networkSettingsFromEnv } from "../../src/live/network-adapters.ts";
 import { createLogger } from "../../src/logging.ts";
 import { FileMediaStorage } from "../../src/media/file-media-storage.ts";
 import { startServer } from "../../src/server.ts";
@@ -44,7 +44,7 @@ export async function liveHttpTarget(
       allowPrivateWebhookUrls: true,
       publicUrl: front.url,
       credentialKeyring: new CredentialKeyring(randomBytes(32)),
-      liveAdapters: networkAdapters(networkAddressesFromEnv(peers.env)),
+      liveAdapters: networkAdapters(networkSettingsFromEnv(peers.env)),
     },
   });
   front.target = new URL(server.url);

@@ -8,8 +8,8 @@ import {
   type Store,
 } from "@socialpub/core";
 import { expect } from "vitest";
-import { type NetworkAddresses, networkAdapters } from "../../src/live/network-adapters.ts";
-import type { OAuthAppSettings } from "../../src/live/oauth-settings.ts";
+import type { OAuthAppSettings } from "../../src/live/network-adapters.ts";
+import { type NetworkSettings, networkAdapters } from "../../src/live/network-adapters.ts";
 import { createLogger } from "../../src/logging.ts";
 import { type RunningServer, startServer } from "../../src/server.ts";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.ts";
@@ -47,7 +47,7 @@ export const appSettings = (app: { clientId: string; clientSecret: string }): OA
 
 export async function startLiveOAuthServer(
   liveKey: string,
-  addresses: NetworkAddresses,
+  addresses: NetworkSettings,
   options: {
     allowPrivateWebhookUrls?: boolean;
     /** Start the server without being told its public address (as a server missing that setting). */

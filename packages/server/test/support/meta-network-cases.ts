@@ -2,7 +2,7 @@ import type { Store } from "@socialpub/core";
 import { SAMPLE_MP4, SAMPLE_PNG } from "@socialpub/core/testing";
 import type { MetaFake, MetaFakeUser } from "@socialpub/networks/meta/fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { NetworkAddresses } from "../../src/live/network-adapters.ts";
+import type { NetworkSettings } from "../../src/live/network-adapters.ts";
 import type { FrontProxy } from "./front-proxy.ts";
 import { grantCases } from "./grant-cases.ts";
 import { type LiveOAuthServer, startLiveOAuthServer } from "./live-oauth-server.ts";
@@ -22,7 +22,7 @@ export interface MetaNetworkCase {
   name: string;
   start(): Promise<MetaFake>;
   /** The server's addresses and app settings for this network, pointed at the fake (its API at `api`). */
-  addresses(fake: MetaFake, app: { clientId: string; clientSecret: string }, api?: string): NetworkAddresses;
+  addresses(fake: MetaFake, app: { clientId: string; clientSecret: string }, api?: string): NetworkSettings;
   /** Whether the network publishes text alone. */
   textOnly: boolean;
   /** The media type the network gives a post made from a video (Threads VIDEO, Instagram REELS). */

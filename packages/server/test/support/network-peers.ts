@@ -13,7 +13,7 @@ import { withProcessSlot } from "./process-slots.ts";
  * The networks' local peers a server with live keys publishes to, for the suites that run their
  * scenarios in live mode (service conformance, reliability): a real Bluesky PDS, and the X, LinkedIn,
  * Threads, Telegram and Discord fakes. One table says, per network, how its peer starts, what the
- * server is told about it (the environment `socialpub-server start` reads; `networkAddressesFromEnv`
+ * server is told about it (the environment `socialpub-server start` reads; `networkSettingsFromEnv`
  * turns it into an in-process server's addresses), how a person connects an account of it, and how
  * many posts with a caption the network holds, so a suite can check each post is there exactly once.
  */

@@ -12,6 +12,7 @@ import {
   Post,
   PostList,
   type PostStatus,
+  PostValidation,
   type Target,
   TargetList,
 } from "../../contract/resources.ts";
@@ -67,6 +68,24 @@ export class PostsResource {
     return (await this.#send({ method: "POST", path: "/posts", json: body, schema: Post, options })).data;
   }
 
+  /**
+   * Checks a post as `create` would, without publishing or storing anything: what each network would
+   * get (its parts' text as adapted, the media, notes on what was adapted), or the BadRequestError
+   * `create` would throw. Counts as an API call, not as one of the month's posts.
+   */
+  async validate(body: CreatePostInput, options?: RequestOptions): Promise<PostValidation> {
+    return (
+      await this.#send({
+        method: "POST",
+        path: "/posts/validate",
+        json: body,
+        schema: PostValidation,
+        idempotent: false,
+        options,
+      })
+    ).data;
+  }
+
   async get(id: string, options?: RequestOptions): Promise<Post> {
     return (await this.#send({ method: "GET", path: path(id), schema: Post, options })).data;
   }
@@ -102,6 +121,15 @@ export class PostsResource {
     return (
       await this.#send({ method: "POST", path: `${path(id)}/publish`, json: body, schema: Post, options })
     ).data;
+  }
+
+  /**
+   * Sends again the networks of the post that failed, once each, with the accounts' credentials as
+   * they are now; the networks that published are left alone. No network failed, or the post is still
+   * publishing: ConflictError. Safe to retry: it carries an Idempotency-Key.
+   */
+  async retry(id: string, options?: RequestOptions): Promise<Post> {
+    return (await this.#send({ method: "POST", path: `${path(id)}/retry`, schema: Post, options })).data;
   }
 
   /**

@@ -4,7 +4,7 @@ import type { Caller, ServiceDeps } from "../context.ts";
 import { HttpError } from "../http-error.ts";
 
 /**
- * The caller's post `id`, to `act` on it ("edit", "publish"): 404 when the user has no such post, 403
+ * The caller's post `id`, to `act` on it ("edit", "publish", "retry"): 404 when the user has no such post, 403
  * when it was made with a key of the other mode — its networks resolve among the accounts of that
  * mode, so only a key of the post's mode changes or publishes it.
  */
@@ -12,7 +12,7 @@ export async function postForKey(
   deps: ServiceDeps,
   caller: Caller,
   id: string,
-  act: "edit" | "publish",
+  act: "edit" | "publish" | "retry",
 ): Promise<PostRecord> {
   const post = await deps.store.getPost(caller.user.id, id);
   if (!post) throw new HttpError(404, CONTRACT_MESSAGES.postNotFound);

@@ -272,7 +272,11 @@ async function failure(
     case "unknown": {
       // Asked again only where the network can tell what happened: findPublished, or a saved step.
       const next = adapter.findPublished || resumable ? retryAt(target.attempts) : null;
-      if (next === null) return failed(outcomeUnknown(name, message));
+      if (next === null) {
+        // Kept on the target, so a later retry (POST /posts/{id}/retry) checks before sending again.
+        const out = failed(outcomeUnknown(name, message));
+        return { ...out, target: { ...out.target, outcome_unknown: true } };
+      }
       return {
         target: { ...target, in_flight: false, outcome_unknown: true, next_attempt_at: next, error: message },
         events: [],

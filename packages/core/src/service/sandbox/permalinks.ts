@@ -11,33 +11,34 @@ export async function sandboxPermalink(postId: string, platform: NetworkId, hand
   const digits = (n: number, from = 0) => decimal(seed, from, n);
   const code = (n: number, from = 0) => alphabetCode(seed, from, n, SHORTCODE);
   const h = encodeURIComponent(handle.replace(/^@/, ""));
-  switch (platform) {
-    case "x":
-      return `https://x.com/${h}/status/${digits(19)}`;
-    case "tiktok":
-      return `https://www.tiktok.com/@${h}/video/${digits(19)}`;
-    case "instagram":
-      return `https://www.instagram.com/p/${code(11)}/`;
-    case "youtube":
-      return `https://www.youtube.com/watch?v=${code(11)}`;
-    case "linkedin":
-      return `https://www.linkedin.com/feed/update/urn:li:share:${digits(19)}/`;
-    case "facebook":
-      return `https://www.facebook.com/${h}/posts/${digits(16)}`;
-    case "threads":
-      return `https://www.threads.com/@${h}/post/${code(11)}`;
-    case "pinterest":
-      return `https://www.pinterest.com/pin/${digits(18)}/`;
-    case "reddit":
-      return `https://www.reddit.com/user/${h}/comments/${alphabetCode(seed, 0, 7, BASE36)}/`;
-    case "bluesky":
-      return `https://bsky.app/profile/${h}/post/${alphabetCode(seed, 0, 13, TID)}`;
-    case "discord":
-      return `https://discord.com/channels/${digits(18, 0)}/${digits(18, 8)}/${digits(19, 16)}`;
-    case "telegram":
-      return `https://t.me/${h}/${(readUint32(seed, 0) % 100_000) + 1}`;
-  }
+  return PERMALINKS[platform]({ h, digits, code, seed });
 }
+
+interface Seeded {
+  /** The account handle, without its @, as it goes in a URL. */
+  h: string;
+  /** n decimal digits from the seed, the first not zero, starting at byte `from`. */
+  digits: (n: number, from?: number) => string;
+  /** n characters of the shortcode alphabet from the seed. */
+  code: (n: number, from?: number) => string;
+  seed: Uint8Array;
+}
+
+/** Each network's post URL shape, keyed by the contract's ids: a network added there is added here. */
+const PERMALINKS: Readonly<Record<NetworkId, (s: Seeded) => string>> = {
+  tiktok: ({ h, digits }) => `https://www.tiktok.com/@${h}/video/${digits(19)}`,
+  instagram: ({ code }) => `https://www.instagram.com/p/${code(11)}/`,
+  youtube: ({ code }) => `https://www.youtube.com/watch?v=${code(11)}`,
+  x: ({ h, digits }) => `https://x.com/${h}/status/${digits(19)}`,
+  linkedin: ({ digits }) => `https://www.linkedin.com/feed/update/urn:li:share:${digits(19)}/`,
+  facebook: ({ h, digits }) => `https://www.facebook.com/${h}/posts/${digits(16)}`,
+  threads: ({ h, code }) => `https://www.threads.com/@${h}/post/${code(11)}`,
+  pinterest: ({ digits }) => `https://www.pinterest.com/pin/${digits(18)}/`,
+  reddit: ({ h, seed }) => `https://www.reddit.com/user/${h}/comments/${alphabetCode(seed, 0, 7, BASE36)}/`,
+  bluesky: ({ h, seed }) => `https://bsky.app/profile/${h}/post/${alphabetCode(seed, 0, 13, TID)}`,
+  discord: ({ digits }) => `https://discord.com/channels/${digits(18, 0)}/${digits(18, 8)}/${digits(19, 16)}`,
+  telegram: ({ h, seed }) => `https://t.me/${h}/${(readUint32(seed, 0) % 100_000) + 1}`,
+};
 
 const SHORTCODE = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 const BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz";

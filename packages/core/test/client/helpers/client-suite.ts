@@ -9,7 +9,7 @@ import {
   WaitForStatusError,
 } from "../../../src/client/index.ts";
 import { PLANS } from "../../../src/contract/plans.ts";
-import { Target } from "../../../src/contract/resources.ts";
+import { Account, Target } from "../../../src/contract/resources.ts";
 import { type ProvisionedUser, provisionUser } from "../../../src/provision.ts";
 import type { Store } from "../../../src/store/types.ts";
 import type { FakeClock } from "../../../src/testing/fake-clock.ts";
@@ -393,6 +393,48 @@ export function describeClientAgainstService(name: string, makeTarget: () => Pro
       const next = await api.schedule({ caption: "Whenever is best", platforms: ["linkedin"], at: "next" });
       expect(next.status).toBe("scheduled");
       expect(next.scheduled_at).toBeGreaterThanOrEqual(target.clock.now() + 5 * 60 * 1000);
+    });
+
+    it("validate() answers what each network would get and stores nothing; an invalid post is BadRequestError", async () => {
+      const checked = await api.posts.validate({
+        caption: "Ready?",
+        captions: { bluesky: "Ready, Bluesky?" },
+        platforms: ["x", "bluesky"],
+      });
+      expect(checked).toEqual({
+        valid: true,
+        targets: [
+          { platform: "x", parts: [{ text: "Ready?", media: [] }], first_comment: null, notes: [] },
+          {
+            platform: "bluesky",
+            parts: [{ text: "Ready, Bluesky?", media: [] }],
+            first_comment: null,
+            notes: ["text from captions.bluesky instead of caption"],
+          },
+        ],
+      });
+      expect((await api.posts.list()).data).toEqual([]);
+      const refused = await api.posts.validate({ platforms: ["x"] }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(BadRequestError);
+    });
+
+    it("retry() sends again a network that failed once its account is reconnected; with nothing failed, ConflictError", async () => {
+      await api.request({
+        method: "POST",
+        path: "/sandbox/accounts/bluesky",
+        json: { health: "reauth_required" },
+        schema: Account,
+      });
+      const post = await api.posts.create({ caption: "Again", platforms: ["x", "bluesky"] });
+      expect((await api.posts.targets(post.id)).data.map((t) => t.status)).toEqual(["published", "failed"]);
+      await api.accounts.connect({ platform: "bluesky" });
+      expect(await api.posts.retry(post.id)).toMatchObject({ id: post.id, status: "published" });
+      expect((await api.posts.targets(post.id)).data.map((t) => t.status)).toEqual([
+        "published",
+        "published",
+      ]);
+      const again = await api.posts.retry(post.id).catch((e: unknown) => e);
+      expect(again).toBeInstanceOf(ConflictError);
     });
 
     it("an unknown post id is NotFoundError", async () => {

@@ -8,7 +8,7 @@ import {
   type UserRecord,
 } from "@socialpub/core";
 import { environmentWithConfig } from "../../live/config-file.ts";
-import { networkAdapters, networkAddressesFromEnv } from "../../live/network-adapters.ts";
+import { networkAdapters, networkSettingsFromEnv } from "../../live/network-adapters.ts";
 import { publicUrlFrom } from "../../live/public-url.ts";
 import { createLogger } from "../../logging.ts";
 import { CliError } from "../errors.ts";
@@ -73,7 +73,7 @@ async function withLiveService<T>(
     store,
     // Only unexpected failures are logged (without credentials); the answer itself is printed.
     logger: createLogger({ level: "error", destination: process.stderr }),
-    liveAdapters: networkAdapters(networkAddressesFromEnv(env)),
+    liveAdapters: networkAdapters(networkSettingsFromEnv(env)),
     credentialKeyring: keyring,
     ...(publicUrl && { publicUrl }),
     allowPrivateWebhookUrls: settings.allowPrivateUrls,

@@ -1,4 +1,5 @@
 import { ACCOUNT_HEALTH, type AccountHealth, type NetworkId } from "@socialpub/core";
+import { type ConnectField, DESCRIPTIONS, type NetworkDescription } from "@socialpub/networks/descriptions";
 import { Command, Option } from "commander";
 import { connectAccount, disconnectAccount } from "../admin/accounts.ts";
 import { connectLiveAccount, startLiveOAuthConnect } from "../admin/live-accounts.ts";
@@ -25,23 +26,57 @@ interface ConnectOptions {
   handle?: string;
   followers?: number;
   health?: AccountHealth;
-  service?: string;
-  chat?: string;
-  board?: string;
-  subreddit?: string;
-  page?: string;
   secretFile?: string;
   secretKeyFile?: string;
   allowPrivateUrls?: boolean;
   config?: string;
+  /** The connect fields the networks' descriptions name (--service, --chat, --board, …), by option name. */
+  [field: string]: unknown;
 }
 
+/*
+ * What each network takes at connect comes from its description (@socialpub/networks): a network that
+ * connects with pasted credentials takes one secret, read from standard input or --secret-file, and
+ * its other fields as options; a network that connects through its own page takes its choices
+ * (where the account publishes) as options.
+ */
+
+const CREDENTIAL_NETWORKS = DESCRIPTIONS.filter((d) => d.connect.kind === "credentials");
+const OAUTH_NETWORKS = DESCRIPTIONS.filter((d) => d.connect.kind === "oauth");
+
 /** The one secret each live network takes, as the field of POST /accounts/connect it fills. */
-const LIVE_SECRET: Partial<Record<NetworkId, { field: string; what: string }>> = {
-  bluesky: { field: "app_password", what: "Bluesky app password" },
-  telegram: { field: "bot_token", what: "Telegram bot token" },
-  discord: { field: "webhook_url", what: "Discord webhook URL" },
-};
+const LIVE_SECRET = new Map(
+  CREDENTIAL_NETWORKS.flatMap((d) =>
+    d.connect.fields
+      .filter((field) => field.secret)
+      .map((field) => [d.id, { field: field.name, what: `${d.name} ${lowerFirst(field.label)}` }] as const),
+  ),
+);
+
+/** The fields given as options: every connect field but the secrets and --handle (asked of all). */
+const optionFields = (d: NetworkDescription): ConnectField[] =>
+  d.connect.fields.filter((field) => !field.secret && field.name !== "handle");
+
+/** Credential fields other than the secret (--service, --chat): they do not apply to OAuth networks. */
+const CREDENTIAL_OPTIONS = [...new Set(CREDENTIAL_NETWORKS.flatMap(optionFields).map((f) => optionName(f)))];
+
+/** Where the account publishes, chosen at connect by the networks that connect through their own page. */
+const CHOSEN_AT_CONNECT: ReadonlyMap<string, NetworkId> = new Map(
+  OAUTH_NETWORKS.flatMap((d) => optionFields(d).map((field) => [optionName(field), d.id] as const)),
+);
+
+/** The commander options of the connect fields, each saying which network takes it. */
+function connectFieldOptions(): Option[] {
+  return DESCRIPTIONS.flatMap((d) =>
+    optionFields(d).map(
+      (field) =>
+        new Option(
+          `--${field.name.replaceAll("_", "-")} <${field.name}>`,
+          `live ${d.name}: ${lowerFirst(field.help ?? field.label)}`,
+        ),
+    ),
+  );
+}
 
 const platformOption = () =>
   new Option("--platform <network>", "network id (x, linkedin, bluesky, …)")
@@ -57,25 +92,60 @@ Sandbox accounts (test keys): --handle, optionally --followers and --health.
 Live accounts (--live): the network checks the credentials at once, and they are sealed with the
 server's secret key (SOCIALPUB_SECRET_KEY or --secret-key-file, as for start). The secret is read from
 standard input or --secret-file, never from an argument:
-  bluesky   --handle <handle or e-mail> [--service <PDS URL>]; the app password
-  telegram  --chat <@channel or id>; the bot token
-  discord   the channel's webhook URL
+${CREDENTIAL_NETWORKS.map((d) => `  ${d.id.padEnd(10)}${credentialUsage(d)}`).join("\n")}
 
-The networks that connect through their own page (x and the other OAuth networks this server has
-set up) take no secret (Pinterest takes --board, Reddit --subreddit, Facebook --page, all
-optional): the command prints the address to open in a browser signed in to the account,
-valid 15 minutes. The network then sends that browser to the server at SOCIALPUB_PUBLIC_URL, which
-finishes the connect: run the command with the same database, secret key, SOCIALPUB_PUBLIC_URL and
-network settings as that server.
+The networks that connect through their own page (the OAuth networks this server has set up) take no
+secret (${chosenUsage()}, all optional):
+the command prints the address to open in a browser signed in to the account, valid 15 minutes. The network then sends that browser to the server at
+SOCIALPUB_PUBLIC_URL, which finishes the connect: run the command with the same database, secret key,
+SOCIALPUB_PUBLIC_URL and network settings as that server.
 Examples:
-  socialpub-server accounts connect --live --user ana@example.com --platform bluesky --handle ana.bsky.social < app-password.txt
-  socialpub-server accounts connect --live --user ana@example.com --platform telegram --chat @release_notes --secret-file bot-token.txt
-  socialpub-server accounts connect --live --user ana@example.com --platform x
-  socialpub-server accounts connect --live --user ana@example.com --platform reddit --subreddit socialpub`;
+${DESCRIPTIONS.filter(
+  (d) => d.connect.kind === "credentials" || d === OAUTH_NETWORKS[0] || optionFields(d).length > 0,
+)
+  .map(
+    (d) =>
+      `  socialpub-server accounts connect --live --user ana@example.com --platform ${d.id}${example(d)}`,
+  )
+  .join("\n")}`;
+
+/** "--handle <handle> [--service <service>]; the app password": what a credential network takes. */
+function credentialUsage(d: NetworkDescription): string {
+  const options = d.connect.fields
+    .filter((field) => !field.secret)
+    .map((field) => {
+      const option = `--${field.name.replaceAll("_", "-")} <${field.placeholder ?? field.name}>`;
+      return field.required ? option : `[${option}]`;
+    });
+  const secrets = d.connect.fields
+    .filter((field) => field.secret)
+    .map((field) => `the ${lowerFirst(field.label)}`);
+  return [options.join(" "), secrets.join(", ")].filter(Boolean).join("; ");
+}
+
+/** An example's options: the fields a network takes, with their placeholders, its secret from a file. */
+function example(d: NetworkDescription): string {
+  const options = d.connect.fields
+    .filter((field) => !field.secret && (field.required || d.connect.kind === "oauth"))
+    .map(
+      (field) => ` --${field.name.replaceAll("_", "-")} ${JSON.stringify(field.placeholder ?? field.label)}`,
+    );
+  const secret = d.connect.fields.find((field) => field.secret);
+  const file = secret ? ` < ${secret.label.toLowerCase().replaceAll(" ", "-")}.txt` : "";
+  return `${options.join("")}${file}`;
+}
+
+/** "Pinterest takes --board, Reddit --subreddit": the choices OAuth networks take at connect. */
+function chosenUsage(): string {
+  const takes = OAUTH_NETWORKS.flatMap((d) =>
+    optionFields(d).map((field) => `${d.name} --${field.name.replaceAll("_", "-")}`),
+  );
+  return takes.length > 0 ? `${takes.join(", ")}` : "nothing else";
+}
 
 export function accountsCommand(): Command {
   const accounts = new Command("accounts").description("connect and disconnect a user's accounts");
-  accounts
+  const connect = accounts
     .command("connect")
     .description(
       "connect (or update) an account; the user's webhooks get account.connected (account.disconnected with --health reauth_required)",
@@ -98,31 +168,9 @@ export function accountsCommand(): Command {
       new Option("--health <health>", "sandbox: account health (healthy by default)").choices(ACCOUNT_HEALTH),
     )
     .addOption(
-      new Option("--service <url>", "live Bluesky: the account's PDS (https://bsky.social by default)"),
-    )
-    .addOption(new Option("--chat <chat>", "live Telegram: the channel or group, @name or numeric id"))
-    .addOption(
-      new Option(
-        "--board <board>",
-        "live Pinterest: the board pins go to (name or id; the first board if left out)",
-      ),
-    )
-    .addOption(
-      new Option(
-        "--subreddit <name>",
-        "live Reddit: the subreddit posts go to (name or r/name; the account's own profile if left out)",
-      ),
-    )
-    .addOption(
-      new Option(
-        "--page <page>",
-        "live Facebook: the Page posts go to (name or id; the first Page given on Facebook's dialog if left out)",
-      ),
-    )
-    .addOption(
       new Option(
         "--secret-file <path>",
-        "live: a file holding the app password, bot token or webhook URL (else read from standard input)",
+        `live: a file holding the ${[...LIVE_SECRET.values()].map((s) => s.what).join(", ")} (else read from standard input)`,
       ),
     )
     .addOption(secretKeyFileOption())
@@ -131,6 +179,7 @@ export function accountsCommand(): Command {
     .addOption(dbOption())
     .addHelpText("after", CONNECT_HELP)
     .action((options: ConnectOptions) => (options.live ? connectLive(options) : connectSandbox(options)));
+  for (const option of connectFieldOptions()) connect.addOption(option);
   accounts
     .command("disconnect")
     .description(
@@ -173,7 +222,7 @@ export function accountsCommand(): Command {
 }
 
 function connectSandbox(options: ConnectOptions): Promise<void> {
-  const liveOnly = (["service", "chat", "board", "subreddit", "page", "secretFile"] as const).filter(
+  const liveOnly = [...CREDENTIAL_OPTIONS, ...CHOSEN_AT_CONNECT.keys(), "secretFile"].filter(
     (o) => options[o] !== undefined,
   );
   if (liveOnly.length > 0)
@@ -190,18 +239,16 @@ function connectSandbox(options: ConnectOptions): Promise<void> {
 
 async function connectLive(options: ConnectOptions): Promise<void> {
   const sandboxOnly = (["followers", "health"] as const).filter((o) => options[o] !== undefined);
-  const pageOnly = (Object.keys(CHOSEN_AT_CONNECT) as (keyof typeof CHOSEN_AT_CONNECT)[]).filter(
-    (o) => options[o] !== undefined,
-  );
+  const pageOnly = [...CHOSEN_AT_CONNECT.keys()].filter((o) => options[o] !== undefined);
   if (sandboxOnly.length > 0) {
     throw new CliError(
       `--${sandboxOnly[0]} applies to sandbox accounts only; a live account reports its own.`,
     );
   }
-  const secret = LIVE_SECRET[options.platform];
+  const secret = LIVE_SECRET.get(options.platform);
   if (!secret) return connectThroughNetworkPage(options);
   if (pageOnly.length > 0)
-    throw new CliError(`--${pageOnly[0]} applies to ${CHOSEN_AT_CONNECT[pageOnly[0]!]} only.`);
+    throw new CliError(`--${flag(pageOnly[0]!)} applies to ${CHOSEN_AT_CONNECT.get(pageOnly[0]!)} only.`);
   // Checked before the secret is asked for, so a wrong --user or --db costs no typing.
   await withStore(options.db, (store) => findUser(store, options.user));
   const value = await readSecret(secret.what, options.secretFile);
@@ -209,9 +256,11 @@ async function connectLive(options: ConnectOptions): Promise<void> {
     platform: options.platform,
     [secret.field]: value,
     ...(options.handle !== undefined && { handle: options.handle }),
-    ...(options.service !== undefined && { service: options.service }),
-    ...(options.chat !== undefined && { chat: options.chat }),
   };
+  for (const field of CREDENTIAL_NETWORKS.flatMap(optionFields)) {
+    const given = options[optionName(field)];
+    if (given !== undefined) body[field.name] = given;
+  }
   await withStore(options.db, async (store) => {
     const user = await findUser(store, options.user);
     const { created, account } = await connectLiveAccount(store, user, body, {
@@ -231,7 +280,7 @@ async function connectLive(options: ConnectOptions): Promise<void> {
  * in the database) and the address to open is printed, on a line of its own so it can be copied.
  */
 async function connectThroughNetworkPage(options: ConnectOptions): Promise<void> {
-  const credentialOnly = (["handle", "service", "chat", "secretFile"] as const).filter(
+  const credentialOnly = ["handle", ...CREDENTIAL_OPTIONS, "secretFile"].filter(
     (o) => options[o] !== undefined,
   );
   if (credentialOnly.length > 0) {
@@ -240,25 +289,19 @@ async function connectThroughNetworkPage(options: ConnectOptions): Promise<void>
     );
   }
   // What the account publishes to, chosen at connect: each network's own choice.
-  for (const [option, network] of Object.entries(CHOSEN_AT_CONNECT) as [
-    keyof typeof CHOSEN_AT_CONNECT,
-    NetworkId,
-  ][]) {
-    if (options[option] !== undefined && options.platform !== network) {
-      throw new CliError(`--${option} applies to ${network} only.`);
-    }
+  const chosen: Record<string, string> = {};
+  for (const [option, network] of CHOSEN_AT_CONNECT) {
+    const given = options[option];
+    if (given === undefined) continue;
+    if (options.platform !== network) throw new CliError(`--${flag(option)} applies to ${network} only.`);
+    chosen[option] = String(given);
   }
   await withStore(options.db, async (store) => {
     const user = await findUser(store, options.user);
     const started = await startLiveOAuthConnect(
       store,
       user,
-      {
-        platform: options.platform,
-        ...(options.board !== undefined && { board: options.board }),
-        ...(options.subreddit !== undefined && { subreddit: options.subreddit }),
-        ...(options.page !== undefined && { page: options.page }),
-      },
+      { platform: options.platform, ...chosen },
       {
         db: options.db,
         secretKeyFile: options.secretKeyFile,
@@ -279,8 +322,15 @@ async function connectThroughNetworkPage(options: ConnectOptions): Promise<void>
   });
 }
 
-/** Where the account publishes, chosen at connect by the networks that connect through their own page. */
-const CHOSEN_AT_CONNECT = { board: "pinterest", subreddit: "reddit", page: "facebook" } as const;
-
 /** `secretFile` → `secret-file`. */
 const flag = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** The key commander gives a field's option (`webhook_url` → `webhookUrl`). */
+function optionName(field: ConnectField): string {
+  return field.name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** "App password" → "app password"; "URL" stays. */
+function lowerFirst(text: string): string {
+  return text.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());
+}

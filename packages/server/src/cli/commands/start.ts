@@ -461,6 +461,6 @@ async function sealedWithAnotherKey(store: Store): Promise<boolean> {
 
 /** The live adapters, addressed as the settings say; imported only when the server starts. */
 async function liveAdapters(settings: NodeJS.ProcessEnv) {
-  const { networkAdapters, networkAddressesFromEnv } = await import("../../live/network-adapters.ts");
-  return networkAdapters(networkAddressesFromEnv(settings));
+  const { networkAdapters, networkSettingsFromEnv } = await import("../../live/network-adapters.ts");
+  return networkAdapters(networkSettingsFromEnv(settings));
 }

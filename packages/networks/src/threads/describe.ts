@@ -1,0 +1,25 @@
+// What this network is, as data (../describe.ts): nothing here loads the adapter.
+import { NETWORK_RULES } from "@socialpub/core";
+import { type NetworkDescription, oauthSettings } from "../describe.ts";
+
+/** Reading the profile, publishing, and reading a post's insights (its figures). */
+export const THREADS_DEFAULT_SCOPES = ["threads_basic", "threads_content_publish", "threads_manage_insights"];
+
+export const threadsDescription = {
+  id: "threads",
+  name: NETWORK_RULES.threads.name,
+  connect: {
+    kind: "oauth",
+    scopes: THREADS_DEFAULT_SCOPES,
+    pkce: false,
+    page: "Threads' own page",
+    fields: [],
+  },
+  settings: oauthSettings(
+    "https://graph.threads.net: the Graph API and its token endpoints",
+    "https://threads.net/oauth/authorize",
+  ),
+  rules: NETWORK_RULES.threads,
+  // Threads' documented publishing limit: 250 posts per 24 hours per profile.
+  pacing: [{ count: 250, windowMs: 24 * 60 * 60_000 }],
+} as const satisfies NetworkDescription<"threads">;
