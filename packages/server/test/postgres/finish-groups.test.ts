@@ -1,6 +1,7 @@
 import {
   IdempotencyKeyTaken,
   type NetworkId,
+  type NewEvent,
   NOT_ATTEMPTED,
   newId,
   type PostRecord,
@@ -91,14 +92,20 @@ const published = (postId: string, platform: NetworkId = "x") =>
     attempted_at: T0,
   });
 
-const announce = (userId: string, postId: string) => ({
+const announce = (userId: string, postId: string): { events: NewEvent[] } => ({
   events: [
     {
       id: newId("evt", T0),
       user_id: userId,
-      type: "post.published" as const,
+      type: "post.published",
       created: Math.floor(T0 / 1000),
-      data: { post_id: postId, platform: "x", status: "published", permalink: "https://example.com/" },
+      data: {
+        post_id: postId,
+        platform: "x",
+        status: "published",
+        permalink: "https://example.com/",
+        metrics: { reach: 0, likes: 0 },
+      },
     },
   ],
 });

@@ -6,6 +6,7 @@ import {
   type NetworkId,
   type NewEvent,
   type PostRecord,
+  type RecentAttempt,
   settledPost,
   type TargetRecord,
   type WebhookRecord,
@@ -281,20 +282,20 @@ export async function releaseInterruptedTargets(
   return rows.length;
 }
 
-export async function recentAttemptTimes(
+export async function recentAttempts(
   core: PostgresCore,
   userId: string,
   mode: KeyMode,
   platform: NetworkId,
   since: number,
-): Promise<number[]> {
+): Promise<RecentAttempt[]> {
   const rows = await core.rows(
-    () => core.sql`SELECT t.attempted_at AS at FROM targets t JOIN posts p ON p.id = t.post_id
+    () => core.sql`SELECT t.attempted_at AS at, t.in_flight FROM targets t JOIN posts p ON p.id = t.post_id
                    WHERE t.platform = ${platform} AND t.attempted_at >= ${since}
                      AND p.user_id = ${userId} AND p.mode = ${mode}
                    ORDER BY t.attempted_at`,
   );
-  return rows.map((row) => row.at as number);
+  return rows.map((row) => ({ at: row.at as number, in_flight: row.in_flight === 1 }));
 }
 
 /** The earliest next attempt among targets waiting for one (pending, not in flight), or null. */

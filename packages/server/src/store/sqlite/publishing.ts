@@ -4,6 +4,7 @@ import {
   type KeyMode,
   type NetworkId,
   type PostRecord,
+  type RecentAttempt,
   settledPost,
   type TargetRecord,
 } from "@socialpub/core";
@@ -195,16 +196,16 @@ export async function releaseInterruptedTargets(
   );
 }
 
-export async function recentAttemptTimes(
+export async function recentAttempts(
   core: SqliteCore,
   userId: string,
   mode: KeyMode,
   platform: NetworkId,
   since: number,
-): Promise<number[]> {
+): Promise<RecentAttempt[]> {
   return core
     .all(
-      `SELECT t.attempted_at AS at FROM targets t JOIN posts p ON p.id = t.post_id
+      `SELECT t.attempted_at AS at, t.in_flight FROM targets t JOIN posts p ON p.id = t.post_id
      WHERE t.platform = ? AND t.attempted_at >= ? AND p.user_id = ? AND p.mode = ?
      ORDER BY t.attempted_at`,
       platform,
@@ -212,5 +213,5 @@ export async function recentAttemptTimes(
       userId,
       mode,
     )
-    .map((row) => row.at as number);
+    .map((row) => ({ at: row.at as number, in_flight: row.in_flight === 1 }));
 }
