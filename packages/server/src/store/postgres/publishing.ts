@@ -97,23 +97,33 @@ export async function claimDueTargets(
   limit: number,
 ): Promise<ClaimedTarget[]> {
   return core.tx(async (tx) => {
-    const due = await tx`
-      SELECT t.post_id, t.platform FROM targets t JOIN posts p ON p.id = t.post_id
-      WHERE t.next_attempt_at IS NOT NULL AND t.next_attempt_at <= ${now} AND t.status = 'pending'
-        AND t.in_flight = 0 AND p.status IN ('publishing', 'published')
-      ORDER BY t.next_attempt_at LIMIT ${limit}
-      FOR UPDATE OF t SKIP LOCKED`;
+    // One statement for every target claimed, and one for their posts: the due rows are locked as they
+    // are read, and rows another instance is claiming right now are skipped.
+    const targets = await tx`
+      WITH due AS (
+        SELECT t.post_id, t.platform, t.next_attempt_at FROM targets t JOIN posts p ON p.id = t.post_id
+        WHERE t.next_attempt_at IS NOT NULL AND t.next_attempt_at <= ${now} AND t.status = 'pending'
+          AND t.in_flight = 0 AND p.status IN ('publishing', 'published')
+        ORDER BY t.next_attempt_at LIMIT ${limit}
+        FOR UPDATE OF t SKIP LOCKED)
+      UPDATE targets t SET in_flight = 1, attempts = attempts + 1, attempted_at = ${now}, next_attempt_at = NULL
+      FROM due WHERE t.post_id = due.post_id AND t.platform = due.platform
+      RETURNING t.*, due.next_attempt_at AS fell_due_at`;
+    if (targets.length === 0) return [];
+    const ids = [...new Set(targets.map((row) => row.post_id as string))];
+    const [posts] = await together([
+      tx`SELECT * FROM posts WHERE id = ANY(${tx.array(ids)}::text[])`,
+      // A retry has no post lease: the other instances' in-flight sweeps watch it instead.
+      core.wake(tx, `attempt:${now}`),
+    ]);
+    const postOf = new Map(posts.map((row) => [row.id as string, toPost(row)] as const));
     const claimed: ClaimedTarget[] = [];
-    for (const row of due) {
-      const [target] = await tx`
-        UPDATE targets SET in_flight = 1, attempts = attempts + 1, attempted_at = ${now}, next_attempt_at = NULL
-        WHERE post_id = ${row.post_id as string} AND platform = ${row.platform as string}
-        RETURNING *`;
-      const [post] = await tx`SELECT * FROM posts WHERE id = ${row.post_id as string}`;
-      if (target && post) claimed.push({ post: toPost(post), target: toTarget(target) });
+    // In the order they fell due, as they were chosen.
+    const inDueOrder = [...targets].sort((a, b) => (a.fell_due_at as number) - (b.fell_due_at as number));
+    for (const row of inDueOrder) {
+      const post = postOf.get(row.post_id as string);
+      if (post) claimed.push({ post, target: toTarget(row) });
     }
-    // A retry has no post lease: the other instances' in-flight sweeps watch it instead.
-    if (claimed.length > 0) await core.wake(tx, `attempt:${now}`);
     return claimed;
   });
 }
