@@ -299,11 +299,16 @@ export async function recentAttempts(
   platform: NetworkId,
   since: number,
 ): Promise<RecentAttempt[]> {
+  // The user's posts, then each one's target on the network (its primary key): the attempts of every
+  // account on the network in the window would be thousands at the top of the hour, read again for
+  // each check. OFFSET 0 keeps the planner from flattening the lateral read into a scan of those.
   const rows = await core.rows(
-    () => core.sql`SELECT t.attempted_at AS at, t.in_flight FROM targets t JOIN posts p ON p.id = t.post_id
-                   WHERE t.platform = ${platform} AND t.attempted_at >= ${since}
-                     AND p.user_id = ${userId} AND p.mode = ${mode}
-                   ORDER BY t.attempted_at`,
+    () => core.sql`SELECT t.at, t.in_flight FROM posts p
+                   CROSS JOIN LATERAL (
+                     SELECT attempted_at AS at, in_flight FROM targets
+                     WHERE post_id = p.id AND platform = ${platform} OFFSET 0) t
+                   WHERE p.user_id = ${userId} AND p.mode = ${mode} AND t.at >= ${since}
+                   ORDER BY t.at`,
   );
   return rows.map((row) => ({ at: row.at as number, in_flight: row.in_flight === 1 }));
 }

@@ -205,13 +205,16 @@ export async function recentAttempts(
 ): Promise<RecentAttempt[]> {
   return core
     .all(
-      `SELECT t.attempted_at AS at, t.in_flight FROM targets t JOIN posts p ON p.id = t.post_id
-     WHERE t.platform = ? AND t.attempted_at >= ? AND p.user_id = ? AND p.mode = ?
+      // The user's posts, then each one's target on the network (its primary key): the attempts of
+      // every account on the network in the window would be thousands at the top of the hour, read
+      // again for each check. The unary + keeps SQLite off that index (platform, attempted_at).
+      `SELECT t.attempted_at AS at, t.in_flight FROM posts p JOIN targets t ON t.post_id = p.id AND t.platform = ?
+     WHERE p.user_id = ? AND p.mode = ? AND +t.attempted_at >= ?
      ORDER BY t.attempted_at`,
       platform,
-      since,
       userId,
       mode,
+      since,
     )
     .map((row) => ({ at: row.at as number, in_flight: row.in_flight === 1 }));
 }
