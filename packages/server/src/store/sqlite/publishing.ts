@@ -196,6 +196,17 @@ export async function releaseInterruptedTargets(
   );
 }
 
+/**
+ * An account's recent attempts: the user's posts, then each one's target on the network (its primary
+ * key). Not the attempts of every account on the network in the window, which at the top of the hour are
+ * thousands, read again for each pacing check: the unary + keeps SQLite off that index (platform,
+ * attempted_at). Parameters: platform, user, mode, since.
+ */
+export const RECENT_ATTEMPTS_SQL = `SELECT t.attempted_at AS at, t.in_flight FROM posts p
+  JOIN targets t ON t.post_id = p.id AND t.platform = ?
+  WHERE p.user_id = ? AND p.mode = ? AND +t.attempted_at >= ?
+  ORDER BY t.attempted_at`;
+
 export async function recentAttempts(
   core: SqliteCore,
   userId: string,
@@ -204,17 +215,6 @@ export async function recentAttempts(
   since: number,
 ): Promise<RecentAttempt[]> {
   return core
-    .all(
-      // The user's posts, then each one's target on the network (its primary key): the attempts of
-      // every account on the network in the window would be thousands at the top of the hour, read
-      // again for each check. The unary + keeps SQLite off that index (platform, attempted_at).
-      `SELECT t.attempted_at AS at, t.in_flight FROM posts p JOIN targets t ON t.post_id = p.id AND t.platform = ?
-     WHERE p.user_id = ? AND p.mode = ? AND +t.attempted_at >= ?
-     ORDER BY t.attempted_at`,
-      platform,
-      userId,
-      mode,
-      since,
-    )
+    .all(RECENT_ATTEMPTS_SQL, platform, userId, mode, since)
     .map((row) => ({ at: row.at as number, in_flight: row.in_flight === 1 }));
 }
