@@ -34,7 +34,15 @@ export const PUBLISHABLE: Publishable[] = [
     ],
   },
   { name: "@socialpub/server", dir: "server", build: [["pnpm", "run", "build"]] },
+  { name: "@socialpub/mcp", dir: "mcp", build: [["pnpm", "run", "build"]] },
 ];
+
+/** A publishable package by name. */
+export function publishable(name: string): Publishable {
+  const found = PUBLISHABLE.find((p) => p.name === name);
+  if (!found) throw new Error(`${name} is not among the publishable packages`);
+  return found;
+}
 
 function run(command: string[], cwd: string, quiet = false): void {
   const [program, ...args] = command as [string, ...string[]];

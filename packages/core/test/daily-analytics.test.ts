@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { Analytics } from "../src/contract/resources.ts";
+import { silentLogger } from "../src/logger.ts";
 import { ANALYTICS_CATCH_UP_DAYS } from "../src/scheduler/daily-analytics.ts";
 import { createService } from "../src/service/create-service.ts";
-import { silentLogger } from "../src/service/logger.ts";
 import { MemoryStore } from "../src/store/memory.ts";
 import type { Store } from "../src/store/types.ts";
 import { FakeClock, provisionUser } from "../src/testing/index.ts";

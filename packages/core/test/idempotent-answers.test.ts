@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { silentLogger } from "../src/logger.ts";
 import { createService } from "../src/service/create-service.ts";
 import { takesIdempotencyKey } from "../src/service/idempotency.ts";
-import { silentLogger } from "../src/service/logger.ts";
-import { ROUTES } from "../src/service/routes.ts";
+import { ROUTES } from "../src/service/routes/index.ts";
 import { MemoryStore } from "../src/store/memory.ts";
 import type { Store } from "../src/store/types.ts";
 import { ApiUser, FakeClock, provisionUser, SAMPLE_PNG, type ServiceTarget } from "../src/testing/index.ts";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ListAttemptsQuery, ListPostsQuery } from "../src/contract/requests.ts";
+import { silentLogger } from "../src/logger.ts";
 import { buildOpenApiDocument } from "../src/openapi/document.ts";
 import { createService } from "../src/service/create-service.ts";
-import { silentLogger } from "../src/service/logger.ts";
 import { MemoryStore } from "../src/store/memory.ts";
 import { provisionUser } from "../src/testing/index.ts";
 

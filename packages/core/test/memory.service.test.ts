@@ -1,5 +1,5 @@
 import { createService } from "../src/index.ts";
-import { silentLogger } from "../src/service/logger.ts";
+import { silentLogger } from "../src/logger.ts";
 import { MemoryStore } from "../src/store/memory.ts";
 import { describeServiceConformance, FakeClock } from "../src/testing/index.ts";
 

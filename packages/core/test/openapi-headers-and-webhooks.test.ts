@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../src/contract/events.ts";
+import { silentLogger } from "../src/logger.ts";
 import { buildOpenApiDocument } from "../src/openapi/document.ts";
 import { createService } from "../src/service/create-service.ts";
 import { takesIdempotencyKey } from "../src/service/idempotency.ts";
-import { silentLogger } from "../src/service/logger.ts";
-import { ROUTES } from "../src/service/routes.ts";
+import { ROUTES } from "../src/service/routes/index.ts";
 import { MemoryStore } from "../src/store/memory.ts";
 import { FakeClock, provisionUser } from "../src/testing/index.ts";
 

@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { hashApiKey, keyHint } from "../src/keys.ts";
+import { silentLogger } from "../src/logger.ts";
 import { type NetworkAdapter, NetworkError } from "../src/networks/adapter.ts";
 import { buildOpenApiDocument } from "../src/openapi/document.ts";
 import { CredentialKeyring } from "../src/secrets/credential-keyring.ts";
 import { createService, type ServiceOptions } from "../src/service/create-service.ts";
-import { silentLogger } from "../src/service/logger.ts";
-import { ROUTES } from "../src/service/routes.ts";
+import { ROUTES } from "../src/service/routes/index.ts";
 import { MemoryStore } from "../src/store/memory.ts";
 import type { Store } from "../src/store/types.ts";
 import { StoreUnavailableError } from "../src/store/unavailable.ts";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packPackages, root } from "../../../scripts/pack-packages.ts";
+import { PUBLISHABLE, packPackages, root } from "../../../scripts/pack-packages.ts";
 import { runProgram } from "../../../test-support/run-program.ts";
 
 // The packages as a user gets them: each built and packed as it would be published, the tarballs
@@ -32,7 +32,13 @@ function firstExample(packageDir: string, lang: string): string {
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "socialpub-packed-"));
   packs = mkdtempSync(join(tmpdir(), "socialpub-packs-"));
-  const tarballs = [...packPackages(packs).values()];
+  // The MCP server has its own packed-install test (packages/mcp/test/packed-install.test.ts).
+  const tarballs = [
+    ...packPackages(
+      packs,
+      PUBLISHABLE.filter((p) => p.name !== "@socialpub/mcp"),
+    ).values(),
+  ];
   writeFileSync(
     join(work, "package.json"),
     JSON.stringify({ name: "packed-install", private: true, type: "module" }),

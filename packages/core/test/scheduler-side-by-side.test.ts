@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { newId } from "../src/ids.ts";
+import { silentLogger } from "../src/logger.ts";
 import { LanePool } from "../src/scheduler/lane-pool.ts";
 import { PUBLISH_CONCURRENCY, Scheduler } from "../src/scheduler/scheduler.ts";
-import { silentLogger } from "../src/service/logger.ts";
 import { MemoryStore } from "../src/store/memory.ts";
 import type { KeyMode, PostRecord, Store } from "../src/store/types.ts";
 import { FakeClock } from "../src/testing/index.ts";

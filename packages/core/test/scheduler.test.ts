@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
+import { type Logger, silentLogger } from "../src/logger.ts";
 import { Scheduler } from "../src/scheduler/scheduler.ts";
 import { createService } from "../src/service/create-service.ts";
-import { type Logger, silentLogger } from "../src/service/logger.ts";
 import { MemoryStore } from "../src/store/memory.ts";
 import type { Store } from "../src/store/types.ts";
 import { FakeClock, provisionUser } from "../src/testing/index.ts";

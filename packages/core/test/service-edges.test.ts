@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hashApiKey, keyHint } from "../src/keys.ts";
+import { type Logger, silentLogger } from "../src/logger.ts";
 import { createService, type ServiceOptions } from "../src/service/create-service.ts";
-import { type Logger, silentLogger } from "../src/service/logger.ts";
 import { MemoryStore } from "../src/store/memory.ts";
 import { FakeClock, provisionUser } from "../src/testing/index.ts";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { silentLogger } from "../src/logger.ts";
+import { checkWebhookUrl, isPublicAddress, type LookupHost } from "../src/net/public-url.ts";
 import { createService } from "../src/service/create-service.ts";
 import { HttpError } from "../src/service/http-error.ts";
-import { silentLogger } from "../src/service/logger.ts";
-import { checkWebhookUrl, isPublicAddress, type LookupHost } from "../src/service/webhook-url.ts";
 import { MemoryStore } from "../src/store/memory.ts";
 import { provisionUser } from "../src/testing/index.ts";
 

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { createService } from "../src/index.ts";
-import { silentLogger } from "../src/service/logger.ts";
+import { silentLogger } from "../src/logger.ts";
 import { MemoryStore } from "../src/store/memory.ts";
 import type { Store } from "../src/store/types.ts";
 import { describeServiceConformance, FakeClock } from "../src/testing/index.ts";

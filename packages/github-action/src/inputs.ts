@@ -1,5 +1,11 @@
 import { isNetworkId, NETWORK_IDS, type NetworkId } from "@socialpub/core";
-import { type DirectCredentials, directInputsGiven, readDirectCredentials } from "./direct/credentials.ts";
+import {
+  DIRECT_NETWORKS,
+  type DirectCredentials,
+  directInputsGiven,
+  readDirectCredentials,
+  requiredInputsText,
+} from "./direct/credentials.ts";
 import { InputError } from "./input-error.ts";
 import { withoutTrailingSlashes } from "./linear-text.ts";
 import { type NetworkTemplates, parseNetworkTemplates } from "./network-templates.ts";
@@ -110,8 +116,7 @@ export function parseBaseUrl(value: string): string {
   if (text === "")
     throw new InputError(
       "The `base-url` input is empty. Set it to the service's API address, e.g. https://api.example.com/api/v1, " +
-        "or leave it and `api-key` out and give a network's credentials (`bluesky-handle` and `bluesky-app-password`, " +
-        "`telegram-bot-token` and `telegram-chat`, or `discord-webhook-url`) to post directly.",
+        `or leave it and \`api-key\` out and give a network's credentials (${directChoices()}) to post directly.`,
     );
   let url: URL;
   try {
@@ -127,6 +132,12 @@ export function parseBaseUrl(value: string): string {
     );
   }
   return withoutTrailingSlashes(text);
+}
+
+/** Each direct network's required inputs: "`a` and `b`, `c` and `d`, or `e`". */
+function directChoices(): string {
+  const each = DIRECT_NETWORKS.map(requiredInputsText);
+  return each.length > 1 ? `${each.slice(0, -1).join(", ")}, or ${each.at(-1)}` : (each[0] ?? "");
 }
 
 /** Names people reach for that the contract spells differently. */

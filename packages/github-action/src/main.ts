@@ -43,11 +43,6 @@ export async function run(): Promise<void> {
         import("./direct/publisher.ts"),
       ]);
       const cached = actionsCacheLedger(process.env, log);
-      if (!cached && (inputs.direct.telegram || inputs.direct.discord)) {
-        log.warning(
-          "This runner offers no Actions cache, so nothing remembers what is posted to Telegram or Discord: a re-run of this job would post there again (Bluesky is protected by its record key).",
-        );
-      }
       publisher = createDirectPublisher(inputs.direct, { env: process.env, ledger: cached ?? noLedger, log });
     } else {
       failure.baseUrl = inputs.baseUrl;

@@ -1,4 +1,5 @@
 import { mediaKindOfType, mediaTypeOfUrl, NETWORK_RULES, type NetworkId } from "@socialpub/core";
+import { DIRECT_NETWORKS, requiredInputsText } from "./direct/credentials.ts";
 
 export type LeftOutReason = "needs-media" | "needs-video" | "not-connected" | "no-credentials";
 
@@ -33,11 +34,12 @@ export function choosePlatforms(requested: readonly NetworkId[], media: string |
   return { platforms, leftOut };
 }
 
-const DIRECT_HINT: Partial<Record<NetworkId, string>> = {
-  bluesky: "Set `bluesky-handle` and `bluesky-app-password` to include it.",
-  telegram: "Set `telegram-bot-token` and `telegram-chat` to include it.",
-  discord: "Set `discord-webhook-url` to include it.",
-};
+/** The inputs that would include a network in direct mode, or undefined when it needs a service. */
+function directHint(platform: NetworkId): string | undefined {
+  return DIRECT_NETWORKS.includes(platform)
+    ? `Set ${requiredInputsText(platform)} to include it.`
+    : undefined;
+}
 
 /** What a left-out network needs, in words. */
 export function describeLeftOut({ platform, reason }: LeftOut): string {
@@ -47,6 +49,6 @@ export function describeLeftOut({ platform, reason }: LeftOut): string {
   if (reason === "needs-video")
     return `${name} takes videos only and the \`media\` input is an image: it was left out. Set \`media\` to a video URL to include it.`;
   if (reason === "no-credentials")
-    return `${name} has no credentials among the inputs: it was left out. ${DIRECT_HINT[platform] ?? `Posting to ${name} needs a service (\`base-url\`).`}`;
+    return `${name} has no credentials among the inputs: it was left out. ${directHint(platform) ?? `Posting to ${name} needs a service (\`base-url\`).`}`;
   return `${name} is not connected to the account: it was left out. Connect it in the service to include it.`;
 }

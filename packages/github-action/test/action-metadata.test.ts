@@ -1,6 +1,9 @@
 import { readFileSync } from "node:fs";
+import { NETWORK_IDS, NETWORK_RULES } from "@socialpub/core";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { DIRECT_NETWORKS, DIRECT_SECRET_INPUTS, directInputsOf } from "../src/direct/credentials.ts";
+import { DIRECT_DEFINITIONS } from "../src/direct/in-job-service.ts";
 import { readInputs } from "../src/inputs.ts";
 import { outputsFor, outputsForFailure } from "../src/report.ts";
 import { DEFAULT_TEMPLATE } from "../src/template.ts";
@@ -60,11 +63,44 @@ describe("action.yml", () => {
   });
 });
 
+describe("action.yml's direct mode, drift-checked against the networks' descriptions", () => {
+  const directInputs = DIRECT_NETWORKS.flatMap((network) =>
+    directInputsOf(network).map((input) => ({ network, ...input })),
+  );
+
+  it("direct mode posts to the networks that connect with credentials, and the bundle holds their adapters", () => {
+    expect(DIRECT_NETWORKS.length).toBeGreaterThan(0);
+    expect(DIRECT_DEFINITIONS.map((network) => network.id)).toEqual([...DIRECT_NETWORKS]);
+    const names = DIRECT_NETWORKS.map((network) => NETWORK_RULES[network].name);
+    const listed = `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+    expect(metadata.description.replace(/\s+/g, " ")).toContain(
+      `directly to ${listed} with their own credentials`,
+    );
+  });
+
+  it("declares one input per connect field of each direct network, in order, and no other network's", () => {
+    const declared = Object.keys(metadata.inputs).filter((name) =>
+      NETWORK_IDS.some((network) => name.startsWith(`${network}-`)),
+    );
+    expect(declared).toEqual(directInputs.map(({ input }) => input));
+    for (const { network, input, field } of directInputs) {
+      const description = metadata.inputs[input]!.description;
+      expect(description, input).toMatch(new RegExp(`^Direct mode, ${NETWORK_RULES[network].name}: `));
+      // A secret field's input is masked, and its description says so.
+      expect(description.includes("Masked in the log"), input).toBe(field.secret);
+      expect(DIRECT_SECRET_INPUTS.includes(input), input).toBe(field.secret);
+    }
+  });
+});
+
 describe("workflows that use the action", () => {
   interface Step {
     uses?: string;
     with?: Record<string, unknown>;
   }
+  const directInputNames = DIRECT_NETWORKS.flatMap((network) =>
+    directInputsOf(network).map(({ input }) => input),
+  );
   const stepsUsing = (path: string, uses: RegExp): Step[] => {
     const workflow = parse(readFileSync(new URL(path, import.meta.url), "utf8")) as {
       jobs: Record<string, { steps: Step[] }>;
@@ -90,7 +126,7 @@ describe("workflows that use the action", () => {
           expect(given).toEqual(expect.arrayContaining(["api-key", "base-url"]));
         else
           expect(
-            given.some((name) => /^(bluesky|telegram|discord)-/.test(name)),
+            given.some((name) => directInputNames.includes(name)),
             path,
           ).toBe(true);
         for (const name of given) expect(Object.keys(metadata.inputs), name).toContain(name);

@@ -103,7 +103,7 @@ describe.skipIf(NO_PDS)(needsPds("direct mode to Bluesky, Telegram and Discord (
     const payload = releaseEvent("published", { id: 8100, tag: "v8.1.0", name: "App 8.1" });
     const first = await step(allInputs(), payload);
     expect(first.code, first.stdout + first.stderr).toBe(0);
-    expect(first.outputs).toMatchObject({ status: "published", platforms: "bluesky,telegram,discord" });
+    expect(first.outputs).toMatchObject({ status: "published", platforms: "bluesky,discord,telegram" });
     const permalinks = JSON.parse(first.outputs.permalinks!) as Record<string, string>;
     expect(Object.keys(permalinks).sort()).toEqual(["bluesky", "discord", "telegram"]);
     expect(permalinks.telegram).toMatch(/^https:\/\/t\.me\/octo_releases\/\d+$/);
@@ -136,7 +136,7 @@ describe.skipIf(NO_PDS)(needsPds("direct mode to Bluesky, Telegram and Discord (
 
     const again = await step(allInputs(), payload, "2");
     expect(again.code, again.stdout + again.stderr).toBe(0);
-    expect(again.outputs).toMatchObject({ status: "published", platforms: "bluesky,telegram,discord" });
+    expect(again.outputs).toMatchObject({ status: "published", platforms: "bluesky,discord,telegram" });
     expect(again.summary).toContain("| Telegram | published |");
     expect(again.summary).toContain("| Bluesky | already posted |");
     expect(again.summary).toContain("| Discord | already posted |");

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PUBLISHABLE, packPackages, root } from "../../../scripts/pack-packages.ts";
+import { packPackages, publishable, root } from "../../../scripts/pack-packages.ts";
 import { withProcessSlot } from "../../../test-support/process-slots.ts";
 import { type ReferenceServer, startReferenceServer } from "./support/reference-server.ts";
 
@@ -49,11 +49,7 @@ function firstExample(lang: string): string {
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "socialpub-mcp-packed-"));
   packs = mkdtempSync(join(tmpdir(), "socialpub-mcp-packs-"));
-  const core = PUBLISHABLE.find((p) => p.name === "@socialpub/core")!;
-  const tarballs = packPackages(packs, [
-    core,
-    { name: "@socialpub/mcp", dir: "mcp", build: [["pnpm", "run", "build"]] },
-  ]);
+  const tarballs = packPackages(packs, [publishable("@socialpub/core"), publishable("@socialpub/mcp")]);
   writeFileSync(
     join(work, "package.json"),
     JSON.stringify({ name: "packed-mcp-install", private: true, type: "module" }),

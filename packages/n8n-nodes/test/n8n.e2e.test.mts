@@ -92,6 +92,9 @@ interface ChainNode {
   parameters: Record<string, unknown>;
   /** n8n's "On Error" setting; continueRegularOutput is Continue On Fail. */
   onError?: string;
+  /** Another node than Social Publish (no credential), e.g. n8n-nodes-base.httpRequest. */
+  type?: string;
+  typeVersion?: number;
 }
 
 /** A workflow file: a Manual Trigger, then Social Publish nodes one after the other. */
@@ -112,11 +115,11 @@ function socialPublishChain(id: string, name: string, chain: ChainNode[]) {
     nodes.push({
       id: randomUUID(),
       name: node.name,
-      type: "n8n-nodes-socialpub.socialPublish",
-      typeVersion: 1,
+      type: node.type ?? "n8n-nodes-socialpub.socialPublish",
+      typeVersion: node.typeVersion ?? 1,
       position: [220 * (index + 1), 0],
       parameters: node.parameters,
-      credentials: credentialRef,
+      ...(node.type === undefined && { credentials: credentialRef }),
       ...(node.onError && { onError: node.onError }),
     });
     connections[previous] = { main: [[{ node: node.name, type: "main", index: 0 }]] };
@@ -235,6 +238,114 @@ function errorOutputsWorkflow() {
   };
 }
 
+/**
+ * Two posts (to X, to Instagram without media) checked by Post → Validate set to "Continue (using error
+ * output)": the valid one goes on to Create, the refused one to "Refused", and nothing is made for it.
+ */
+function validateThenCreateWorkflow() {
+  const node = (name: string, type: string, x: number, y: number, extra: Record<string, unknown> = {}) => ({
+    id: randomUUID(),
+    name,
+    type,
+    typeVersion: 1,
+    position: [x, y],
+    parameters: {},
+    ...extra,
+  });
+  const socialPublish = (name: string, x: number, parameters: Record<string, unknown>, extra = {}) =>
+    node(name, "n8n-nodes-socialpub.socialPublish", x, 0, {
+      credentials: credentialRef,
+      parameters,
+      ...extra,
+    });
+  const posts = [
+    { caption: "Validated, then published. ".repeat(12).trim(), network: "x" },
+    { caption: "Validated, to Instagram without media", network: "instagram" },
+  ];
+  const to = (...names: string[]) => names.map((name) => [{ node: name, type: "main", index: 0 }]);
+  return {
+    id: "spwfvalidate00001",
+    name: "Validate, then create",
+    active: false,
+    nodes: [
+      node("Start", "n8n-nodes-base.manualTrigger", 0, 0),
+      node("Posts", "n8n-nodes-base.set", 220, 0, {
+        typeVersion: 3.4,
+        parameters: { mode: "raw", jsonOutput: JSON.stringify({ posts }), options: {} },
+      }),
+      node("Split", "n8n-nodes-base.splitOut", 440, 0, {
+        parameters: { fieldToSplitOut: "posts", options: {} },
+      }),
+      socialPublish(
+        "Validate",
+        660,
+        {
+          resource: "post",
+          operation: "validate",
+          caption: "={{ $json.caption }}",
+          networks: "={{ [$json.network] }}",
+        },
+        { onError: "continueErrorOutput" },
+      ),
+      socialPublish("Create", 880, {
+        resource: "post",
+        operation: "create",
+        caption: "={{ $('Split').item.json.caption }}",
+        networks: "={{ [$('Split').item.json.network] }}",
+      }),
+      node("Refused", "n8n-nodes-base.noOp", 880, 200),
+    ],
+    connections: {
+      Start: { main: to("Posts") },
+      Posts: { main: to("Split") },
+      Split: { main: to("Validate") },
+      Validate: { main: to("Create", "Refused") },
+    },
+    settings: { executionOrder: "v1" },
+  };
+}
+
+/**
+ * A post to X and LinkedIn that X refuses (its sandbox account set to need reauthorizing first), X
+ * reconnected by a request to the sandbox, then Post → Retry twice: the first sends X again, the
+ * second (Continue On Fail) meets the service's 409, no network having failed.
+ */
+function retryWorkflow(server: ReferenceServer) {
+  const postId = "={{ $('Create').item.json.id }}";
+  return socialPublishChain("spwfretryfailed01", "Retry the networks that failed", [
+    {
+      name: "Create",
+      parameters: {
+        resource: "post",
+        operation: "create",
+        caption: "Retried on X",
+        networks: ["x", "linkedin"],
+      },
+    },
+    {
+      name: "Reconnect X",
+      type: "n8n-nodes-base.httpRequest",
+      typeVersion: 4.2,
+      parameters: {
+        method: "POST",
+        url: `${server.baseUrl}/sandbox/accounts/x`,
+        sendHeaders: true,
+        headerParameters: { parameters: [{ name: "Authorization", value: `Bearer ${server.apiKey}` }] },
+        sendBody: true,
+        specifyBody: "json",
+        jsonBody: JSON.stringify({ health: "healthy" }),
+        options: {},
+      },
+    },
+    { name: "Retry", parameters: { resource: "post", operation: "retry", postId } },
+    {
+      name: "Retry again",
+      onError: "continueRegularOutput",
+      parameters: { resource: "post", operation: "retry", postId },
+    },
+  ]);
+}
+
 describe.runIf(!installed && inCi)(`a real n8n ${N8N_VERSION} in CI`, () => {
   it("is installed by the package's ci:prepare script", () => {
     throw new Error(`n8n ${N8N_VERSION} is not installed in ${n8nCacheDir()}: run ${INSTALL_COMMAND}`);
@@ -300,6 +411,8 @@ describe.skipIf(!installed)(title, () => {
         },
       ]),
       errorOutputsWorkflow(),
+      validateThenCreateWorkflow(),
+      retryWorkflow(server),
       socialPublishChain("spwfretryfix00001", "Retry after a fix", [
         {
           name: "Create Post",
@@ -634,6 +747,90 @@ describe.skipIf(!installed)(title, () => {
     ]);
     expect(regular[0]?.[1]?.json).toEqual(refusal);
     expect(outputs("After regular")[0]).toHaveLength(3);
+  }, 300_000);
+
+  it("Post → Validate: the valid post goes on to Create, the refused one to the error output, and nothing is made for it", async () => {
+    await importPublishingWorkflows();
+    const { stdout } = await n8n.mustRun(["execute", "--id=spwfvalidate00001", "--rawOutput"]);
+    const result = parseRawOutput(stdout);
+    expect(result.status).toBe("success");
+    type Item = { json: Record<string, unknown>; pairedItem?: unknown };
+    const outputs = (node: string) =>
+      (result.data.resultData.runData[node]?.[0]?.data?.main ?? []) as Array<Item[] | null>;
+    const [valid, refused] = outputs("Validate");
+    expect(valid).toEqual([
+      {
+        json: {
+          valid: true,
+          targets: [
+            {
+              platform: "x",
+              parts: [{ text: expect.stringMatching(/^Validated, then published\. .*…$/), media: [] }],
+              first_comment: null,
+              notes: [expect.stringMatching(/^text shortened from \d+ to \d+ characters/)],
+            },
+          ],
+        },
+        pairedItem: { item: 0 },
+      },
+    ]);
+    expect(refused).toHaveLength(1);
+    expect(refused?.[0]?.json).toMatchObject({
+      caption: "Validated, to Instagram without media",
+      network: "instagram",
+      error: expect.stringMatching(/^instagram needs media: /),
+      details: { http_status: 400, request_id: expect.any(String) },
+    });
+    expect(refused?.[0]?.pairedItem).toEqual({ item: 1 });
+
+    const [created] = outputs("Create")[0] ?? [];
+    expect(created?.json).toMatchObject({ platforms: ["x"], status: "published", failures: [] });
+    // X publishes the text Validate showed.
+    const targets = (await api(server, "GET", `/posts/${created?.json.id}/targets`)).body.data as Array<{
+      text: string;
+    }>;
+    expect(targets.map((target) => target.text)).toEqual([
+      (valid?.[0]?.json.targets as Array<{ parts: Array<{ text: string }> }> | undefined)?.[0]?.parts[0]
+        ?.text,
+    ]);
+    const posts = (await api(server, "GET", "/posts?limit=100")).body.data as Array<{ caption: string }>;
+    expect(posts.filter((post) => post.caption.startsWith("Validated"))).toHaveLength(1);
+  }, 300_000);
+
+  it("Post → Retry sends the network that failed again once it is fixed, and a second retry meets the service's 409", async () => {
+    await importPublishingWorkflows();
+    try {
+      expect((await api(server, "POST", "/sandbox/accounts/x", { health: "reauth_required" })).status).toBe(
+        200,
+      );
+      const { stdout } = await n8n.mustRun(["execute", "--id=spwfretryfailed01", "--rawOutput"]);
+      const result = parseRawOutput(stdout);
+      expect(result.status).toBe("success");
+      const output = (node: string) => result.data.resultData.runData[node]?.[0]?.data?.main[0]?.[0]?.json;
+      const created = output("Create");
+      expect(created).toMatchObject({ status: "published", failures: [{ platform: "x" }] });
+      expect(output("Retry")).toMatchObject({
+        id: created?.id,
+        status: "published",
+        platforms: ["x", "linkedin"],
+        failures: [],
+      });
+      expect(output("Retry again")).toMatchObject({
+        error: expect.stringMatching(/^No network has failed for this post/),
+        http_status: 409,
+        request_id: expect.any(String),
+      });
+      const targets = (await api(server, "GET", `/posts/${created?.id}/targets`)).body.data as Array<{
+        platform: string;
+        status: string;
+      }>;
+      expect(targets.map((target) => [target.platform, target.status])).toEqual([
+        ["x", "published"],
+        ["linkedin", "published"],
+      ]);
+    } finally {
+      await api(server, "POST", "/sandbox/accounts/x", { health: "healthy" });
+    }
   }, 300_000);
 
   it("fails a Create that published on no network with each network's reason; Continue On Fail keeps the post id and reasons", async () => {

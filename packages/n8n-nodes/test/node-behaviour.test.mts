@@ -249,8 +249,10 @@ describe("the node's description", () => {
       "post.getAll",
       "post.getTargets",
       "post.publish",
+      "post.retry",
       "post.schedule",
       "post.update",
+      "post.validate",
       "user.getMe",
     ]);
   });
@@ -273,7 +275,7 @@ describe("the node's description", () => {
     expect(actions["post:create"]).toBe("Create a post");
     expect(actions["analytics:get"]).toBe("Get analytics");
     expect(actions["media:upload"]).toBe("Upload media");
-    expect(Object.keys(actions)).toHaveLength(14);
+    expect(Object.keys(actions)).toHaveLength(16);
   });
 
   it("describes every field, so an AI agent using the node as a tool knows what to give", () => {

@@ -19,6 +19,8 @@ export interface ConnectField {
   readonly help?: string;
   /** The field takes a numeric id sent as a number, else text (a Telegram chat: @name or -100…). */
   readonly numericId?: boolean;
+  /** The field is a server's address (an http(s) URL) of which only the origin counts. */
+  readonly origin?: boolean;
 }
 
 /** An account connects with credentials the person pastes; the network checks them at once. */

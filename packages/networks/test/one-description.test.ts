@@ -57,13 +57,6 @@ const ALLOWED: ReadonlyArray<[path: string, reason: string]> = [
   ["packages/networks/src/fake-cli.ts", "starts the networks' fakes for local testing"],
   ["packages/networks/scripts/bluesky-peer.mts", "starts Bluesky's local test peer"],
   ["packages/github-action/src/inputs.ts", "the Action's alias twitter → x, a name users still type"],
-  // Not yet derived: the Action's direct mode posts with the three credential networks' own inputs
-  // (action.yml's bluesky-*, telegram-*, discord-*), each wired by hand; its bundle is rebuilt apart.
-  ["packages/github-action/src/direct/", "the Action's direct mode: not yet derived from the descriptions"],
-  [
-    "packages/github-action/src/platforms.ts",
-    "the Action's direct mode: not yet derived from the descriptions",
-  ],
 ];
 
 const isAllowed = (path: string) =>

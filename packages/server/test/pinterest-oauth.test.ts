@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FrontProxy } from "./support/front-proxy.ts";
 import { grantCases, grantSecrets } from "./support/grant-cases.ts";
 import { appSettings, type LiveOAuthServer, startLiveOAuthServer } from "./support/live-oauth-server.ts";
-import { connectIn, lostAnswerCases, lostAnswerStage } from "./support/lost-answer-cases.ts";
 import { grantInBrowser } from "./support/oauth-browser.ts";
 
 /*
@@ -159,49 +158,5 @@ describe("Pinterest: OAuth connect with a board, and live pins", () => {
 
   it("Pinterest saw nothing that strays from pinterest-openapi.json", () => {
     expect(pinterest.specViolations).toEqual([]);
-  });
-});
-
-describe("Pinterest: an answer lost is found on the board", () => {
-  let picture: string;
-  const s = lostAnswerStage(
-    LIVE_KEY,
-    async () => {
-      const fake = await PinterestFake.start();
-      fake.signIn(fake.addUser({ username: "lost_pins", boards: ["Found again"] }));
-      return fake;
-    },
-    (fake, api) => ({
-      pinterest: { apiUrl: api, authorizeUrl: `${fake.url}/oauth/`, ...appSettings(fake.addApp()) },
-    }),
-    async (live) => {
-      await connectIn(live, "pinterest");
-      picture = await live.upload(SAMPLE_PNG, "image/png");
-    },
-  );
-
-  const cases = lostAnswerCases(
-    {
-      platform: "pinterest",
-      creates: /^\/v5\/pins$/,
-      body: () => ({ media: picture }),
-      // A title line and a description: both must match what the pin holds.
-      caption: (label) => `${label}\nThe pin's description, under its title.`,
-      postsFrom: (caption) =>
-        s.fake.pins
-          .filter((p) => p.description === caption)
-          .map((p) => `https://www.pinterest.com/pin/${p.id}/`),
-      readBacks: () => s.fake.boardReads.length,
-    },
-    () => s.live,
-    () => s.proxy,
-  );
-  // Every pin carries an image (`body`), so the case with an image is the first one again.
-  for (const c of [cases.made, cases.neverSent]) it(c.name, c.run, 60_000);
-
-  it("reads the board 100 pins a page, as pinterest-openapi.json describes it", () => {
-    expect(s.fake.boardReads.length).toBeGreaterThan(0);
-    for (const read of s.fake.boardReads) expect(read).toMatchObject({ page_size: "100" });
-    expect(s.fake.specViolations).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import {
 import { ErrorBody } from "../contract/errors.ts";
 import { isKept, takesIdempotencyKey } from "../service/idempotency.ts";
 import { type AnyRoute, API_BASE, type ApiBase, fullPath } from "../service/route.ts";
-import { ROUTES } from "../service/routes.ts";
+import { ROUTES } from "../service/routes/index.ts";
 import { RESPONSE_HEADERS } from "./headers.ts";
 import { webhookDocs } from "./webhooks.ts";
 

@@ -1,6 +1,6 @@
 import type { Analytics } from "../contract/resources.ts";
 import { newId } from "../ids.ts";
-import type { Logger } from "../service/logger.ts";
+import type { Logger } from "../logger.ts";
 import type { Store, UserRecord } from "../store/types.ts";
 import type { Clock, TimerHandle } from "../time/clock.ts";
 

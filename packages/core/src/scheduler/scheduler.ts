@@ -1,7 +1,7 @@
-import type { Logger } from "../service/logger.ts";
-import { DueTimer } from "../service/publishing/due-timer.ts";
+import type { Logger } from "../logger.ts";
 import type { PostRecord, Store } from "../store/types.ts";
 import type { Clock } from "../time/clock.ts";
+import { DueTimer } from "./due-timer.ts";
 import { LanePool } from "./lane-pool.ts";
 
 export interface SchedulerOptions {

@@ -1,12 +1,13 @@
+import type { Logger } from "../logger.ts";
+import type { LookupHost } from "../net/public-url.ts";
+import type { Publishing } from "../publishing/publishing.ts";
 import type { Scheduler } from "../scheduler/scheduler.ts";
 import type { ApiKeyRecord, IdempotencyAnswer, Store, UserRecord } from "../store/types.ts";
 import type { Clock } from "../time/clock.ts";
 import type { ListPageCache } from "./list-page-cache.ts";
-import type { Logger } from "./logger.ts";
 import type { MediaStorage } from "./media-storage.ts";
 import type { PerUserQueue } from "./per-user-queue.ts";
-import type { Publishing } from "./publishing/publishing.ts";
-import type { LookupHost } from "./webhook-url.ts";
+import type { ApiBase } from "./route.ts";
 
 /** What handlers share: the store (the only state), the clock, the scheduler and the logger. */
 export interface ServiceDeps {
@@ -16,7 +17,7 @@ export interface ServiceDeps {
   scheduler: Scheduler;
   webhooks: { allowPrivateUrls: boolean; lookupHost: LookupHost };
   media: MediaStorage;
-  /** Adapters, the credential keyring and the publishing workers (service/publishing/). */
+  /** Adapters, the credential keyring and the publishing workers (src/publishing/). */
   publishing: Publishing;
   /** Serializes a user's check-then-write steps (plan limits, slots) so concurrent requests stay exact. */
   perUser: PerUserQueue;
@@ -24,6 +25,8 @@ export interface ServiceDeps {
   listPages: ListPageCache;
   /** Absolute URLs in answers use the scheme and host a reverse proxy forwards (public-origin.ts). */
   trustProxy?: boolean;
+  /** The OpenAPI document of the service's routes under `base`, as JSON text (GET /openapi.json). */
+  openApi(base: ApiBase): string;
 }
 
 export interface Caller {

@@ -2,8 +2,25 @@ import { Hono } from "hono";
 import { CONTRACT_MESSAGES } from "../contract/errors.ts";
 import { ConnectAccountBody } from "../contract/requests.ts";
 import type { Account } from "../contract/resources.ts";
+import { consoleLogger, type Logger } from "../logger.ts";
+import { type LookupHost, systemLookup } from "../net/public-url.ts";
 import type { NetworkAdapters } from "../networks/adapter.ts";
+import { buildOpenApiDocument } from "../openapi/document.ts";
+import { newFollowerReads } from "../publishing/follower-refresh.ts";
+import { InFlightSweep } from "../publishing/in-flight-sweep.ts";
+import { createMediaFetch, type MediaFetch } from "../publishing/media-fetch.ts";
+import {
+  adapterResolver,
+  DEFAULT_PUBLISHING,
+  defaultPublishKey,
+  type Publishing,
+  type PublishingOptions,
+  type PublishKeyFor,
+} from "../publishing/publishing.ts";
+import { publishClaimedPost } from "../publishing/run-attempts.ts";
+import { metricsWork, retryWork } from "../publishing/workers.ts";
 import { DailyAnalytics } from "../scheduler/daily-analytics.ts";
+import { DueTimer } from "../scheduler/due-timer.ts";
 import { Scheduler } from "../scheduler/scheduler.ts";
 import type { CredentialKeyring } from "../secrets/credential-keyring.ts";
 import { sealWebhookSecrets } from "../secrets/webhook-secrets.ts";
@@ -18,7 +35,6 @@ import { connectLiveAccountFor, startOAuthConnectFor } from "./handlers/connect-
 import { badRequest, HttpError } from "./http-error.ts";
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from "./limits.ts";
 import { ListPageCache } from "./list-page-cache.ts";
-import { consoleLogger, type Logger } from "./logger.ts";
 import { type MediaStorage, MemoryMediaStorage } from "./media-storage.ts";
 import { notifyOnEvents } from "./notifying-store.ts";
 import { EXPIRING_AHEAD_MS } from "./oauth/grant.ts";
@@ -27,26 +43,11 @@ import { endingGrantsWork } from "./oauth/grant-sweep.ts";
 import type { OAuthConnectStart } from "./oauth/start-connect.ts";
 import { PerUserQueue } from "./per-user-queue.ts";
 import { runRoute } from "./pipeline.ts";
-import { publishClaimedPost } from "./publish.ts";
-import { DueTimer } from "./publishing/due-timer.ts";
-import { newFollowerReads } from "./publishing/follower-refresh.ts";
-import { InFlightSweep } from "./publishing/in-flight-sweep.ts";
-import { createMediaFetch, type MediaFetch } from "./publishing/media-fetch.ts";
-import {
-  adapterResolver,
-  DEFAULT_PUBLISHING,
-  defaultPublishKey,
-  type Publishing,
-  type PublishingOptions,
-  type PublishKeyFor,
-} from "./publishing/publishing.ts";
-import { metricsWork, retryWork } from "./publishing/workers.ts";
 import { requestIdFor } from "./request-id.ts";
 import { errorResponse, withHeaders } from "./responses.ts";
 import { type AnyRoute, API_BASE, type ApiBase, fullPath, SHORT_API_BASE } from "./route.ts";
-import { ROUTES } from "./routes.ts";
+import { ROUTES } from "./routes/index.ts";
 import { toAccount } from "./serialize.ts";
-import { type LookupHost, systemLookup } from "./webhook-url.ts";
 import { describeBodyError } from "./zod-errors.ts";
 
 export interface ServiceOptions {
@@ -148,6 +149,21 @@ export interface Service {
   startOAuthConnect(user: UserRecord, body: unknown): Promise<OAuthConnectStart>;
 }
 
+const openApiDocuments = new Map<ApiBase, string>();
+
+/**
+ * The OpenAPI document of ROUTES under `base`, as GET /openapi.json answers it: built on first request,
+ * then kept (the routes never change at runtime, so every service shares it).
+ */
+function openApiDocument(base: ApiBase): string {
+  let document = openApiDocuments.get(base);
+  if (document === undefined) {
+    document = JSON.stringify(buildOpenApiDocument(ROUTES, base));
+    openApiDocuments.set(base, document);
+  }
+  return document;
+}
+
 /** The reference service as a web-standard handler: `fetch(Request) → Response`. */
 export function createService(options: ServiceOptions): Service {
   const clock = options.clock ?? systemClock;
@@ -235,6 +251,7 @@ export function createService(options: ServiceOptions): Service {
     ),
     listPages: new ListPageCache(),
     trustProxy: options.trustProxy ?? false,
+    openApi: openApiDocument,
   };
   const pipeline = {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,

@@ -4,6 +4,8 @@
 
 export { newId } from "../ids.ts";
 export { API_KEY_PATTERN, generateApiKey, hashApiKey, keyHint, newApiKey } from "../keys.ts";
+export { consoleLogger, type Logger, silentLogger } from "../logger.ts";
+export type { LookupHost } from "../net/public-url.ts";
 export {
   type AccountSession,
   type ConnectContext,
@@ -31,6 +33,7 @@ export {
   type ProvisionOptions,
   provisionUser,
 } from "../provision.ts";
+export type { PublishingOptions, PublishKeyFor } from "../publishing/publishing.ts";
 export { Scheduler } from "../scheduler/scheduler.ts";
 export {
   accountBinding,
@@ -60,14 +63,11 @@ export { parseScheduleAt, parseScheduleTime, SCHEDULE_SKEW_MS } from "../time/sc
 export { MAX_ATTEMPTS, RETRY_SCHEDULE_MS } from "../webhooks/delivery/schedule.ts";
 export type { WebhookRequestInit, WebhookTransport } from "../webhooks/delivery/transport.ts";
 export { DeliveryWorker, type WebhookDeliveryOptions } from "../webhooks/delivery/worker.ts";
+export { accountEvent } from "./account-event.ts";
 export { createService, type Service, type ServiceOptions } from "./create-service.ts";
-export { accountEvent } from "./handlers/connect-accounts.ts";
 export { HttpError } from "./http-error.ts";
 export type { RateLimitOptions } from "./limits.ts";
-export { consoleLogger, type Logger, silentLogger } from "./logger.ts";
 export { type MediaStorage, MemoryMediaStorage } from "./media-storage.ts";
 export type { OAuthConnectStart } from "./oauth/start-connect.ts";
-export type { PublishingOptions, PublishKeyFor } from "./publishing/publishing.ts";
 export { requestIdFromHeader } from "./request-id.ts";
 export { bodyTextOf, headerOf, withHeaders } from "./responses.ts";
-export type { LookupHost } from "./webhook-url.ts";

@@ -1,3 +1,5 @@
+import type { MediaRecord } from "../store/types.ts";
+
 /**
  * Where uploaded media bytes are kept, under a key of the media id and its content token. The service
  * serves them back at /api/v1/media/{id}/content/{token} so networks can fetch them. The in-memory storage suits tests and the
@@ -21,4 +23,21 @@ export class MemoryMediaStorage implements MediaStorage {
     const item = this.items.get(id);
     return item ? { bytes: item.bytes.slice(), type: item.type } : null;
   }
+}
+
+/** The path of an upload's content URL: /media/{id}/content/{token}. */
+export const CONTENT_PATH = /\/media\/(med_[0-9A-Za-z]+)\/content\/([A-Za-z0-9_-]{32})$/;
+
+/** Where the media storage keeps an upload's bytes: its id and the token of its content URL. */
+export function storageKey(id: string, token: string): string {
+  return `${id}_${token}`;
+}
+
+/**
+ * The storage key of an uploaded media record, read from its content URL; an upload made before content
+ * URLs carried a token is kept under its bare id.
+ */
+export function storageKeyOf(record: MediaRecord): string {
+  const match = CONTENT_PATH.exec(new URL(record.url).pathname);
+  return match && match[1] === record.id ? storageKey(record.id, match[2]!) : record.id;
 }

@@ -6,9 +6,9 @@ import {
   SocialPublishClient,
 } from "../../src/client/index.ts";
 import type { NetworkId } from "../../src/contract/networks.ts";
+import { silentLogger } from "../../src/logger.ts";
 import { provisionUser } from "../../src/provision.ts";
 import { createService } from "../../src/service/create-service.ts";
-import { silentLogger } from "../../src/service/logger.ts";
 import { MemoryStore } from "../../src/store/memory.ts";
 
 // The type assertions are checked by `pnpm typecheck`.

@@ -5,9 +5,9 @@ import { fileURLToPath } from "node:url";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runProgram } from "../../../../test-support/run-program.ts";
+import { silentLogger } from "../../src/logger.ts";
 import { provisionUser } from "../../src/provision.ts";
 import { createService, type Service } from "../../src/service/create-service.ts";
-import { silentLogger } from "../../src/service/logger.ts";
 import { MemoryStore } from "../../src/store/memory.ts";
 import { serveOverHttp } from "./helpers/http-bridge.ts";
 

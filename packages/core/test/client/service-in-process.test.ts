@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { RateLimitError, SocialPublishClient } from "../../src/client/index.ts";
+import { silentLogger } from "../../src/logger.ts";
 import { provisionUser } from "../../src/provision.ts";
 import { createService } from "../../src/service/create-service.ts";
-import { silentLogger } from "../../src/service/logger.ts";
 import { MemoryStore } from "../../src/store/memory.ts";
 import { FakeClock } from "../../src/testing/fake-clock.ts";
 import { describeClientAgainstService } from "./helpers/client-suite.ts";

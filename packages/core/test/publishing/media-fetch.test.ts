@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Agent, fetch as undiciFetch } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createMediaFetch, type MediaFetch } from "../../src/service/publishing/media-fetch.ts";
+import { createMediaFetch, type MediaFetch } from "../../src/publishing/media-fetch.ts";
 import { SAMPLE_PNG } from "../../src/testing/index.ts";
 import { type LiveService, liveService, targetsOf } from "./helpers/live-service.ts";
 import { ScriptedAdapter } from "./helpers/scripted-adapter.ts";

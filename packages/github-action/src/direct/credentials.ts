@@ -1,37 +1,68 @@
 // The networks' own credentials for direct mode (no service): which inputs hold them, which of them are
-// secrets, and which networks they make available.
+// secrets, and which networks they make available. All of it comes from the networks' descriptions:
+// a network whose account connects with pasted credentials (no app of ours, so no app review) is one
+// direct mode posts to, and each of its connect fields is an input named `<network>-<field>`.
 import type { NetworkId } from "@socialpub/core";
+import { type ConnectField, CREDENTIAL_NETWORKS } from "@socialpub/networks/descriptions";
 import { InputError } from "../input-error.ts";
 import type { InputReader } from "../inputs.ts";
 
-/** Networks direct mode can post to: those whose credentials need no app review. */
-export const DIRECT_NETWORKS = ["bluesky", "telegram", "discord"] as const satisfies readonly NetworkId[];
-export type DirectNetwork = (typeof DIRECT_NETWORKS)[number];
-
-export interface DirectCredentials {
-  bluesky?: { handle: string; appPassword: string; service: string | undefined };
-  telegram?: { botToken: string; chat: string };
-  discord?: { webhookUrl: string };
-}
-
-/** The inputs of each network, in the order a message lists them. */
-const NETWORK_INPUTS: Readonly<Record<DirectNetwork, { required: string[]; optional: string[] }>> = {
-  bluesky: { required: ["bluesky-handle", "bluesky-app-password"], optional: ["bluesky-service"] },
-  telegram: { required: ["telegram-bot-token", "telegram-chat"], optional: [] },
-  discord: { required: ["discord-webhook-url"], optional: [] },
-};
+/** Networks direct mode can post to: those whose credentials need no app review, in the contract's order. */
+export const DIRECT_NETWORKS: readonly NetworkId[] = CREDENTIAL_NETWORKS.map((network) => network.id);
+export type DirectNetwork = NetworkId;
 
 /**
- * Inputs masked before anything runs. The handle, the chat and the service address are not secret,
- * but the bot token and the webhook URL (which holds the webhook's token) are, as is the app password.
+ * The credentials given, per network: each connect field's value under its name in camelCase
+ * (`app_password` → `appPassword`); an optional field left empty is undefined.
  */
-export const DIRECT_SECRET_INPUTS = ["bluesky-app-password", "telegram-bot-token", "discord-webhook-url"];
+export type DirectCredentials = Partial<Record<NetworkId, Record<string, string | undefined>>>;
+
+/** One connect field of a direct network, as an input of the Action. */
+export interface DirectInput {
+  /** The input's name: `bluesky-app-password` for Bluesky's `app_password`. */
+  readonly input: string;
+  /** Where its value goes in DirectCredentials. */
+  readonly key: string;
+  readonly field: ConnectField;
+}
+
+const camelCase = (name: string) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+/** The inputs of a direct network, in the order its connect form asks (required ones first there). */
+export function directInputsOf(network: NetworkId): DirectInput[] {
+  const description = CREDENTIAL_NETWORKS.find((d) => d.id === network);
+  return (description?.connect.fields ?? []).map((field) => ({
+    input: `${network}-${field.name.replaceAll("_", "-")}`,
+    key: camelCase(field.name),
+    field,
+  }));
+}
+
+/** The inputs a network cannot post without, in words: "`bluesky-handle` and `bluesky-app-password`". */
+export function requiredInputsText(network: NetworkId): string {
+  return list(
+    directInputsOf(network)
+      .filter(({ field }) => field.required)
+      .map(({ input }) => input),
+  );
+}
+
+/**
+ * Inputs masked before anything runs: the fields a connect form masks. A handle, a chat or a service
+ * address is not secret; a bot token, an app password and a webhook URL (which holds the webhook's
+ * token) are.
+ */
+export const DIRECT_SECRET_INPUTS: readonly string[] = DIRECT_NETWORKS.flatMap((network) =>
+  directInputsOf(network)
+    .filter(({ field }) => field.secret)
+    .map(({ input }) => input),
+);
 
 /** Every direct-mode input that is set, so a message can say which to drop. */
 export function directInputsGiven(read: InputReader): string[] {
-  return Object.values(NETWORK_INPUTS)
-    .flatMap((inputs) => [...inputs.required, ...inputs.optional])
-    .filter((name) => read(name).trim() !== "");
+  return DIRECT_NETWORKS.flatMap((network) => directInputsOf(network).map(({ input }) => input)).filter(
+    (name) => read(name).trim() !== "",
+  );
 }
 
 /** The credentials given, per network; a network with only part of its inputs fails, naming the rest. */
@@ -39,8 +70,9 @@ export function readDirectCredentials(read: InputReader): DirectCredentials {
   const value = (name: string) => read(name).trim();
   const out: DirectCredentials = {};
   for (const network of DIRECT_NETWORKS) {
-    const { required, optional } = NETWORK_INPUTS[network];
-    const given = [...required, ...optional].filter((name) => value(name) !== "");
+    const inputs = directInputsOf(network);
+    const required = inputs.filter(({ field }) => field.required).map(({ input }) => input);
+    const given = inputs.map(({ input }) => input).filter((name) => value(name) !== "");
     if (given.length === 0) continue;
     const missing = required.filter((name) => value(name) === "");
     if (missing.length > 0) {
@@ -49,18 +81,13 @@ export function readDirectCredentials(read: InputReader): DirectCredentials {
           `posting to ${network} directly needs ${list(required)}. Set ${missing.length === 1 ? "it" : "them"} from a repository secret, or drop ${list(given)}.`,
       );
     }
+    const credentials: Record<string, string | undefined> = {};
+    for (const { input, key, field } of inputs) {
+      const text = value(input);
+      credentials[key] = field.origin ? parseOrigin(input, field, text) : text === "" ? undefined : text;
+    }
+    out[network] = credentials;
   }
-  if (value("bluesky-handle") !== "") {
-    out.bluesky = {
-      handle: value("bluesky-handle"),
-      appPassword: value("bluesky-app-password"),
-      service: parseService(value("bluesky-service")),
-    };
-  }
-  if (value("telegram-bot-token") !== "") {
-    out.telegram = { botToken: value("telegram-bot-token"), chat: value("telegram-chat") };
-  }
-  if (value("discord-webhook-url") !== "") out.discord = { webhookUrl: value("discord-webhook-url") };
   return out;
 }
 
@@ -69,18 +96,31 @@ export function networksWithCredentials(credentials: DirectCredentials): DirectN
   return DIRECT_NETWORKS.filter((network) => credentials[network] !== undefined);
 }
 
-function parseService(text: string): string | undefined {
+/** The body of POST /accounts/connect for a network's credentials: each field under its own name. */
+export function connectBody(network: NetworkId, credentials: DirectCredentials): Record<string, string> {
+  const given = credentials[network] ?? {};
+  const body: Record<string, string> = { platform: network };
+  for (const { key, field } of directInputsOf(network)) {
+    const value = given[key];
+    if (value !== undefined && value !== "") body[field.name] = value;
+  }
+  return body;
+}
+
+/** A server's address (a Bluesky PDS): an http(s) URL, of which only the origin is kept. */
+function parseOrigin(input: string, field: ConnectField, text: string): string | undefined {
   if (text === "") return undefined;
   let url: URL;
   try {
     url = new URL(text);
   } catch {
+    const empty = field.placeholder ? ` (empty: ${field.placeholder})` : "";
     throw new InputError(
-      `The \`bluesky-service\` input "${text}" is not a URL. Give the address of the PDS the account is on, e.g. https://pds.example.com (empty: https://bsky.social).`,
+      `The \`${input}\` input "${text}" is not a URL. Give the address of the ${field.label} the account is on, e.g. https://${field.label.toLowerCase()}.example.com${empty}.`,
     );
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new InputError(`The \`bluesky-service\` input must start with https://, not ${url.protocol}//.`);
+    throw new InputError(`The \`${input}\` input must start with https://, not ${url.protocol}//.`);
   }
   return url.origin;
 }

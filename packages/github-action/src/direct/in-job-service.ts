@@ -21,13 +21,19 @@ import {
   silentLogger,
   type UserRecord,
 } from "@socialpub/core";
-// One entry per network, not the package's index: the bundle then holds these three adapters and no
-// other network's code, so a change to another network never makes the committed dist/ stale.
-import { blueskyAdapter } from "@socialpub/networks/bluesky";
-import { discordAdapter } from "@socialpub/networks/discord";
-import { telegramAdapter } from "@socialpub/networks/telegram";
+// One entry per network, not the package's index: the bundle then holds the direct networks' adapters
+// and no other network's code, so a change to another network's adapter never makes the committed
+// dist/ stale. Which networks these are is the descriptions' (credentials.ts); a test checks that this
+// list holds exactly them.
+import { blueskyNetwork } from "@socialpub/networks/bluesky";
+import { settingVariable } from "@socialpub/networks/descriptions";
+import { discordNetwork } from "@socialpub/networks/discord";
+import { telegramNetwork } from "@socialpub/networks/telegram";
 import type { DirectCredentials, DirectNetwork } from "./credentials.ts";
-import { networksWithCredentials } from "./credentials.ts";
+import { connectBody, networksWithCredentials, requiredInputsText } from "./credentials.ts";
+
+/** The networks whose adapters the bundle holds, each with its description and `create`. */
+export const DIRECT_DEFINITIONS = [blueskyNetwork, discordNetwork, telegramNetwork] as const;
 
 /** How long one network may take to publish: the job waits for every network's one attempt. */
 const ATTEMPT_TIMEOUT_MS = 60_000;
@@ -55,15 +61,7 @@ export async function startInJobService(
   options: InJobOptions,
 ): Promise<InJobService> {
   const { env } = options;
-  const adapters = {
-    bluesky: blueskyAdapter(),
-    // The Bot API and Discord addresses can be pointed at local stand-ins (the Action's own tests do),
-    // as on the server; they are environment variables, never inputs a workflow could set by mistake.
-    telegram: telegramAdapter(
-      env.SOCIALPUB_TELEGRAM_API_URL ? { apiUrl: env.SOCIALPUB_TELEGRAM_API_URL } : {},
-    ),
-    discord: discordAdapter(env.SOCIALPUB_DISCORD_API_URL ? { apiUrl: env.SOCIALPUB_DISCORD_API_URL } : {}),
-  } satisfies Record<DirectNetwork, NetworkAdapter>;
+  const adapters = directAdapters(env);
   const store = new MemoryStore();
   const apiKey = generateApiKey("live");
   const { user } = await provisionUser(store, { key: apiKey, plan: "studio" });
@@ -72,7 +70,7 @@ export async function startInJobService(
     store,
     logger: silentLogger,
     rateLimit: false,
-    liveAdapters: adapters,
+    liveAdapters: Object.fromEntries(adapters),
     credentialKeyring: keyring,
     // A Bluesky service address is the user's: it must be public, as on the server, unless the
     // environment says this is a test against local peers.
@@ -108,7 +106,11 @@ export async function startInJobService(
   }
   return {
     client,
-    adapter: (network) => adapters[network],
+    adapter: (network) => {
+      const adapter = adapters.get(network);
+      if (!adapter) throw new Error(`Direct mode has no adapter for ${network}.`);
+      return adapter;
+    },
     async sessionFor(network) {
       const account = await store.getAccount(user.id, "live", network);
       if (!account?.credentials) return undefined;
@@ -131,11 +133,24 @@ export async function startInJobService(
   };
 }
 
-const INPUTS: Record<DirectNetwork, string> = {
-  bluesky: "`bluesky-handle` and `bluesky-app-password`",
-  telegram: "`telegram-bot-token` and `telegram-chat`",
-  discord: "`discord-webhook-url`",
-};
+/**
+ * Each direct network's adapter, built from its settings as the server reads them: the `url` settings
+ * of its description, SOCIALPUB_<NETWORK>_<NAME> (SOCIALPUB_TELEGRAM_API_URL points the Bot API at a
+ * local stand-in, as the Action's own tests do). They are environment variables, never inputs a
+ * workflow could set by mistake.
+ */
+function directAdapters(env: NodeJS.ProcessEnv): Map<DirectNetwork, NetworkAdapter> {
+  const adapters = new Map<DirectNetwork, NetworkAdapter>();
+  for (const network of DIRECT_DEFINITIONS) {
+    const settings: Record<string, string> = {};
+    for (const setting of network.settings) {
+      const value = setting.kind === "url" ? env[settingVariable(network.id, setting)] : undefined;
+      if (value) settings[setting.option] = value;
+    }
+    adapters.set(network.id, (network.create as (settings: object) => NetworkAdapter)(settings));
+  }
+  return adapters;
+}
 
 async function connect(
   service: Service,
@@ -143,17 +158,7 @@ async function connect(
   network: DirectNetwork,
   credentials: DirectCredentials,
 ): Promise<void> {
-  const body =
-    network === "bluesky"
-      ? {
-          platform: network,
-          handle: credentials.bluesky!.handle,
-          app_password: credentials.bluesky!.appPassword,
-          ...(credentials.bluesky!.service ? { service: credentials.bluesky!.service } : {}),
-        }
-      : network === "telegram"
-        ? { platform: network, bot_token: credentials.telegram!.botToken, chat: credentials.telegram!.chat }
-        : { platform: network, webhook_url: credentials.discord!.webhookUrl };
+  const body = connectBody(network, credentials);
   const name = NETWORK_RULES[network].name;
   try {
     await service.connectLiveAccount(user, body);
@@ -163,8 +168,8 @@ async function connect(
     const reason = error.message.replace(/\s+$/, "");
     throw new DirectConnectError(
       error.status >= 500
-        ? `${name} could not be reached to check ${INPUTS[network]} (${reason}). Nothing was posted; re-run the job later.`
-        : `${name} refused ${INPUTS[network]}: ${reason} Nothing was posted; fix the secret and re-run the job.`,
+        ? `${name} could not be reached to check ${requiredInputsText(network)} (${reason}). Nothing was posted; re-run the job later.`
+        : `${name} refused ${requiredInputsText(network)}: ${reason} Nothing was posted; fix the secret and re-run the job.`,
     );
   }
 }

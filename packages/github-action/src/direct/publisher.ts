@@ -1,12 +1,12 @@
 // Direct mode's publisher: the in-job service posts, and what earlier runs posted for the same release
-// is found first (Bluesky by its record key, the others in the ledger), so a re-run posts only where
-// no earlier run did.
+// is found first (in the ledger, or by the network itself where its adapter can find a post by our key,
+// as Bluesky's record key does), so a re-run posts only where no earlier run did.
 import { NETWORK_RULES, type NetworkId, type Target } from "@socialpub/core";
 import type { Log } from "../announce.ts";
 import type { NewPost } from "../publisher.ts";
 import { type DirectCredentials, type DirectNetwork, networksWithCredentials } from "./credentials.ts";
 import { type InJobService, startInJobService } from "./in-job-service.ts";
-import type { Ledger, LedgerEntries } from "./ledger.ts";
+import { type Ledger, type LedgerEntries, noLedger } from "./ledger.ts";
 import { networkKey } from "./release-key.ts";
 
 /** One network's result in direct mode. */
@@ -52,24 +52,50 @@ export function createDirectPublisher(
       publishKey: (post, platform) =>
         current ? networkKey(current.key, current.releaseTimeMs, platform) : `${post.id}:${platform}`,
     });
+    if (ledger === noLedger) warnUnremembered(service);
     return service;
   }
 
-  /** Bluesky's post for this announcement, if an earlier run made it (read by its record key). */
-  async function blueskyEarlier(announcement: DirectAnnouncement): Promise<LedgerEntries> {
+  /** Without a ledger, a re-run posts again wherever the network cannot find our earlier post. */
+  function warnUnremembered(svc: InJobService): void {
+    const networks = networksWithCredentials(credentials);
+    const canFind = (network: DirectNetwork) => svc.adapter(network).findPublished !== undefined;
+    const names = (list: DirectNetwork[]) => list.map((network) => NETWORK_RULES[network].name);
+    const unremembered = names(networks.filter((network) => !canFind(network)));
+    if (unremembered.length === 0) return;
+    const found = names(networks.filter(canFind));
+    log.warning(
+      `This runner offers no Actions cache, so nothing remembers what is posted to ${unremembered.join(" or ")}: a re-run of this job would post there again` +
+        (found.length > 0
+          ? ` (${found.join(" and ")} ${found.length === 1 ? "is" : "are"} protected by ${found.length === 1 ? "its own key" : "their own keys"}).`
+          : "."),
+    );
+  }
+
+  /**
+   * A network's post for this announcement, if an earlier run made it and the network can find a post
+   * by our key (its adapter's findPublished): Bluesky reads its record key.
+   */
+  async function foundEarlier(
+    network: DirectNetwork,
+    post: NewPost,
+    announcement: DirectAnnouncement,
+  ): Promise<LedgerEntries> {
     const svc = await started();
-    const session = await svc.sessionFor("bluesky");
-    const adapter = svc.adapter("bluesky");
-    if (!session || !adapter.findPublished) return {};
+    const adapter = svc.adapter(network);
+    if (!adapter.findPublished) return {};
+    const session = await svc.sessionFor(network);
+    if (!session) return {};
     try {
-      // Bluesky finds its post by the record key alone; the text and time are for networks that read back.
-      const key = networkKey(announcement.key, announcement.releaseTimeMs, "bluesky");
-      const lost = { key, text: "", since: announcement.releaseTimeMs };
+      const key = networkKey(announcement.key, announcement.releaseTimeMs, network);
+      const lost = { key, text: post.captions?.[network] ?? post.caption, since: announcement.releaseTimeMs };
       const found = await adapter.findPublished(session, lost, AbortSignal.timeout(30_000));
-      return found ? { bluesky: { permalink: found.permalink, at: Date.now() } } : {};
+      return found ? { [network]: { permalink: found.permalink, at: Date.now() } } : {};
     } catch (error) {
-      // Not knowing is no reason to skip Bluesky: its record key still refuses a second post.
-      log.warning(`Could not check Bluesky for an earlier post of this release: ${(error as Error).message}`);
+      // Not knowing is no reason to skip the network: its key still refuses a second post.
+      log.warning(
+        `Could not check ${NETWORK_RULES[network].name} for an earlier post of this release: ${(error as Error).message}`,
+      );
       return {};
     }
   }
@@ -85,8 +111,8 @@ export function createDirectPublisher(
       current = announcement;
       const svc = await started();
       const earlier: LedgerEntries = { ...(await ledger.read(announcement.key)) };
-      if (post.platforms.includes("bluesky") && !earlier.bluesky)
-        Object.assign(earlier, await blueskyEarlier(announcement));
+      for (const network of post.platforms)
+        if (!earlier[network]) Object.assign(earlier, await foundEarlier(network, post, announcement));
       const toPost = post.platforms.filter((id) => earlier[id] === undefined);
       for (const id of post.platforms.filter((p) => earlier[p] !== undefined))
         log.info(`${NETWORK_RULES[id].name}: already posted by an earlier run (${earlier[id]!.permalink}).`);

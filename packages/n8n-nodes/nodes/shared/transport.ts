@@ -147,7 +147,8 @@ function hintFor(response: ApiResponse): string | undefined {
         ? `The service asks to retry after ${retryAfter} seconds.`
         : "Too many requests: retry later.",
     );
-  } else if (response.status === 409) {
+  } else if (response.status === 409 && /idempotency-key/i.test(errorMessageOf(response))) {
+    // Only for the key's own 409: a post's state (published, publishing, nothing failed) says itself.
     hints.push("A request with the same idempotency key is still in progress: retry in a moment.");
   } else if (response.status >= 500) {
     hints.push("The service failed: retry later, or enable Retry On Fail in the node's settings.");

@@ -32,6 +32,7 @@ export const blueskyDescription = {
         required: false,
         placeholder: "https://bsky.social",
         help: "The account's server; leave it empty for bsky.social.",
+        origin: true,
       },
     ],
   },

@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { FakeAnswer, FakeRequest } from "./fake-server.ts";
+import { type FakeAnswer, type FakeRequest, startFakeServer } from "./fake-server.ts";
+import type { OpenApiCheck } from "./openapi-check.ts";
+import { oauthScopesOf, operationScopesOf } from "./spec-files.ts";
 
 /*
  * The OAuth 2.0 side of a network fake, as the networks document it: the authorize page (a consent
@@ -325,4 +327,70 @@ export abstract class OAuthNetworkFake<User extends { id: string }> {
   expireAccessTokens(): void {
     this.oauth.expireAccessTokens();
   }
+}
+
+/**
+ * Starts an OAuth network fake on a loopback port (`port`, else any free one): `make` builds the fake
+ * once the server's address is known, and `handle` answers each request with it.
+ */
+export async function startOAuthFake<F>(
+  port: number | undefined,
+  make: (url: string, close: () => Promise<void>) => F,
+  handle: (fake: F, request: FakeRequest) => Promise<FakeAnswer>,
+): Promise<F> {
+  let fake: F | undefined;
+  const server = await startFakeServer((request) => handle(fake!, request), port);
+  fake = make(server.url, () => server.close());
+  return fake;
+}
+
+/**
+ * What a network's OpenAPI description gives its fake (X, Pinterest): the scopes its OAuth scheme
+ * knows, the scopes each operation requires, and the check of the fake's traffic against it (null when
+ * a test turns it off).
+ */
+export interface FakeOAuthSpec {
+  /** The scopes the description's OAuth scheme lists, which the authorize page accepts. */
+  readonly scopes: string[];
+  readonly check: OpenApiCheck | null;
+  /** The scopes `method path` requires that `grant` lacks; none for an operation the description lacks. */
+  missingScopes(grant: FakeGrant, method: string, path: string): string[];
+  /** What strays in a request, as sentences ([] when nothing, or when the check is off). */
+  checkRequest(request: FakeRequest, path: string, body: unknown): string[];
+  /** What strays in the answer to a request, as sentences. */
+  checkAnswer(request: FakeRequest, path: string, answer: FakeAnswer): string[];
+}
+
+/**
+ * Reads `file` (a description in the networks' spec folder) for a fake: its OAuth scheme `scheme`'s
+ * scopes, each operation's, and, unless `checkSpec` is false, a check of the traffic labelled `label`.
+ */
+export async function loadFakeOAuthSpec(
+  file: string,
+  scheme: string,
+  label: string,
+  checkSpec = true,
+): Promise<FakeOAuthSpec> {
+  // Loaded only here: the check compiles validators (openapi-backend), which fakes without a
+  // description never need.
+  const check = checkSpec
+    ? await (await import("./openapi-check.ts")).OpenApiCheck.shared(file, label)
+    : null;
+  const scopesOf = operationScopesOf(file, scheme);
+  return {
+    scopes: oauthScopesOf(file, scheme),
+    check,
+    missingScopes: (grant, method, path) =>
+      (scopesOf(method, path) ?? []).filter((scope) => !grant.scopes.includes(scope)),
+    checkRequest: (request, path, body) =>
+      check?.request({
+        method: request.method,
+        path,
+        query: Object.fromEntries(request.url.searchParams),
+        headers: Object.fromEntries(request.headers),
+        ...(body !== undefined && { body }),
+      }) ?? [],
+    checkAnswer: (request, path, answer) =>
+      check?.answer(request.method, path, answer.status, answer.headers ?? {}, answer.json) ?? [],
+  };
 }

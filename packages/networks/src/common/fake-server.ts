@@ -105,3 +105,13 @@ export function formDataOf(request: FakeRequest): Promise<FormData> {
     body: request.body,
   }).formData();
 }
+
+/** Whether bytes start as a JPEG, PNG or GIF does: the images the LinkedIn, Reddit and Facebook fakes take. */
+export function isJpegPngOrGif(bytes: Uint8Array): boolean {
+  const b = Buffer.from(bytes);
+  return (
+    (b[0] === 0xff && b[1] === 0xd8) ||
+    b.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10])) ||
+    b.subarray(0, 4).toString("latin1") === "GIF8"
+  );
+}

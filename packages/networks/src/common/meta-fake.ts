@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { type FakeAnswer, type FakeRequest, startFakeServer } from "./fake-server.ts";
+import { startOAuthFake } from "./fake-oauth.ts";
+import type { FakeAnswer, FakeRequest } from "./fake-server.ts";
 import { listMetaPosts, metaFakeTime } from "./meta-fake-listing.ts";
 
 /*
@@ -138,10 +139,11 @@ export class MetaFake {
     shape: MetaFakeShape,
     options: { port?: number; now?: () => number } = {},
   ): Promise<MetaFake> {
-    let fake: MetaFake | undefined;
-    const server = await startFakeServer((request) => fake!.#handle(request), options.port);
-    fake = new MetaFake(server.url, () => server.close(), shape, options.now ?? Date.now);
-    return fake;
+    return startOAuthFake(
+      options.port,
+      (url, close) => new MetaFake(url, close, shape, options.now ?? Date.now),
+      (fake, request) => fake.#handle(request),
+    );
   }
 
   close(): Promise<void> {

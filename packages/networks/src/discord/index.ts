@@ -3,4 +3,6 @@ import { defineNetwork } from "../describe.ts";
 import { discordAdapter } from "./adapter.ts";
 import { discordDescription } from "./describe.ts";
 
+export { discordAdapter } from "./adapter.ts";
+
 export const discordNetwork = defineNetwork(discordDescription, discordAdapter);

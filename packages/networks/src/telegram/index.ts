@@ -3,4 +3,6 @@ import { defineNetwork } from "../describe.ts";
 import { telegramAdapter } from "./adapter.ts";
 import { telegramDescription } from "./describe.ts";
 
+export { telegramAdapter } from "./adapter.ts";
+
 export const telegramNetwork = defineNetwork(telegramDescription, telegramAdapter);

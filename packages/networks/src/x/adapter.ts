@@ -10,7 +10,7 @@ import { X_SEGMENT_BYTES } from "./chunked-upload.ts";
 import { xDescription } from "./describe.ts";
 import { findXPost } from "./find-published.ts";
 import { X_MAX_VIDEO_BYTES } from "./media-plan.ts";
-import { XMetricsReader } from "./metrics.ts";
+import { xMetricsReader } from "./metrics.ts";
 import { X_DEFAULT_SCOPES, xOAuth } from "./oauth.ts";
 import { publishX } from "./publish.ts";
 
@@ -43,7 +43,7 @@ export function xAdapter(options: XAdapterOptions = {}): NetworkAdapter {
       "segmentBytes must be a positive number of bytes up to 5 MB (X's limit per append).",
     );
   }
-  const metrics = new XMetricsReader(api);
+  const readMetrics = xMetricsReader(api);
   return {
     id: "x",
     rule: NETWORK_RULES.x,
@@ -61,6 +61,6 @@ export function xAdapter(options: XAdapterOptions = {}): NetworkAdapter {
     ),
     publish: (account, post) => publishX(api, { segmentBytes }, account, post),
     findPublished: (account, lost, signal) => findXPost(api, account, lost, signal),
-    readMetrics: (account, post, signal) => metrics.read(account, post.id, signal),
+    readMetrics,
   };
 }

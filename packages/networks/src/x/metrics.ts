@@ -1,4 +1,4 @@
-import type { AccountSession, TargetMetrics } from "@socialpub/core";
+import type { AccountSession, PublishedPost, TargetMetrics } from "@socialpub/core";
 import { type XApiConfig, xCall } from "./api.ts";
 
 /*
@@ -26,41 +26,28 @@ interface PostAnswer {
   data?: { id?: unknown; public_metrics?: Record<string, unknown> }[];
 }
 
-/** Reads figures for one adapter; batches the reads that are waiting for the same account. */
-export class XMetricsReader {
-  readonly #api: XApiConfig;
-  readonly #waiting = new Map<string, Pending[]>();
+/** A post's figures, as the adapter's readMetrics takes them. */
+export type XMetricsReader = (
+  account: AccountSession,
+  post: PublishedPost,
+  signal: AbortSignal,
+) => Promise<Figures>;
 
-  constructor(api: XApiConfig) {
-    this.#api = api;
-  }
+/**
+ * The figures reader of one adapter, as the other networks' readers a function: it batches the reads
+ * that are waiting for the same account into one lookup.
+ */
+export function xMetricsReader(api: XApiConfig): XMetricsReader {
+  const waiting = new Map<string, Pending[]>();
 
-  read(account: AccountSession, postId: string, signal: AbortSignal): Promise<Figures> {
-    // The service refreshes an ending token before a read, as before a publish.
-    const token = String(account.credentials.access_token ?? "");
-    return new Promise((resolve, reject) => {
-      let queue = this.#waiting.get(token);
-      if (!queue) {
-        queue = [];
-        this.#waiting.set(token, queue);
-        // Reads started in the same turn of the event loop join this lookup.
-        setImmediate(() => {
-          this.#waiting.delete(token);
-          void this.#send(token, queue!);
-        });
-      }
-      queue.push({ id: postId, resolve, reject, signal });
-    });
-  }
-
-  async #send(token: string, queue: Pending[]): Promise<void> {
+  async function send(token: string, queue: Pending[]): Promise<void> {
     for (let start = 0; start < queue.length; start += MAX_IDS) {
       const batch = queue.slice(start, start + MAX_IDS);
       const ids = [...new Set(batch.map((p) => p.id))];
       const signal = AbortSignal.any(batch.map((p) => p.signal));
       try {
         const path = `/2/tweets?ids=${ids.join(",")}&post.fields=public_metrics`;
-        const answer = (await xCall(this.#api, token, "GET", path, null, signal, true)) as PostAnswer;
+        const answer = (await xCall(api, token, "GET", path, null, signal, true)) as PostAnswer;
         const byId = new Map((answer?.data ?? []).map((post) => [String(post.id), post.public_metrics]));
         // A post X no longer shows (deleted, protected) is answered in `errors`: its figures stay.
         for (const p of batch) p.resolve(figuresOf(byId.get(p.id)));
@@ -69,6 +56,25 @@ export class XMetricsReader {
       }
     }
   }
+
+  return (account, post, signal) => {
+    // The service refreshes an ending token before a read, as before a publish.
+    const token = String(account.credentials.access_token ?? "");
+    return new Promise((resolve, reject) => {
+      let queue = waiting.get(token);
+      if (!queue) {
+        const started: Pending[] = [];
+        queue = started;
+        waiting.set(token, started);
+        // Reads started in the same turn of the event loop join this lookup.
+        setImmediate(() => {
+          waiting.delete(token);
+          void send(token, started);
+        });
+      }
+      queue.push({ id: post.id, resolve, reject, signal });
+    });
+  };
 }
 
 function figuresOf(metrics: Record<string, unknown> | undefined): Figures {

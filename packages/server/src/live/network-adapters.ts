@@ -26,9 +26,34 @@ export interface OAuthAppSettings {
   missingSettings: string[];
 }
 
-/** The adapters live keys publish through, every network's built from its settings. */
+/**
+ * The adapters live keys publish through, every network's built from its settings. A network whose
+ * settings leave out a required one (an OAuth app's id or secret) is built knowing what is missing, so
+ * connecting it answers 400 naming the variables to set, whether the settings came from the
+ * environment or from code.
+ */
 export function networkAdapters(settings: NetworkSettings = {}): NetworkAdapters {
-  return createAdapters(settings);
+  const given = settings as Record<string, Record<string, unknown> | undefined>;
+  const complete: Record<string, Record<string, unknown>> = {};
+  for (const description of DESCRIPTIONS) {
+    const options = given[description.id] ?? {};
+    complete[description.id] =
+      "missingSettings" in options ? options : withMissingSettings(description, options);
+  }
+  return createAdapters(complete as NetworkSettings);
+}
+
+/** `options` with the variables of the required settings it does not hold, for a network that has any. */
+function withMissingSettings(
+  description: NetworkDescription,
+  options: Record<string, unknown>,
+): Record<string, unknown> {
+  const required = description.settings.filter((setting) => setting.required);
+  if (required.length === 0) return options;
+  const missingSettings = required
+    .filter((setting) => options[setting.option] === undefined)
+    .map((setting) => settingVariable(description.id, setting));
+  return { ...options, missingSettings };
 }
 
 /** Every network's settings as the environment sets them. */

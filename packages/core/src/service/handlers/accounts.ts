@@ -1,6 +1,6 @@
 import { NETWORK_IDS } from "../../contract/networks.ts";
+import { refreshStaleFollowers } from "../../publishing/follower-refresh.ts";
 import type { RequestContext } from "../context.ts";
-import { refreshStaleFollowers } from "../publishing/follower-refresh.ts";
 import { json } from "../responses.ts";
 import { toAccount } from "../serialize.ts";
 

@@ -1,17 +1,15 @@
 import type { z } from "zod";
 import { isNetworkId, NETWORK_RULES } from "../../contract/networks.ts";
-import { PLANS } from "../../contract/plans.ts";
 import type { ConnectAccountBody, SandboxAccountBody } from "../../contract/requests.ts";
 import { defaultHandle } from "../../provision.ts";
 import type { AccountRecord, NewEvent } from "../../store/types.ts";
 import { accountEvent } from "../account-event.ts";
-import type { Caller, KeepAnswer, RequestContext, ServiceDeps } from "../context.ts";
-import { badRequest, HttpError } from "../http-error.ts";
+import type { RequestContext } from "../context.ts";
+import { HttpError } from "../http-error.ts";
 import { json } from "../responses.ts";
 import { toAccount } from "../serialize.ts";
+import { putWithinPlan } from "./account-plan.ts";
 import { connectLiveAccount } from "./connect-live-account.ts";
-
-export { accountEvent } from "../account-event.ts";
 
 /**
  * POST /accounts/connect. With a test key the sandbox account connects at once (201; 200 when it was
@@ -39,38 +37,6 @@ export async function connectAccount(
   };
   const written = await putWithinPlan(deps, caller, account, now, keptAnswer);
   return json(written.existing ? 200 : 201, toAccount(account));
-}
-
-/**
- * Stores a connected account, new ones within the plan's profiles (the user's accounts of that mode),
- * with account.connected and the request's kept answer. Counts and writes as one step of the user's
- * queue, so concurrent connects cannot pass the limit together.
- */
-export async function putWithinPlan(
-  deps: ServiceDeps,
-  { user }: Pick<Caller, "user">,
-  account: AccountRecord,
-  now: number,
-  keptAnswer: KeepAnswer,
-): Promise<{ existing: AccountRecord | null }> {
-  return deps.perUser.run(user.id, async () => {
-    const existing = await deps.store.getAccount(user.id, account.mode, account.platform);
-    if (!existing) {
-      const connected = (await deps.store.listAccounts(user.id, account.mode)).length;
-      const allowed = PLANS[user.plan].profiles;
-      if (connected >= allowed) {
-        throw badRequest(
-          `The ${user.plan} plan allows ${allowed} connected profiles and all are in use; disconnect one or upgrade the plan.`,
-        );
-      }
-    }
-    const stored = existing ? { ...account, connected_at: existing.connected_at } : account;
-    await deps.store.putAccount(stored, {
-      events: [accountEvent("account.connected", stored, now)],
-      idempotency: keptAnswer(existing ? 200 : 201, toAccount(stored)),
-    });
-    return { existing };
-  });
 }
 
 /** DELETE /accounts/{platform}: disconnects; posts already scheduled to it fail that network. */

@@ -1,21 +1,21 @@
 import type { z } from "zod";
 import { NETWORK_IDS, NETWORK_RULES } from "../../contract/networks.ts";
 import type { ConnectAccountBody } from "../../contract/requests.ts";
+import { checkWebhookUrl } from "../../net/public-url.ts";
 import {
   type ConnectedAccount,
   type Credentials,
   type NetworkAdapter,
   NetworkError,
 } from "../../networks/adapter.ts";
+import { followersReadAt } from "../../publishing/follower-refresh.ts";
+import { redactCredentials } from "../../publishing/redact.ts";
 import type { AccountRecord, UserRecord } from "../../store/types.ts";
 import type { KeepAnswer, RequestContext, ServiceDeps } from "../context.ts";
 import { badRequest, HttpError } from "../http-error.ts";
 import { beginOAuthConnect, type OAuthConnectStart, startOAuthConnect } from "../oauth/start-connect.ts";
-import { followersReadAt } from "../publishing/follower-refresh.ts";
-import { redactCredentials } from "../publishing/redact.ts";
 import { json } from "../responses.ts";
 import { toAccount } from "../serialize.ts";
-import { checkWebhookUrl } from "../webhook-url.ts";
 import { storeLiveAccount } from "./store-live-account.ts";
 
 /** How long the network may take to check credentials before the request answers 502. */

@@ -7,6 +7,7 @@ import { newId } from "../../ids.ts";
 import type { MediaRecord } from "../../store/types.ts";
 import type { RequestContext } from "../context.ts";
 import { badRequest, HttpError } from "../http-error.ts";
+import { storageKey, storageKeyOf } from "../media-storage.ts";
 import { publicOriginOf } from "../public-origin.ts";
 import { json } from "../responses.ts";
 import { apiBaseOf } from "../route.ts";
@@ -24,21 +25,6 @@ function newContentToken(): string {
 }
 
 const CONTENT_TOKEN = /^[A-Za-z0-9_-]{32}$/;
-const CONTENT_PATH = /\/media\/(med_[0-9A-Za-z]+)\/content\/([A-Za-z0-9_-]{32})$/;
-
-/** Where the media storage keeps an upload's bytes: its id and the token of its content URL. */
-function storageKey(id: string, token: string): string {
-  return `${id}_${token}`;
-}
-
-/**
- * The storage key of an uploaded media record, read from its content URL; an upload made before content
- * URLs carried a token is kept under its bare id.
- */
-export function storageKeyOf(record: MediaRecord): string {
-  const match = CONTENT_PATH.exec(new URL(record.url).pathname);
-  return match && match[1] === record.id ? storageKey(record.id, match[2]!) : record.id;
-}
 
 function toMedia(m: MediaRecord): Media {
   return { id: m.id, url: m.url, type: m.type, size: m.size, status: m.status };

@@ -2,16 +2,21 @@ import { CONTRACT_MESSAGES } from "../../contract/errors.ts";
 import { isNetworkId, type NetworkId } from "../../contract/networks.ts";
 import { PLANS } from "../../contract/plans.ts";
 import { newId } from "../../ids.ts";
-import { NOT_ATTEMPTED, settledPost } from "../../store/settle.ts";
+import { refuseBeyondPace } from "../../publishing/pacing.ts";
+import {
+  type BegunAttempts,
+  begunInPlace,
+  type PostAnswer,
+  publishesInPlace,
+  publishInPlace,
+  publishNow,
+} from "../../publishing/run-attempts.ts";
+import { NOT_ATTEMPTED } from "../../store/settle.ts";
 import type { NewEvent, PostRecord, TargetRecord } from "../../store/types.ts";
 import { adaptText } from "../../text/adapt.ts";
 import { startOfMonth } from "../../time/month.ts";
 import type { Caller, ServiceDeps } from "../context.ts";
 import { badRequest } from "../http-error.ts";
-import { type BegunAttempts, type PostAnswer, type Published, runAttempts } from "../publish.ts";
-import { begunInPlace, publishesInPlace } from "../publishing/in-place.ts";
-import { refuseBeyondPace } from "../publishing/pacing.ts";
-import { publishInPlace } from "../publishing/publish-in-place.ts";
 import { checkMedia } from "./media-rules.ts";
 
 /** What a post says and where it goes, after the platform, empty-post and media rules. */
@@ -88,7 +93,7 @@ export type PostMode = { kind: "draft" } | { kind: "now" } | { kind: "scheduled"
  * Each write stores `answer` for the post as it writes it (Idempotency-Key): the insert keeps the post
  * as created, so a retry after a crash replays it; publish-now then keeps the published post. A
  * publish-now whose networks all publish in place (the sandbox) is written once, already published
- * (publish-in-place.ts).
+ * (publishInPlace).
  */
 export async function savePost(
   deps: ServiceDeps,
@@ -164,49 +169,6 @@ async function insertNewPost(
   await deps.store.insertPost(post, targets, { events, idempotency: answer(post, targets) });
   if (post.scheduled_at !== null) deps.scheduler.notify(post.scheduled_at);
   return { post, targets };
-}
-
-/** Publish now: through `publishing`, fanned out before the response. */
-async function publishNow(
-  deps: ServiceDeps,
-  post: PostRecord,
-  now: number,
-  answer: PostAnswer,
-  begun: Promise<BegunAttempts>,
-): Promise<{ post: PostRecord; targets: TargetRecord[] }> {
-  let done: Published;
-  try {
-    done = await runAttempts(deps, post, await begun, answer, deps.publishing.options.waitMs);
-  } catch (err) {
-    // Not left in `publishing` (nothing would pick it up before a restart): the scheduler retries it.
-    await handOverToScheduler(deps, post.id, now, answer).catch(() => {});
-    throw err;
-  }
-  // A DELETE that won the race removed the record; the answer still says what the networks did.
-  const final = done.post ?? { ...post, ...settledPost(post, done.targets, now) };
-  return { post: final, targets: done.targets };
-}
-
-/** Delay before the scheduler retries a publish-now that failed inside the request. */
-export const PUBLISH_RETRY_DELAY_MS = 5_000;
-
-/** The key of the request keeps the post as handed over: a retry replays it, scheduled, not a new one. */
-async function handOverToScheduler(
-  deps: ServiceDeps,
-  postId: string,
-  now: number,
-  answer: PostAnswer,
-): Promise<void> {
-  const at = now + PUBLISH_RETRY_DELAY_MS;
-  const targets = await deps.store.getTargets(postId);
-  const moved = await deps.store.transitionPost(
-    postId,
-    ["publishing"],
-    { status: "scheduled", scheduled_at: at },
-    undefined,
-    (post) => ({ idempotency: answer(post, targets) }),
-  );
-  if (moved) deps.scheduler.notify(at);
 }
 
 /** Network ids in the order sent: unknown ids ignored, duplicates collapsed, unconnected ones dropped. */

@@ -1,10 +1,10 @@
 import { CONTRACT_MESSAGES } from "../../contract/errors.ts";
 import { NETWORK_RULES } from "../../contract/networks.ts";
+import { refuseBeyondPace } from "../../publishing/pacing.ts";
+import { beginAttempts, runAttempts } from "../../publishing/run-attempts.ts";
 import type { PostRecord, TargetRecord } from "../../store/types.ts";
 import type { RequestContext } from "../context.ts";
 import { HttpError } from "../http-error.ts";
-import { beginAttempts, runAttempts } from "../publish.ts";
-import { refuseBeyondPace } from "../publishing/pacing.ts";
 import { json } from "../responses.ts";
 import { toPost } from "../serialize.ts";
 import { postForKey } from "./post-for-key.ts";

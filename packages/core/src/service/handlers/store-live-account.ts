@@ -1,9 +1,9 @@
 import type { ConnectedAccount } from "../../networks/adapter.ts";
+import { sealCredentials } from "../../publishing/account-credentials.ts";
 import type { AccountRecord, UserRecord } from "../../store/types.ts";
 import type { KeepAnswer, ServiceDeps } from "../context.ts";
 import { grantChangeAt, grantEndsAt, grantHealth } from "../oauth/grant.ts";
-import { sealCredentials } from "../publishing/attempt-target.ts";
-import { putWithinPlan } from "./connect-accounts.ts";
+import { putWithinPlan } from "./account-plan.ts";
 
 /**
  * Keeps a live account a network has just vouched for, the same way whether its credentials were

@@ -1,24 +1,14 @@
-import { buildOpenApiDocument } from "../../openapi/document.ts";
 import type { RequestContext } from "../context.ts";
 import { HttpError } from "../http-error.ts";
 import { json } from "../responses.ts";
-import { type ApiBase, apiBaseOf } from "../route.ts";
-import { ROUTES } from "../routes.ts";
-
-const cachedDocuments = new Map<ApiBase, string>();
+import { apiBaseOf } from "../route.ts";
 
 /**
- * GET /api/v1/openapi.json (and /v1/openapi.json, whose server is /v1): built on first request, then
- * kept (the routes never change at runtime).
+ * GET /api/v1/openapi.json (and /v1/openapi.json, whose server is /v1): the document createService
+ * builds from its routes (ServiceDeps.openApi).
  */
-export async function getOpenApi({ url }: RequestContext): Promise<Response> {
-  const base = apiBaseOf(url);
-  let document = cachedDocuments.get(base);
-  if (document === undefined) {
-    document = JSON.stringify(buildOpenApiDocument(ROUTES, base));
-    cachedDocuments.set(base, document);
-  }
-  return new Response(document, {
+export async function getOpenApi({ deps, url }: RequestContext): Promise<Response> {
+  return new Response(deps.openApi(apiBaseOf(url)), {
     status: 200,
     headers: { "content-type": "application/json; charset=utf-8" },
   });

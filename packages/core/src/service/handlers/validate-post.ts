@@ -2,12 +2,12 @@ import { mediaTypeOfUrl } from "../../contract/media-kinds.ts";
 import { NETWORK_RULES, type NetworkId, textLimitFor } from "../../contract/networks.ts";
 import type { CreatePostBody } from "../../contract/requests.ts";
 import type { MediaPreview, PostValidation, TargetPreview } from "../../contract/resources.ts";
+import { refuseBeyondPace } from "../../publishing/pacing.ts";
 import type { PostRecord } from "../../store/types.ts";
 import { measure } from "../../text/measure.ts";
 import { parseScheduleAt } from "../../time/schedule-at.ts";
 import type { Caller, RequestContext, ServiceDeps } from "../context.ts";
 import { badRequest } from "../http-error.ts";
-import { refuseBeyondPace } from "../publishing/pacing.ts";
 import { json } from "../responses.ts";
 import { checkMonthlyPosts, checkPostContent, type PostContent, pendingTargets } from "./post-rules.ts";
 

@@ -3,13 +3,13 @@ import { EVENT_TYPES, type EventType, type WebhookEndpoint } from "../../contrac
 import type { CreateWebhookBody, TestWebhookBody, UpdateWebhookBody } from "../../contract/requests.ts";
 import { newId } from "../../ids.ts";
 import { generateWebhookSecret } from "../../keys.ts";
+import { checkWebhookUrl } from "../../net/public-url.ts";
 import { isPlainWebhookSecret, openWebhookSecret, sealWebhookSecret } from "../../secrets/webhook-secrets.ts";
 import type { WebhookPatch, WebhookRecord } from "../../store/types.ts";
 import type { Caller, RequestContext, ServiceDeps } from "../context.ts";
 import { badRequest, HttpError } from "../http-error.ts";
 import { json } from "../responses.ts";
 import { sampleEvent } from "../sandbox/sample-events.ts";
-import { checkWebhookUrl } from "../webhook-url.ts";
 
 /** Endpoints a user may register; more is almost always a leak in the caller's automation. */
 export const MAX_WEBHOOKS_PER_USER = 20;

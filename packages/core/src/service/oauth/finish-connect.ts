@@ -1,9 +1,9 @@
 import { isNetworkId, NETWORK_RULES } from "../../contract/networks.ts";
 import { NetworkError } from "../../networks/adapter.ts";
+import { redactCredentials } from "../../publishing/redact.ts";
 import type { RequestContext } from "../context.ts";
 import { storeLiveAccount } from "../handlers/store-live-account.ts";
 import { HttpError } from "../http-error.ts";
-import { redactCredentials } from "../publishing/redact.ts";
 import { stateBinding, stateHash } from "./pkce.ts";
 import { resultPage } from "./result-page.ts";
 import { redirectUri } from "./start-connect.ts";

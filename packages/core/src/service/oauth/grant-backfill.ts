@@ -1,8 +1,8 @@
 import { NETWORK_RULES, type NetworkId } from "../../contract/networks.ts";
+import { openCredentials } from "../../publishing/account-credentials.ts";
 import { CredentialKeyError } from "../../secrets/credential-keyring.ts";
 import type { AccountRecord } from "../../store/types.ts";
 import type { ServiceDeps } from "../context.ts";
-import { openCredentials } from "../publishing/attempt-target.ts";
 import { grantEndsAt } from "./grant.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { NETWORK_RULES } from "../../contract/networks.ts";
+import type { DueWork } from "../../scheduler/due-timer.ts";
 import { accountEvent } from "../account-event.ts";
 import type { ServiceDeps } from "../context.ts";
-import type { DueWork } from "../publishing/due-timer.ts";
 import { EXPIRING_AHEAD_MS } from "./grant.ts";
 
 const BATCH = 100;

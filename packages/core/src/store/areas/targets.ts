@@ -18,7 +18,7 @@ export interface TargetRecord {
   shares: number;
   /*
    * Where publishing this target stands, kept durably so that retries, a restart and a crash in the
-   * middle of an attempt never post twice (see service/publishing/).
+   * middle of an attempt never post twice (see src/publishing/).
    */
   /** Attempts started so far. */
   attempts: number;
@@ -70,7 +70,7 @@ export interface TargetMetrics {
  * workers never send one twice, and their outcomes are written with the post they settle.
  */
 export interface TargetStore {
-  // Publishing targets (service/publishing/): attempts are claimed, so two workers never send one twice
+  // Publishing targets (src/publishing/): attempts are claimed, so two workers never send one twice
   /**
    * Starts an attempt for each named target of the post that is pending, not in flight, and due (no
    * next_attempt_at, or one at or before `now`): in_flight, attempts + 1, attempted_at = now,

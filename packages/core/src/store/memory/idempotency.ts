@@ -10,14 +10,8 @@ export async function beginIdempotentRequest(
   const existing = db.idempotency.get(k);
   if (existing && existing.expires_at > record.created_at) return copy(existing);
   db.idempotency.set(k, copy(record));
-  forgetExpiredKeys(db, record.created_at);
+  db.forgetExpiredKeys(record.created_at);
   return null;
-}
-
-/** Every thousandth key stored, expired records are dropped: the map stays bounded by the live ones. */
-export function forgetExpiredKeys(db: MemoryTables, now: number): void {
-  if (db.idempotency.size % 1000 !== 0) return;
-  for (const [id, r] of db.idempotency) if (r.expires_at <= now) db.idempotency.delete(id);
 }
 
 export async function findIdempotentRequest(

@@ -17,7 +17,6 @@ import type {
   UserRecord,
   WebhookRecord,
 } from "../types.ts";
-import { forgetExpiredKeys } from "./idempotency.ts";
 
 export const copy = <T>(value: T): T => structuredClone(value);
 
@@ -91,13 +90,19 @@ export class MemoryTables {
     this.postsVersion++;
   }
 
+  /** Every thousandth key stored, expired records are dropped: the map stays bounded by the live ones. */
+  forgetExpiredKeys(now: number): void {
+    if (this.idempotency.size % 1000 !== 0) return;
+    for (const [id, r] of this.idempotency) if (r.expires_at <= now) this.idempotency.delete(id);
+  }
+
   /** The outbox (events, and one delivery per endpoint that should receive each) and a keyed answer. */
   writeEffects(effects: Effects | undefined): void {
     const answer = effects?.idempotency;
     if (answer) {
       const { claim, ...record } = answer;
       this.idempotency.set(`${answer.user_id}|${answer.key}`, copy(record));
-      if (claim) forgetExpiredKeys(this, answer.created_at);
+      if (claim) this.forgetExpiredKeys(answer.created_at);
     }
     for (const event of effects?.events ?? []) {
       const stored = copy(event);

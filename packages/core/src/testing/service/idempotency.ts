@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { takesIdempotencyKey } from "../../service/idempotency.ts";
-import { ROUTES } from "../../service/routes.ts";
+import { ROUTES } from "../../service/routes/index.ts";
 import type { ApiUser, Harness } from "./harness.ts";
 
 const DAY = 86_400_000;

@@ -1,6 +1,6 @@
+import { checkWebhookUrl, type LookupHost } from "../../net/public-url.ts";
 import type { CredentialKeyring } from "../../secrets/credential-keyring.ts";
 import { openWebhookSecret } from "../../secrets/webhook-secrets.ts";
-import { checkWebhookUrl, type LookupHost } from "../../service/webhook-url.ts";
 import type { DeliveryJob } from "../../store/types.ts";
 import type { Clock } from "../../time/clock.ts";
 import { signWebhook } from "../sign.ts";

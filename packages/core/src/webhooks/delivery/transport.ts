@@ -1,5 +1,5 @@
 import { Agent, request } from "undici";
-import { publicOnlyLookup } from "./public-lookup.ts";
+import { publicOnlyLookup } from "../../net/public-lookup.ts";
 
 /** What the worker hands the transport for one attempt. */
 export interface WebhookRequestInit {

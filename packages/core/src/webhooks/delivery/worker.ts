@@ -1,7 +1,7 @@
 import { newId } from "../../ids.ts";
+import type { Logger } from "../../logger.ts";
+import type { LookupHost } from "../../net/public-url.ts";
 import type { CredentialKeyring } from "../../secrets/credential-keyring.ts";
-import type { Logger } from "../../service/logger.ts";
-import type { LookupHost } from "../../service/webhook-url.ts";
 import type { DeliveryJob, Store } from "../../store/types.ts";
 import { type Clock, MAX_TIMER_DELAY_MS, type TimerHandle } from "../../time/clock.ts";
 import { nextStep } from "./next-step.ts";

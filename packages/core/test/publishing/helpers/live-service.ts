@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { silentLogger } from "../../../src/logger.ts";
+import type { PublishingOptions } from "../../../src/publishing/publishing.ts";
 import { CredentialKeyring } from "../../../src/secrets/credential-keyring.ts";
 import { createService, type Service, type ServiceOptions } from "../../../src/service/create-service.ts";
-import { silentLogger } from "../../../src/service/logger.ts";
-import type { PublishingOptions } from "../../../src/service/publishing/publishing.ts";
 import { MemoryStore } from "../../../src/store/memory.ts";
 import type { Store } from "../../../src/store/types.ts";
 import { FakeClock, provisionUser } from "../../../src/testing/index.ts";

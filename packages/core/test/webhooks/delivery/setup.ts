@@ -1,7 +1,7 @@
 import { onTestFinished } from "vitest";
 import type { EventType } from "../../../src/contract/events.ts";
+import { type Logger, silentLogger } from "../../../src/logger.ts";
 import { createService, type ServiceOptions } from "../../../src/service/create-service.ts";
-import { type Logger, silentLogger } from "../../../src/service/logger.ts";
 import { MemoryStore } from "../../../src/store/memory.ts";
 import type { Store } from "../../../src/store/types.ts";
 import { FakeClock, provisionUser, WebhookReceiver } from "../../../src/testing/index.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { silentLogger } from "../../../src/logger.ts";
 import { createService } from "../../../src/service/create-service.ts";
-import { silentLogger } from "../../../src/service/logger.ts";
 import { MemoryStore } from "../../../src/store/memory.ts";
 import { FakeClock } from "../../../src/testing/index.ts";
 import { LEASE_MARGIN_MS } from "../../../src/webhooks/delivery/worker.ts";

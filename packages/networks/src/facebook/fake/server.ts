@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { type FakeApp, FakeOAuth, OAuthNetworkFake } from "../../common/fake-oauth.ts";
-import { type FakeAnswer, type FakeRequest, formDataOf, startFakeServer } from "../../common/fake-server.ts";
+import { type FakeApp, FakeOAuth, OAuthNetworkFake, startOAuthFake } from "../../common/fake-oauth.ts";
+import { type FakeAnswer, type FakeRequest, formDataOf, isJpegPngOrGif } from "../../common/fake-server.ts";
 
 /*
  * A stateful fake of Facebook Login and the Graph API for Pages on a loopback port, for tests that
@@ -78,15 +78,11 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
   static async start(
     options: { port?: number; now?: () => number; version?: string } = {},
   ): Promise<FacebookFake> {
-    let fake: FacebookFake | undefined;
-    const server = await startFakeServer((request) => fake!.#handle(request), options.port);
-    fake = new FacebookFake(
-      server.url,
-      options.version ?? "v23.0",
-      () => server.close(),
-      options.now ?? Date.now,
+    return startOAuthFake(
+      options.port,
+      (url, close) => new FacebookFake(url, options.version ?? "v23.0", close, options.now ?? Date.now),
+      (fake, request) => fake.#handle(request),
     );
-    return fake;
   }
 
   addApp(app: Partial<FakeApp> = {}): FakeApp {
@@ -354,7 +350,7 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
       if (!(source instanceof Blob))
         return graphError(400, 324, "OAuthException", "(#324) Requires upload file");
       const bytes = Buffer.from(await source.arrayBuffer());
-      if (!isImage(bytes))
+      if (!isJpegPngOrGif(bytes))
         return graphError(400, 324, "OAuthException", "(#324) Missing or invalid image file");
       photo = { type: source.type, bytes: bytes.length };
     }
@@ -408,13 +404,5 @@ function isVideo(b: Buffer): boolean {
   return (
     b.subarray(4, 8).toString("latin1") === "ftyp" ||
     b.subarray(0, 4).equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]))
-  );
-}
-
-function isImage(b: Buffer): boolean {
-  return (
-    (b[0] === 0xff && b[1] === 0xd8) ||
-    b.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10])) ||
-    b.subarray(0, 4).toString("latin1") === "GIF8"
   );
 }

@@ -1,6 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { type FakeApp, type FakeGrant, FakeOAuth, OAuthNetworkFake } from "../../common/fake-oauth.ts";
-import { type FakeAnswer, type FakeRequest, startFakeServer } from "../../common/fake-server.ts";
+import {
+  type FakeApp,
+  type FakeGrant,
+  FakeOAuth,
+  OAuthNetworkFake,
+  startOAuthFake,
+} from "../../common/fake-oauth.ts";
+import { type FakeAnswer, type FakeRequest, isJpegPngOrGif } from "../../common/fake-server.ts";
 
 /*
  * A stateful fake of LinkedIn on a loopback port, for tests that cannot reach LinkedIn: its site's
@@ -75,10 +81,11 @@ export class LinkedInFake extends OAuthNetworkFake<LinkedInFakeMember> {
   }
 
   static async start(options: { port?: number; now?: () => number } = {}): Promise<LinkedInFake> {
-    let fake: LinkedInFake | undefined;
-    const server = await startFakeServer((request) => fake!.#handle(request), options.port);
-    fake = new LinkedInFake(server.url, () => server.close(), options.now ?? Date.now);
-    return fake;
+    return startOAuthFake(
+      options.port,
+      (url, close) => new LinkedInFake(url, close, options.now ?? Date.now),
+      (fake, request) => fake.#handle(request),
+    );
   }
 
   addApp(app: Partial<FakeApp> = {}): FakeApp {
@@ -167,7 +174,7 @@ export class LinkedInFake extends OAuthNetworkFake<LinkedInFakeMember> {
   #receive(uploadToken: string, request: FakeRequest): FakeAnswer {
     const image = [...this.images.values()].find((i) => i.uploadToken === uploadToken);
     if (!image) return error(404, 0, "NOT_FOUND", "Unknown upload");
-    if (!isImage(request.body))
+    if (!isJpegPngOrGif(request.body))
       return error(400, 0, "INVALID_IMAGE", "The uploaded file is not a supported image");
     image.bytes = request.body.length;
     image.type = request.headers.get("content-type");
@@ -272,13 +279,4 @@ function safeJson(bytes: Uint8Array): unknown {
   } catch {
     return undefined;
   }
-}
-
-function isImage(bytes: Uint8Array): boolean {
-  const b = Buffer.from(bytes);
-  return (
-    (b[0] === 0xff && b[1] === 0xd8) ||
-    b.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10])) ||
-    b.subarray(0, 4).toString("latin1") === "GIF8"
-  );
 }

@@ -1,8 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { type FakeApp, OAuthNetworkFake } from "../../common/fake-oauth.ts";
-import { type FakeAnswer, type FakeRequest, startFakeServer } from "../../common/fake-server.ts";
-import { OpenApiCheck } from "../../common/openapi-check.ts";
-import { oauthScopesOf, operationScopesOf } from "../../common/spec-files.ts";
+import {
+  type FakeApp,
+  type FakeOAuthSpec,
+  loadFakeOAuthSpec,
+  OAuthNetworkFake,
+  startOAuthFake,
+} from "../../common/fake-oauth.ts";
+import type { FakeAnswer, FakeRequest } from "../../common/fake-server.ts";
 import { PinterestFakeOAuth } from "./oauth.ts";
 
 /*
@@ -69,32 +73,29 @@ export class PinterestFake extends OAuthNetworkFake<PinterestFakeUser> {
   /** Pins a user may create per minute; lower it to run into the limit. */
   pinsPerWindow = 100;
   readonly #pinTimes = new Map<string, number[]>();
-  readonly #check: OpenApiCheck | null;
+  readonly #spec: FakeOAuthSpec;
   readonly #now: () => number;
-  readonly #scopesOf = operationScopesOf(SPEC_FILE, "pinterest_oauth2");
   #nextId = 1_125_899_906_842_624n;
 
-  private constructor(
-    url: string,
-    close: () => Promise<void>,
-    check: OpenApiCheck | null,
-    now: () => number,
-    scopes: string[],
-  ) {
+  private constructor(url: string, close: () => Promise<void>, spec: FakeOAuthSpec, now: () => number) {
     super(url, close);
-    this.#check = check;
+    this.#spec = spec;
     this.#now = now;
-    this.oauth = new PinterestFakeOAuth(scopes, now);
+    this.oauth = new PinterestFakeOAuth(spec.scopes, now);
   }
 
   static async start(options: PinterestFakeOptions = {}): Promise<PinterestFake> {
-    const check =
-      options.checkSpec === false ? null : await OpenApiCheck.shared(SPEC_FILE, "Pinterest API description");
-    const scopes = oauthScopesOf(SPEC_FILE, "pinterest_oauth2");
-    let fake: PinterestFake | undefined;
-    const server = await startFakeServer((request) => fake!.#handle(request), options.port);
-    fake = new PinterestFake(server.url, () => server.close(), check, options.now ?? Date.now, scopes);
-    return fake;
+    const spec = await loadFakeOAuthSpec(
+      SPEC_FILE,
+      "pinterest_oauth2",
+      "Pinterest API description",
+      options.checkSpec !== false,
+    );
+    return startOAuthFake(
+      options.port,
+      (url, close) => new PinterestFake(url, close, spec, options.now ?? Date.now),
+      (fake, request) => fake.#handle(request),
+    );
   }
 
   /** Registers an app on Pinterest's developer console. */
@@ -124,31 +125,12 @@ export class PinterestFake extends OAuthNetworkFake<PinterestFakeUser> {
     const path = pathname.slice(3);
     const form = path === "/oauth/token" ? new URLSearchParams(new TextDecoder().decode(request.body)) : null;
     const json = !form && request.body.length > 0 ? safeJson(request.body) : undefined;
-    if (this.#check) {
-      const body = form ? Object.fromEntries(form) : json;
-      for (const p of this.#check.request({
-        method: request.method,
-        path,
-        query: Object.fromEntries(request.url.searchParams),
-        headers: Object.fromEntries(request.headers),
-        ...(body !== undefined && { body }),
-      })) {
-        if (!SPEC_AMBIGUITY.test(p)) this.specViolations.push(p);
-      }
-    }
+    const body = form ? Object.fromEntries(form) : json;
+    for (const p of this.#spec.checkRequest(request, path, body))
+      if (!SPEC_AMBIGUITY.test(p)) this.specViolations.push(p);
     const answer = form ? this.#token(request, form) : this.#api(request, path, json);
     if (!form) answer.headers = { ...this.#rateHeaders(request), ...answer.headers };
-    if (this.#check) {
-      for (const p of this.#check.answer(
-        request.method,
-        path,
-        answer.status,
-        answer.headers ?? {},
-        answer.json,
-      )) {
-        this.specViolations.push(p);
-      }
-    }
+    this.specViolations.push(...this.#spec.checkAnswer(request, path, answer));
     return answer;
   }
 
@@ -164,7 +146,7 @@ export class PinterestFake extends OAuthNetworkFake<PinterestFakeUser> {
     const grant = this.oauth.grantOf(request);
     if (!grant) return error(401, 2, "Authentication failed.");
     // Each operation's scopes as the description lists them: a token lacking one is refused.
-    const missing = (this.#scopesOf(request.method, path) ?? []).filter((s) => !grant.scopes.includes(s));
+    const missing = this.#spec.missingScopes(grant, request.method, path);
     if (missing.length > 0)
       return error(
         403,

@@ -1,6 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { type FakeApp, type FakeGrant, FakeOAuth, OAuthNetworkFake } from "../../common/fake-oauth.ts";
-import { type FakeAnswer, type FakeRequest, formDataOf, startFakeServer } from "../../common/fake-server.ts";
+import {
+  type FakeApp,
+  type FakeGrant,
+  FakeOAuth,
+  OAuthNetworkFake,
+  startOAuthFake,
+} from "../../common/fake-oauth.ts";
+import { type FakeAnswer, type FakeRequest, formDataOf, isJpegPngOrGif } from "../../common/fake-server.ts";
 
 /*
  * A stateful fake of Reddit on a loopback port, for tests that cannot reach Reddit: its site's
@@ -89,10 +95,11 @@ export class RedditFake extends OAuthNetworkFake<RedditFakeUser> {
   }
 
   static async start(options: { port?: number; now?: () => number } = {}): Promise<RedditFake> {
-    let fake: RedditFake | undefined;
-    const server = await startFakeServer((request) => fake!.#handle(request), options.port);
-    fake = new RedditFake(server.url, () => server.close(), options.now ?? Date.now);
-    return fake;
+    return startOAuthFake(
+      options.port,
+      (url, close) => new RedditFake(url, close, options.now ?? Date.now),
+      (fake, request) => fake.#handle(request),
+    );
   }
 
   /** Registers a web app at reddit.com/prefs/apps. */
@@ -272,7 +279,7 @@ export class RedditFake extends OAuthNetworkFake<RedditFakeUser> {
       !type ||
       !(file instanceof Blob) ||
       file.type !== type ||
-      !isImage(new Uint8Array(await file.arrayBuffer()))
+      !isJpegPngOrGif(new Uint8Array(await file.arrayBuffer()))
     ) {
       return {
         status: 400,
@@ -382,13 +389,4 @@ export class RedditFake extends OAuthNetworkFake<RedditFakeUser> {
 
 function forbidden(): FakeAnswer {
   return { status: 403, json: { message: "Forbidden", error: 403 } };
-}
-
-function isImage(bytes: Uint8Array): boolean {
-  const b = Buffer.from(bytes);
-  return (
-    (b[0] === 0xff && b[1] === 0xd8) ||
-    b.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10])) ||
-    b.subarray(0, 4).toString("latin1") === "GIF8"
-  );
 }

@@ -1,6 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { type FakeApp, type FakeGrant, FakeOAuth, OAuthNetworkFake } from "../../common/fake-oauth.ts";
-import { type FakeAnswer, type FakeRequest, startFakeServer } from "../../common/fake-server.ts";
+import {
+  type FakeApp,
+  type FakeGrant,
+  FakeOAuth,
+  OAuthNetworkFake,
+  startOAuthFake,
+} from "../../common/fake-oauth.ts";
+import type { FakeAnswer, FakeRequest } from "../../common/fake-server.ts";
 import { ok, tiktokError } from "./envelope.ts";
 import { type FakePublish, FakePublishes } from "./publishes.ts";
 
@@ -80,10 +86,11 @@ export class TikTokFake extends OAuthNetworkFake<TikTokFakeCreator> {
   }
 
   static async start(options: { port?: number; now?: () => number } = {}): Promise<TikTokFake> {
-    let fake: TikTokFake | undefined;
-    const server = await startFakeServer((request) => fake!.#handle(request), options.port);
-    fake = new TikTokFake(server.url, () => server.close(), options.now ?? Date.now);
-    return fake;
+    return startOAuthFake(
+      options.port,
+      (url, close) => new TikTokFake(url, close, options.now ?? Date.now),
+      (fake, request) => fake.#handle(request),
+    );
   }
 
   addApp(app: Partial<FakeApp> = {}): FakeApp {

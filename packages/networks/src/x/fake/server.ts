@@ -1,9 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { measure } from "@socialpub/core";
-import { OAuthNetworkFake } from "../../common/fake-oauth.ts";
-import { type FakeAnswer, type FakeRequest, formDataOf, startFakeServer } from "../../common/fake-server.ts";
-import { OpenApiCheck } from "../../common/openapi-check.ts";
-import { oauthScopesOf, operationScopesOf } from "../../common/spec-files.ts";
+import {
+  type FakeOAuthSpec,
+  loadFakeOAuthSpec,
+  OAuthNetworkFake,
+  startOAuthFake,
+} from "../../common/fake-oauth.ts";
+import { type FakeAnswer, type FakeRequest, formDataOf } from "../../common/fake-server.ts";
 import { XFakeChunkedUploads } from "./chunked.ts";
 import { type FakeApp, type FakeGrant, XFakeOAuth } from "./oauth.ts";
 import { invalid, problem } from "./problem.ts";
@@ -81,33 +84,30 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
   /** Posts a user may create per 15 minutes (X: 100); lower it to run into the limit. */
   postsPerWindow = 100;
   readonly #postTimes = new Map<string, number[]>();
-  readonly #check: OpenApiCheck | null;
+  readonly #spec: FakeOAuthSpec;
   readonly #now: () => number;
-  readonly #scopesOf = operationScopesOf(SPEC_FILE, "OAuth2UserToken");
   #nextId = 1_790_000_000_000_000_000n;
 
-  private constructor(
-    url: string,
-    close: () => Promise<void>,
-    check: OpenApiCheck | null,
-    now: () => number,
-    scopes: string[],
-  ) {
+  private constructor(url: string, close: () => Promise<void>, spec: FakeOAuthSpec, now: () => number) {
     super(url, close);
-    this.#check = check;
+    this.#spec = spec;
     this.#now = now;
-    this.oauth = new XFakeOAuth(scopes, now);
+    this.oauth = new XFakeOAuth(spec.scopes, now);
     this.chunked = new XFakeChunkedUploads(now, () => String(this.#nextId++));
   }
 
   static async start(options: XFakeOptions = {}): Promise<XFake> {
-    const check =
-      options.checkSpec === false ? null : await OpenApiCheck.shared(SPEC_FILE, "X API description");
-    const scopes = oauthScopesOf(SPEC_FILE, "OAuth2UserToken");
-    let fake: XFake | undefined;
-    const server = await startFakeServer((request) => fake!.#handle(request), options.port);
-    fake = new XFake(server.url, () => server.close(), check, options.now ?? Date.now, scopes);
-    return fake;
+    const spec = await loadFakeOAuthSpec(
+      SPEC_FILE,
+      "OAuth2UserToken",
+      "X API description",
+      options.checkSpec !== false,
+    );
+    return startOAuthFake(
+      options.port,
+      (url, close) => new XFake(url, close, spec, options.now ?? Date.now),
+      (fake, request) => fake.#handle(request),
+    );
   }
 
   /** Registers an app on X's developer console. */
@@ -131,26 +131,13 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
     const multipart = (request.headers.get("content-type") ?? "").startsWith("multipart/form-data");
     const form = multipart ? await formDataOf(request) : null;
     const json = !multipart && request.body.length > 0 ? safeJson(request.body) : undefined;
-    if (this.#check) {
-      const body = form
-        ? // A form's fields are text; the description types segment_index as the integer it carries.
-          Object.fromEntries(
-            [...form].map(([k, v]) => [
-              k,
-              typeof v !== "string" ? "<bytes>" : /^\d+$/.test(v) ? Number(v) : v,
-            ]),
-          )
-        : json;
-      for (const p of this.#check.request({
-        method: request.method,
-        path: pathname,
-        query: Object.fromEntries(request.url.searchParams),
-        headers: Object.fromEntries(request.headers),
-        ...(body !== undefined && { body }),
-      })) {
-        this.specViolations.push(p);
-      }
-    }
+    const body = form
+      ? // A form's fields are text; the description types segment_index as the integer it carries.
+        Object.fromEntries(
+          [...form].map(([k, v]) => [k, typeof v !== "string" ? "<bytes>" : /^\d+$/.test(v) ? Number(v) : v]),
+        )
+      : json;
+    this.specViolations.push(...this.#spec.checkRequest(request, pathname, body));
     const answer = this.#api(request, pathname, json, form);
     if (
       this.keepPostAnswers &&
@@ -160,17 +147,7 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
     )
       return new Promise<FakeAnswer>(() => {});
     answer.headers = { ...this.#rateHeaders(request), ...answer.headers };
-    if (this.#check) {
-      for (const p of this.#check.answer(
-        request.method,
-        pathname,
-        answer.status,
-        answer.headers,
-        answer.json,
-      )) {
-        this.specViolations.push(p);
-      }
-    }
+    this.specViolations.push(...this.#spec.checkAnswer(request, pathname, answer));
     return answer;
   }
 
@@ -178,7 +155,7 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
     const grant = this.oauth.grantFor((request.headers.get("authorization") ?? "").replace(/^Bearer /, ""));
     if (!grant) return problem(401, "Unauthorized", "Unauthorized", "about:blank");
     // Each operation's scopes as the description lists them: a token lacking one is refused.
-    const missing = (this.#scopesOf(request.method, pathname) ?? []).filter((s) => !grant.scopes.includes(s));
+    const missing = this.#spec.missingScopes(grant, request.method, pathname);
     if (missing.length > 0)
       return problem(403, "Forbidden", `Missing scope ${missing.join(", ")}`, "about:blank");
     if (request.method === "GET" && pathname === "/2/users/me") {

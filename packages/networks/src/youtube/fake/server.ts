@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { type FakeApp, type FakeGrant, OAuthNetworkFake } from "../../common/fake-oauth.ts";
-import { type FakeAnswer, type FakeRequest, startFakeServer } from "../../common/fake-server.ts";
+import { type FakeApp, type FakeGrant, OAuthNetworkFake, startOAuthFake } from "../../common/fake-oauth.ts";
+import type { FakeAnswer, FakeRequest } from "../../common/fake-server.ts";
 import {
   googleError,
   insufficientPermissions,
@@ -105,10 +105,11 @@ export class YouTubeFake extends OAuthNetworkFake<YouTubeFakeUser> {
   }
 
   static async start(options: YouTubeFakeOptions = {}): Promise<YouTubeFake> {
-    let fake: YouTubeFake | undefined;
-    const server = await startFakeServer((request) => fake!.#handle(request), options.port);
-    fake = new YouTubeFake(server.url, () => server.close(), options.now ?? Date.now);
-    return fake;
+    return startOAuthFake(
+      options.port,
+      (url, close) => new YouTubeFake(url, close, options.now ?? Date.now),
+      (fake, request) => fake.#handle(request),
+    );
   }
 
   override close(): Promise<void> {

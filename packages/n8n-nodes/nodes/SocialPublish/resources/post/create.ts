@@ -3,10 +3,9 @@ import { NodeOperationError } from "n8n-workflow";
 import { idempotencyKeyOption, readIdempotencyKey } from "../../../shared/idempotency";
 import { apiError, sendRequest } from "../../../shared/transport";
 import type { Operation } from "../../operation";
-import { captionField, captionsField, mediaFields, networksField, readCaptions, readMedia } from "./content";
-import { readNetworks } from "./networks";
+import { readMedia } from "./content";
+import { newPostFields, readNewPost } from "./newPost";
 import { type PostLike, publishDraft, publishOutcome } from "./outcome";
-import { readScheduleAt, scheduleAtField } from "./schedule";
 import { waitForPublication } from "./waitForPublication";
 
 interface CreateOptions {
@@ -23,27 +22,7 @@ const SHOWN_WHEN_SCHEDULED: IDisplayOptions = { show: { "/publish": ["schedule"]
 
 export const createPost: Operation = {
   properties: [
-    captionField,
-    networksField,
-    {
-      displayName: "Publish",
-      name: "publish",
-      type: "options",
-      options: [
-        { name: "Now", value: "now", description: "Publish as soon as the node runs" },
-        { name: "At a Scheduled Time", value: "schedule", description: "Queue the post for a date and time" },
-        {
-          name: "As a Draft",
-          value: "draft",
-          description: "Keep it unpublished; publish it later with Post → Publish",
-        },
-      ],
-      default: "now",
-      description: "When the post goes out",
-    },
-    { ...scheduleAtField, displayOptions: { show: { publish: ["schedule"] } } },
-    ...mediaFields(),
-    captionsField,
+    ...newPostFields(),
     {
       displayName: "Options",
       name: "options",
@@ -78,30 +57,15 @@ export const createPost: Operation = {
   async execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
     const options = this.getNodeParameter("options", itemIndex, {}) as CreateOptions;
     const idempotencyKey = readIdempotencyKey.call(this, itemIndex, "post.create", options.idempotencyKey);
-    const body: IDataObject = {
-      caption: this.getNodeParameter("caption", itemIndex, "") as string,
-      platforms: readNetworks.call(this, itemIndex),
-    };
-    const captions = readCaptions.call(this, itemIndex);
-    if (captions) body.captions = captions;
-
-    const publish = this.getNodeParameter("publish", itemIndex, "now") as string;
+    const { body, publish } = readNewPost.call(this, itemIndex);
     const waitMs = Math.max(1, options.waitTimeout ?? DEFAULT_WAIT_MINUTES) * 60_000;
     const wait = publish === "schedule" && options.waitUntilPublished === true;
-    if (publish === "draft") body.draft = true;
-    if (publish === "schedule") {
-      body.schedule_at = readScheduleAt.call(this, itemIndex);
-      if (wait && (body.schedule_at as number) - Date.now() > waitMs) {
-        throw new NodeOperationError(
-          this.getNode(),
-          "The post is scheduled further ahead than Wait Timeout",
-          {
-            description:
-              "Nothing was created. Raise Wait Timeout (Minutes), schedule sooner, or turn off Wait Until Published.",
-            itemIndex,
-          },
-        );
-      }
+    if (wait && (body.schedule_at as number) - Date.now() > waitMs) {
+      throw new NodeOperationError(this.getNode(), "The post is scheduled further ahead than Wait Timeout", {
+        description:
+          "Nothing was created. Raise Wait Timeout (Minutes), schedule sooner, or turn off Wait Until Published.",
+        itemIndex,
+      });
     }
 
     const media = await readMedia.call(this, itemIndex, idempotencyKey);

@@ -6,8 +6,10 @@ import { getPost } from "./get";
 import { getManyPosts } from "./getAll";
 import { getPostTargets } from "./getTargets";
 import { publishPost } from "./publish";
-import { schedulePost } from "./scheduleNext";
+import { retryPost } from "./retry";
+import { schedulePost } from "./schedule";
 import { updatePost } from "./update";
+import { validatePost } from "./validate";
 
 export const postOperations: Record<string, Operation> = {
   create: createPost,
@@ -16,8 +18,10 @@ export const postOperations: Record<string, Operation> = {
   getAll: getManyPosts,
   getTargets: getPostTargets,
   publish: publishPost,
+  retry: retryPost,
   schedule: schedulePost,
   update: updatePost,
+  validate: validatePost,
 };
 
 const operationSelector: INodeProperties = {
@@ -58,6 +62,12 @@ const operationSelector: INodeProperties = {
       description: "Publish a draft now, or a post that went back to draft when every network refused it",
     },
     {
+      name: "Retry",
+      value: "retry",
+      action: "Retry the networks that failed",
+      description: "Send a post again to the networks that failed, leaving those that published as they are",
+    },
+    {
       name: "Schedule",
       value: "schedule",
       action: "Schedule a post at the next best slot",
@@ -68,6 +78,12 @@ const operationSelector: INodeProperties = {
       value: "update",
       action: "Update a post",
       description: "Change the text, networks, media or time of a draft or scheduled post",
+    },
+    {
+      name: "Validate",
+      value: "validate",
+      action: "Validate a post",
+      description: "Check a post without publishing or storing it, and see what each network would get",
     },
   ],
   default: "create",

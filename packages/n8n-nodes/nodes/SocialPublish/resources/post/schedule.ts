@@ -1,23 +1,69 @@
-import type { IExecuteFunctions, INodeProperties } from "n8n-workflow";
-import { NodeOperationError } from "n8n-workflow";
-import { resolveScheduleAt } from "../../../shared/schedule";
+import type { IDataObject, IExecuteFunctions } from "n8n-workflow";
+import { idempotencyKeyOption, readIdempotencyKey } from "../../../shared/idempotency";
+import { apiRequest } from "../../../shared/transport";
+import type { Operation } from "../../operation";
+import { captionField, captionsField, mediaFields, networksField, readCaptions, readMedia } from "./content";
+import { readNetworks } from "./networks";
+import { readScheduleAt, scheduleAtField } from "./scheduleAt";
 
-export const scheduleAtField: INodeProperties = {
-  displayName: "Schedule At",
-  name: "scheduleAt",
-  type: "dateTime",
-  default: "",
-  required: true,
-  description:
-    "When to publish: a date and time (read in the workflow's time zone when it has no offset), an ISO 8601 time with an offset, or a Unix timestamp. Must not be in the past.",
+/**
+ * Queues a post through POST /schedule: at the next best slot (the hour of the week with the best
+ * reported engagement on these networks, else 09:00, 12:00 or 17:00 UTC; never two posts on a network
+ * in one slot), or at a given time.
+ */
+export const schedulePost: Operation = {
+  properties: [
+    captionField,
+    networksField,
+    {
+      displayName: "When",
+      name: "when",
+      type: "options",
+      options: [
+        {
+          name: "Next Best Slot",
+          value: "next",
+          description:
+            "The service picks the hour with the best reported engagement on these networks, at least 5 minutes ahead and free of your other posts to them",
+        },
+        { name: "At a Time", value: "at", description: "A date and time you give" },
+      ],
+      default: "next",
+      description: "When the post publishes",
+    },
+    { ...scheduleAtField, displayOptions: { show: { when: ["at"] } } },
+    ...mediaFields(),
+    captionsField,
+    {
+      displayName: "Options",
+      name: "options",
+      type: "collection",
+      placeholder: "Add Option",
+      default: {},
+      options: [idempotencyKeyOption],
+    },
+  ],
+  async execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+    const options = this.getNodeParameter("options", itemIndex, {}) as { idempotencyKey?: string };
+    const idempotencyKey = readIdempotencyKey.call(this, itemIndex, "post.schedule", options.idempotencyKey);
+    const body: IDataObject = {
+      caption: this.getNodeParameter("caption", itemIndex, "") as string,
+      platforms: readNetworks.call(this, itemIndex),
+      at:
+        this.getNodeParameter("when", itemIndex, "next") === "at"
+          ? readScheduleAt.call(this, itemIndex)
+          : "next",
+    };
+    const captions = readCaptions.call(this, itemIndex);
+    if (captions) body.captions = captions;
+    const media = await readMedia.call(this, itemIndex, idempotencyKey);
+    if (media !== undefined) body.media = media;
+    return await apiRequest.call(this, {
+      method: "POST",
+      path: "/schedule",
+      body,
+      idempotencyKey,
+      itemIndex,
+    });
+  },
 };
-
-/** The instant a scheduled post is due, in Unix milliseconds. */
-export function readScheduleAt(this: IExecuteFunctions, itemIndex: number, name = "scheduleAt"): number {
-  const value = this.getNodeParameter(name, itemIndex, "") as unknown;
-  const result = resolveScheduleAt(value, this.getTimezone());
-  if (!result.ok) {
-    throw new NodeOperationError(this.getNode(), `Schedule At is invalid: ${result.reason}`, { itemIndex });
-  }
-  return result.at;
-}

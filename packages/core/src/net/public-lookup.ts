@@ -1,6 +1,6 @@
 import { lookup } from "node:dns";
 import type { LookupFunction } from "node:net";
-import { isPublicAddress } from "../../service/webhook-url.ts";
+import { isPublicAddress } from "./public-url.ts";
 
 /**
  * A resolver for the connection itself that refuses hosts resolving to loopback, private or

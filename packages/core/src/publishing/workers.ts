@@ -1,14 +1,11 @@
-import { NETWORK_RULES } from "../../contract/networks.ts";
-import type { Credentials } from "../../networks/adapter.ts";
-import { LanePool } from "../../scheduler/lane-pool.ts";
-import { PUBLISH_CONCURRENCY } from "../../scheduler/scheduler.ts";
-import type { ClaimedTarget } from "../../store/types.ts";
-import type { ServiceDeps } from "../context.ts";
-import { withFreshCredentials } from "../oauth/refresh.ts";
-import { retryClaimedTarget } from "../publish.ts";
-import { accountSession, openCredentials } from "./attempt-target.ts";
-import type { DueWork } from "./due-timer.ts";
-import { redactCredentials } from "./redact.ts";
+import { NETWORK_RULES } from "../contract/networks.ts";
+import type { DueWork } from "../scheduler/due-timer.ts";
+import { LanePool } from "../scheduler/lane-pool.ts";
+import { PUBLISH_CONCURRENCY } from "../scheduler/scheduler.ts";
+import type { ServiceDeps } from "../service/context.ts";
+import type { ClaimedTarget } from "../store/types.ts";
+import { AccountCredentials } from "./account-credentials.ts";
+import { retryClaimedTarget } from "./run-attempts.ts";
 
 const BATCH = 20;
 
@@ -105,9 +102,9 @@ export function metricsWork(deps: () => ServiceDeps): DueWork {
             const adapter = d.publishing.adapterFor(post.mode, target.platform);
             const account = await d.store.getAccount(post.user_id, post.mode, target.platform);
             if (adapter?.readMetrics && account && target.remote_id !== null && target.permalink !== null) {
-              let credentials: Credentials = {};
+              let credentials: AccountCredentials | undefined;
               try {
-                credentials = openCredentials(d, account);
+                credentials = new AccountCredentials(d, account, adapter);
                 const signal = AbortSignal.any([
                   d.publishing.shutdown,
                   AbortSignal.timeout(attemptTimeoutMs),
@@ -115,17 +112,7 @@ export function metricsWork(deps: () => ServiceDeps): DueWork {
                 const published = { id: target.remote_id, permalink: target.permalink };
                 const read = adapter.readMetrics.bind(adapter);
                 // An OAuth token is refreshed first when it is about to end, as before a publish.
-                const figures = await withFreshCredentials(
-                  d,
-                  account,
-                  adapter,
-                  credentials,
-                  signal,
-                  (fresh) => {
-                    credentials = fresh;
-                    return read(accountSession(d, account, fresh), published, signal);
-                  },
-                );
+                const figures = await credentials.use(signal, (session) => read(session, published, signal));
                 await d.store.reportMetrics(post.id, target.platform, {
                   reach: figures.reach ?? 0,
                   likes: figures.likes ?? 0,
@@ -138,7 +125,7 @@ export function metricsWork(deps: () => ServiceDeps): DueWork {
                   {
                     post_id: post.id,
                     platform: target.platform,
-                    error: redactCredentials(message, credentials),
+                    error: credentials ? credentials.redact(message) : message,
                   },
                   `reading ${NETWORK_RULES[target.platform].name} figures failed; the next read is on schedule`,
                 );

@@ -1,6 +1,6 @@
-import { NetworkError, type PublishStep } from "../../networks/adapter.ts";
-import type { TargetRecord } from "../../store/types.ts";
-import type { ServiceDeps } from "../context.ts";
+import { NetworkError, type PublishStep } from "../networks/adapter.ts";
+import type { ServiceDeps } from "../service/context.ts";
+import type { TargetRecord } from "../store/types.ts";
 
 /**
  * The progress of one attempt's publish in several steps (Instagram's and Threads' media containers,

@@ -1,21 +1,18 @@
-import { NETWORK_RULES, type NetworkId } from "../../contract/networks.ts";
-import { newId } from "../../ids.ts";
+import { NETWORK_RULES, type NetworkId } from "../contract/networks.ts";
+import { newId } from "../ids.ts";
 import {
   type AccountSession,
-  type Credentials,
   type NetworkAdapter,
   NetworkError,
   type PublishedPost,
-} from "../../networks/adapter.ts";
-import { accountBinding, CredentialKeyError } from "../../secrets/credential-keyring.ts";
-import type { AccountRecord, NewEvent, PostRecord, TargetRecord } from "../../store/types.ts";
-import { accountEvent } from "../account-event.ts";
-import type { ServiceDeps } from "../context.ts";
-import { withFreshCredentials } from "../oauth/refresh.ts";
+} from "../networks/adapter.ts";
+import { accountEvent } from "../service/account-event.ts";
+import type { ServiceDeps } from "../service/context.ts";
+import type { AccountRecord, NewEvent, PostRecord, TargetRecord } from "../store/types.ts";
+import { AccountCredentials } from "./account-credentials.ts";
 import { fetchPostMedia } from "./fetch-media.ts";
 import { pacedUntil } from "./pacing.ts";
 import { PublishSteps } from "./publish-steps.ts";
-import { redactCredentials } from "./redact.ts";
 import { nextAttemptAt } from "./retry-policy.ts";
 
 /** Reads the account a post has on a network; null when none is connected. */
@@ -103,9 +100,9 @@ async function attemptWith(
       `${name} cannot be published to from this server (no live adapter for it); disconnect the account or use another network.`,
     );
   }
-  let credentials: Credentials;
+  let credentials: AccountCredentials;
   try {
-    credentials = openCredentials(deps, account);
+    credentials = new AccountCredentials(deps, account, adapter);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     return fail(`The ${name} account's credentials cannot be read (${why}); reconnect the account.`);
@@ -115,17 +112,12 @@ async function attemptWith(
   const signal = adapter.local
     ? publishing.shutdown
     : AbortSignal.any([publishing.shutdown, AbortSignal.timeout(publishing.options.attemptTimeoutMs)]);
-  const opened = credentials;
-  const redact = (text: string) => redactCredentials(redactCredentials(text, opened), credentials);
+  const redact = (text: string) => credentials.redact(text);
 
   try {
     // An OAuth token that ends soon is refreshed first, and once more if the network refuses it
-    // (oauth/refresh.ts).
-    const withSession = <T>(work: (session: AccountSession) => Promise<T>) =>
-      withFreshCredentials(deps, account, adapter, credentials, signal, (fresh) => {
-        credentials = fresh;
-        return work(accountSession(deps, account, fresh));
-      });
+    // (account-credentials.ts).
+    const withSession = <T>(work: (session: AccountSession) => Promise<T>) => credentials.use(signal, work);
     // With a step saved, the adapter resumes from it and tells for itself what was already sent.
     if (target.outcome_unknown && steps.saved === null) {
       if (!adapter.findPublished) return fail(outcomeUnknown(name, "no answer came to an earlier attempt"));
@@ -332,45 +324,6 @@ function failedEvent(post: PostRecord, target: TargetRecord, error: string, at: 
     type: "post.failed",
     created: Math.floor(at / 1000),
     data: { post_id: post.id, platform: target.platform, status: "failed", error },
-  };
-}
-
-/** A live account's credentials, opened; a sandbox account has none. */
-export function openCredentials(deps: ServiceDeps, account: AccountRecord): Credentials {
-  if (account.credentials === null) return {};
-  const keyring = deps.publishing.keyring;
-  if (!keyring) throw new CredentialKeyError("this server was started without its secret key");
-  const binding = accountBinding(account.user_id, account.mode, account.platform);
-  return JSON.parse(keyring.open(account.credentials, binding)) as Credentials;
-}
-
-/** Seals credentials for the account they belong to. */
-export function sealCredentials(
-  deps: ServiceDeps,
-  account: Pick<AccountRecord, "user_id" | "mode" | "platform">,
-  credentials: Credentials,
-): string {
-  const keyring = deps.publishing.keyring;
-  if (!keyring) throw new CredentialKeyError("this server was started without its secret key");
-  return keyring.seal(
-    JSON.stringify(credentials),
-    accountBinding(account.user_id, account.mode, account.platform),
-  );
-}
-
-export function accountSession(
-  deps: ServiceDeps,
-  account: AccountRecord,
-  credentials: Credentials,
-): AccountSession {
-  return {
-    handle: account.handle,
-    credentials,
-    async saveCredentials(next) {
-      if (account.credentials === null) return;
-      const sealed = sealCredentials(deps, account, next);
-      await deps.store.setAccountCredentials(account.user_id, account.mode, account.platform, sealed);
-    },
   };
 }
 

@@ -1,10 +1,10 @@
-import type { NetworkId } from "../../contract/networks.ts";
-import type { Credentials, NetworkAdapter, NetworkAdapters } from "../../networks/adapter.ts";
-import { publishKey } from "../../networks/record-key.ts";
-import { sandboxAdapter } from "../../networks/sandbox.ts";
-import type { CredentialKeyring } from "../../secrets/credential-keyring.ts";
-import type { KeyMode, PostRecord } from "../../store/types.ts";
-import type { DueTimer } from "./due-timer.ts";
+import type { NetworkId } from "../contract/networks.ts";
+import type { Credentials, NetworkAdapter, NetworkAdapters } from "../networks/adapter.ts";
+import { publishKey } from "../networks/record-key.ts";
+import { sandboxAdapter } from "../networks/sandbox.ts";
+import type { DueTimer } from "../scheduler/due-timer.ts";
+import type { CredentialKeyring } from "../secrets/credential-keyring.ts";
+import type { KeyMode, PostRecord } from "../store/types.ts";
 import type { FollowerReads } from "./follower-refresh.ts";
 import type { InFlightSweep } from "./in-flight-sweep.ts";
 import type { MediaFetch } from "./media-fetch.ts";
@@ -88,7 +88,7 @@ export interface Publishing {
    * come back to it. Null when it was not given; OAuth networks then cannot connect.
    */
   publicUrl: string | null;
-  /** Token refreshes under way, by account (oauth/refresh.ts): one at a time per account. */
+  /** Token refreshes under way, by account (account-credentials.ts): one at a time per account. */
   refreshes: Map<string, Promise<Credentials>>;
   /** When live accounts' followers were last read, and which reads are under way (follower-refresh.ts). */
   followers: FollowerReads;

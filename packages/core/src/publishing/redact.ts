@@ -1,4 +1,4 @@
-import type { Credentials } from "../../networks/adapter.ts";
+import type { Credentials } from "../networks/adapter.ts";
 
 /**
  * `text` with every credential value in it replaced, so that an adapter's error message (which may

@@ -1,5 +1,5 @@
-import { type Clock, MAX_TIMER_DELAY_MS, type TimerHandle } from "../../time/clock.ts";
 import type { Logger } from "../logger.ts";
+import { type Clock, MAX_TIMER_DELAY_MS, type TimerHandle } from "../time/clock.ts";
 
 export interface DueWork {
   /** When work is due next, read from the store; null when none is. */

@@ -1,8 +1,8 @@
-import { NETWORK_RULES, type NetworkId } from "../../contract/networks.ts";
-import type { PacingRule } from "../../networks/adapter.ts";
-import type { KeyMode, Store } from "../../store/types.ts";
-import type { ServiceDeps } from "../context.ts";
-import { badRequest } from "../http-error.ts";
+import { NETWORK_RULES, type NetworkId } from "../contract/networks.ts";
+import type { PacingRule } from "../networks/adapter.ts";
+import type { ServiceDeps } from "../service/context.ts";
+import { badRequest } from "../service/http-error.ts";
+import type { KeyMode, Store } from "../store/types.ts";
 
 /**
  * When an account may next send a request under its network's pacing rules (at most `count` in any

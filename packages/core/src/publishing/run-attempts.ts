@@ -1,14 +1,14 @@
 import type { NetworkId } from "../contract/networks.ts";
 import { newId } from "../ids.ts";
+import type { ServiceDeps } from "../service/context.ts";
+import { settledPost } from "../store/settle.ts";
 import type { IdempotencyAnswer, NewEvent, PostRecord, TargetRecord } from "../store/types.ts";
-import type { ServiceDeps } from "./context.ts";
 import {
   type AccountReader,
   type AttemptOutcome,
   accountsReadOnce,
   attemptTarget,
-} from "./publishing/attempt-target.ts";
-import { begunInPlace, publishesInPlace } from "./publishing/in-place.ts";
+} from "./attempt-target.ts";
 
 export interface Published {
   /** The post after publishing, or null when it was deleted while it was being published. */
@@ -21,6 +21,83 @@ export interface Published {
  * undefined without a key.
  */
 export type PostAnswer = (post: PostRecord, targets: TargetRecord[]) => IdempotencyAnswer | undefined;
+
+/**
+ * Publish now, for a new post stored in `publishing` with its first attempts begun (`begun`): fanned
+ * out before the response. Should that fail, the post is handed over to the scheduler.
+ */
+export async function publishNow(
+  deps: ServiceDeps,
+  post: PostRecord,
+  now: number,
+  answer: PostAnswer,
+  begun: Promise<BegunAttempts>,
+): Promise<{ post: PostRecord; targets: TargetRecord[] }> {
+  let done: Published;
+  try {
+    done = await runAttempts(deps, post, await begun, answer, deps.publishing.options.waitMs);
+  } catch (err) {
+    // Not left in `publishing` (nothing would pick it up before a restart): the scheduler retries it.
+    await handOverToScheduler(deps, post.id, now, answer).catch(() => {});
+    throw err;
+  }
+  // A DELETE that won the race removed the record; the answer still says what the networks did.
+  const final = done.post ?? { ...post, ...settledPost(post, done.targets, now) };
+  return { post: final, targets: done.targets };
+}
+
+/** Delay before the scheduler retries a publish-now that failed inside the request. */
+export const PUBLISH_RETRY_DELAY_MS = 5_000;
+
+/** The key of the request keeps the post as handed over: a retry replays it, scheduled, not a new one. */
+export async function handOverToScheduler(
+  deps: ServiceDeps,
+  postId: string,
+  now: number,
+  answer: PostAnswer,
+): Promise<void> {
+  const at = now + PUBLISH_RETRY_DELAY_MS;
+  const targets = await deps.store.getTargets(postId);
+  const moved = await deps.store.transitionPost(
+    postId,
+    ["publishing"],
+    { status: "scheduled", scheduled_at: at },
+    undefined,
+    (post) => ({ idempotency: answer(post, targets) }),
+  );
+  if (moved) deps.scheduler.notify(at);
+}
+
+/**
+ * Publish now, for a new post whose networks all publish in place (the sandbox): every attempt is made
+ * before anything is written, then the post is written once — with what its networks did, its events
+ * and the request's kept answer — in one transaction.
+ *
+ * Writing the attempts as in flight before making them is what keeps a real network from getting a
+ * post twice after a crash. An attempt that sends nothing out has nothing to repeat: a crash before the
+ * write leaves no trace, no answer was sent, and the client's retry (same Idempotency-Key) makes the
+ * post anew; after it, the retry replays the answer, as for any keyed write. `targets` are the post's
+ * targets with their first attempt begun. The caller runs this in the user's step of the queue, where
+ * the insert it replaces ran, so the plan's limits count the post as before.
+ */
+export async function publishInPlace(
+  deps: ServiceDeps,
+  post: PostRecord,
+  targets: readonly TargetRecord[],
+  answer: PostAnswer,
+): Promise<{ post: PostRecord; targets: TargetRecord[] }> {
+  const readAccount = accountsReadOnce(deps, post);
+  const attempts = await Promise.all(targets.map((target) => attemptSafely(deps, post, target, readAccount)));
+  const outcomes = inNetworkOrder(attempts, deps.clock.now());
+  const written = outcomes.map((outcome) => outcome.target);
+  const settled = { ...post, ...settledPost(post, written, deps.clock.now()) };
+  await deps.store.insertPost(settled, written, {
+    events: outcomes.flatMap((outcome) => outcome.events),
+    idempotency: answer(settled, written),
+  });
+  notifyRetries(deps, outcomes);
+  return { post: settled, targets: written };
+}
 
 /**
  * Publishes a post that is in `publishing` through the adapters of its mode: every network that is due
@@ -249,4 +326,24 @@ function waitFor(work: Promise<unknown>, ms: number | undefined, clock: ServiceD
       resolve();
     });
   });
+}
+
+/** True when every network of the post publishes in place: through an adapter that sends nothing out. */
+export function publishesInPlace(deps: ServiceDeps, post: PostRecord): boolean {
+  return post.platforms.every((platform) => deps.publishing.adapterFor(post.mode, platform)?.local === true);
+}
+
+/**
+ * A target with an attempt begun, as the store's beginTargetAttempts would write it, for an attempt
+ * that is made before anything is written: one that publishes in place has nothing to guard by being
+ * marked in flight first (see publishInPlace).
+ */
+export function begunInPlace(target: TargetRecord, now: number): TargetRecord {
+  return {
+    ...target,
+    in_flight: true,
+    attempts: target.attempts + 1,
+    attempted_at: now,
+    next_attempt_at: null,
+  };
 }

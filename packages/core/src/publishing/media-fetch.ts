@@ -1,5 +1,5 @@
 import { Agent, fetch as undiciFetch } from "undici";
-import { publicOnlyLookup } from "../../webhooks/delivery/public-lookup.ts";
+import { publicOnlyLookup } from "../net/public-lookup.ts";
 
 /** Fetches one media URL hop (redirects are not followed): fetch-shaped, so a test can route it. */
 export type MediaFetch = (url: string, init: { signal: AbortSignal }) => Promise<Response>;

@@ -1,9 +1,7 @@
-import { NETWORK_RULES } from "../../contract/networks.ts";
-import type { Credentials } from "../../networks/adapter.ts";
-import type { AccountRecord } from "../../store/types.ts";
-import type { ServiceDeps } from "../context.ts";
-import { accountSession, openCredentials } from "./attempt-target.ts";
-import { redactCredentials } from "./redact.ts";
+import { NETWORK_RULES } from "../contract/networks.ts";
+import type { ServiceDeps } from "../service/context.ts";
+import type { AccountRecord } from "../store/types.ts";
+import { AccountCredentials } from "./account-credentials.ts";
 
 /*
  * Keeps live accounts' follower counts current. GET /accounts answers with what the store holds, then
@@ -40,11 +38,12 @@ export function refreshStaleFollowers(deps: ServiceDeps, accounts: readonly Acco
     reads.inFlight.add(key);
     const readFollowers = adapter.readFollowers.bind(adapter);
     const work = (async () => {
-      let credentials: Credentials = {};
+      let credentials: AccountCredentials | undefined;
       try {
-        credentials = openCredentials(deps, account);
+        credentials = new AccountCredentials(deps, account, adapter);
+        // Read with the credentials as stored: a followers read refreshes no token.
         const followers = await readFollowers(
-          accountSession(deps, account, credentials),
+          credentials.session(),
           AbortSignal.any([
             deps.publishing.shutdown,
             AbortSignal.timeout(deps.publishing.options.attemptTimeoutMs),
@@ -54,7 +53,7 @@ export function refreshStaleFollowers(deps: ServiceDeps, accounts: readonly Acco
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         deps.logger.warn(
-          { platform: account.platform, error: redactCredentials(message, credentials) },
+          { platform: account.platform, error: credentials ? credentials.redact(message) : message },
           `reading ${NETWORK_RULES[account.platform].name} followers failed; they are read again on a listing after ${deps.publishing.options.followersMaxAgeMs / 3_600_000} h`,
         );
       } finally {

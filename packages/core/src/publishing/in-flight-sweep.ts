@@ -1,5 +1,5 @@
-import type { ServiceDeps } from "../context.ts";
-import type { DueTimer, DueWork } from "./due-timer.ts";
+import type { DueTimer, DueWork } from "../scheduler/due-timer.ts";
+import type { ServiceDeps } from "../service/context.ts";
 
 /**
  * Recovers attempts a running server left in flight. An attempt's outcome exists only in memory until

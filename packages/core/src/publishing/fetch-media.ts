@@ -1,11 +1,11 @@
 import { fileTypeFromBuffer } from "file-type";
-import { NETWORK_RULES } from "../../contract/networks.ts";
-import { type MediaFile, NetworkError } from "../../networks/adapter.ts";
-import type { PostRecord } from "../../store/types.ts";
-import type { ServiceDeps } from "../context.ts";
-import { storageKeyOf } from "../handlers/media.ts";
-import { HttpError } from "../http-error.ts";
-import { checkWebhookUrl } from "../webhook-url.ts";
+import { NETWORK_RULES } from "../contract/networks.ts";
+import { checkWebhookUrl } from "../net/public-url.ts";
+import { type MediaFile, NetworkError } from "../networks/adapter.ts";
+import type { ServiceDeps } from "../service/context.ts";
+import { HttpError } from "../service/http-error.ts";
+import { storageKeyOf } from "../service/media-storage.ts";
+import type { PostRecord } from "../store/types.ts";
 
 const MAX_REDIRECTS = 3;
 

@@ -1,6 +1,6 @@
 import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
-import { badRequest } from "./http-error.ts";
+import { badRequest } from "../service/http-error.ts";
 
 /** Resolves a host name to its IP addresses. */
 export type LookupHost = (host: string) => Promise<string[]>;
