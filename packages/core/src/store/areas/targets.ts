@@ -25,7 +25,7 @@ export interface TargetRecord {
   /**
    * When the last attempt started while it is in flight; once its outcome is written, when it ended
    * (the network's answer came, or the service stopped waiting): the network received it no later.
-   * Null before the first. Per-account pacing counts these (service/publishing/pacing.ts).
+   * Null before the first. Per-account pacing counts these (publishing/pacing.ts).
    */
   attempted_at: number | null;
   /** An attempt started and its outcome is not recorded yet. */
