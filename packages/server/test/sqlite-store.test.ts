@@ -4,6 +4,7 @@ import { type NewEvent, NOT_ATTEMPTED, newId, type PostRecord, type TargetRecord
 import { afterEach, describe, expect, it } from "vitest";
 import { migrate, SchemaTooNewError } from "../src/store/migrate.ts";
 import { MIGRATIONS } from "../src/store/migrations/index.ts";
+import { RECENT_ATTEMPTS_SQL } from "../src/store/sqlite/publishing.ts";
 import { openSqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 import { tempDir } from "./support/temp-dir.ts";
 
@@ -93,6 +94,23 @@ describe("SQLite store", () => {
     expect(peek.prepare("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
     peek.close();
     await store.close();
+  });
+
+  it("reads an account's recent attempts through the user's posts, not through every account's attempts on the network", async () => {
+    // At the top of the hour a network has thousands of attempts in its pacing window; the check runs
+    // for every attempt, so it must not read them all.
+    const path = dbFile();
+    await openSqliteStore(path).close();
+    const peek = new DatabaseSync(path);
+    const plan = (
+      peek.prepare(`EXPLAIN QUERY PLAN ${RECENT_ATTEMPTS_SQL}`).all("discord", "usr_1", "live", 0) as {
+        detail: string;
+      }[]
+    ).map((step) => step.detail);
+    peek.close();
+    expect(plan.join("\n")).toMatch(/SEARCH p USING INDEX posts_by_user/);
+    expect(plan.join("\n")).toMatch(/SEARCH t USING PRIMARY KEY/);
+    expect(plan.join("\n")).not.toMatch(/targets_by_platform_attempted/);
   });
 
   it("brings a new database to the newest schema version, and reopening changes nothing", async () => {

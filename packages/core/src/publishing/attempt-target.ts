@@ -60,7 +60,10 @@ export async function attemptTarget(
   const outcome = await attemptWith(deps, post, target, steps, readAccount);
   // The outcome carries the progress saved during this attempt; once published, there is none left.
   const publish_step = outcome.target.status === "published" ? null : steps.saved;
-  return { ...outcome, target: { ...outcome.target, publish_step } };
+  // An attempt made is timed from when it ended: whatever it sent reached the network before then,
+  // which is what the network's pacing counts (pacing.ts). One held back was not made (null).
+  const attempted_at = outcome.target.attempted_at === null ? null : deps.clock.now();
+  return { ...outcome, target: { ...outcome.target, publish_step, attempted_at } };
 }
 
 async function attemptWith(
@@ -122,8 +125,10 @@ async function attemptWith(
       const found = await withSession((session) => adapter.findPublished!(session, lost, signal));
       if (found) return published(deps, post, target, adapter, found, now());
     }
-    if (post.mode === "live") {
-      // Work beyond the network's pacing waits for its slot; this attempt does not count as one.
+    // Work beyond the network's pacing waits for its slot; this attempt does not count as one. Asked
+    // right before the request goes out (and before fetching media, which would be wasted).
+    const heldBack = async (): Promise<AttemptOutcome | null> => {
+      if (post.mode !== "live") return null;
       const until = await pacedUntil(
         store,
         post.user_id,
@@ -133,35 +138,43 @@ async function attemptWith(
         now(),
         target.attempted_at,
       );
-      if (until > now()) {
-        return {
-          target: {
-            ...target,
-            in_flight: false,
-            attempts: target.attempts - 1,
-            attempted_at: null,
-            next_attempt_at: until,
-          },
-          events: [],
-        };
-      }
+      if (until <= now()) return null;
+      return {
+        target: {
+          ...target,
+          in_flight: false,
+          attempts: target.attempts - 1,
+          attempted_at: null,
+          next_attempt_at: until,
+        },
+        events: [],
+      };
+    };
+    let media: Awaited<ReturnType<typeof fetchPostMedia>> = [];
+    if (post.mode === "live" && post.media !== null) {
+      const early = await heldBack();
+      if (early) return early;
+      media = await fetchPostMedia(deps, post, target.platform, adapter.maxMediaBytes, signal);
     }
-    const media =
-      post.mode === "live"
-        ? await fetchPostMedia(deps, post, target.platform, adapter.maxMediaBytes, signal)
-        : [];
-    const result = await withSession((session) =>
-      adapter.publish(session, {
-        postId: post.id,
-        text: target.text,
-        media,
-        key,
-        signal,
-        step: steps.current(),
-        saveStep: (step) => steps.save(step, name),
-      }),
+    const sent = await withSession(
+      async (session): Promise<{ held: AttemptOutcome } | { posted: PublishedPost }> => {
+        // After any token refresh: nothing else comes between this check and the request.
+        const held = await heldBack();
+        if (held) return { held };
+        const posted = await adapter.publish(session, {
+          postId: post.id,
+          text: target.text,
+          media,
+          key,
+          signal,
+          step: steps.current(),
+          saveStep: (step) => steps.save(step, name),
+        });
+        return { posted };
+      },
     );
-    return published(deps, post, target, adapter, result, now());
+    if ("held" in sent) return sent.held;
+    return published(deps, post, target, adapter, sent.posted, now());
   } catch (err) {
     return await failure(deps, post, target, account, adapter, err, redact, steps.saved !== null);
   }

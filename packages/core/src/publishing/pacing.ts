@@ -5,10 +5,17 @@ import { badRequest } from "../service/http-error.ts";
 import type { KeyMode, Store } from "../store/types.ts";
 
 /**
- * When an account may next start an attempt under its network's pacing rules (at most `count` in any
- * `windowMs`), given the attempts already started; `now` when it may go at once. `ownAttemptAt` is this
- * target's own attempt, already counted in the store: only attempts started before it count, so two
- * posts that started together cannot hold each other back for ever.
+ * When an account may next send a request under its network's pacing rules (at most `count` in any
+ * `windowMs`, as the network counts them: by when each reached it), given its attempts; `now` when it
+ * may go at once. An attempt asks right before its request goes out (attemptTarget), so a wait between
+ * its start and its request (media to fetch, a machine short of CPU) cannot bring two requests closer
+ * than the rules allow.
+ *
+ * A network receives a request no later than it answers it: an attempt done counts from when it ended
+ * (its attempted_at once its outcome is written), and one still in flight counts as `now`, since it may
+ * reach the network at any moment. `ownAttemptAt` is this attempt's own start (in flight, already in
+ * the store): it does not count, nor do attempts in flight that started after it (each of those counts
+ * this one in its own check), so two attempts under way together cannot hold each other back for ever.
  */
 export async function pacedUntil(
   store: Store,
@@ -21,11 +28,25 @@ export async function pacedUntil(
 ): Promise<number> {
   if (rules.length === 0) return now;
   const widest = Math.max(...rules.map((r) => r.windowMs));
-  const times = await store.recentAttemptTimes(userId, mode, platform, now - widest + 1);
-  if (ownAttemptAt !== null) {
-    const own = times.indexOf(ownAttemptAt);
-    if (own >= 0) times.splice(own);
+  const attempts = await store.recentAttempts(userId, mode, platform, now - widest + 1);
+  const times: number[] = [];
+  let ownLeftOut = false;
+  for (const attempt of attempts) {
+    if (!attempt.in_flight) {
+      times.push(attempt.at);
+      continue;
+    }
+    if (ownAttemptAt !== null) {
+      // Another attempt started in the same millisecond still counts: only one of them is this one.
+      if (!ownLeftOut && attempt.at === ownAttemptAt) {
+        ownLeftOut = true;
+        continue;
+      }
+      if (attempt.at > ownAttemptAt) continue;
+    }
+    times.push(now);
   }
+  times.sort((a, b) => a - b);
   let until = now;
   for (const rule of rules) {
     const inWindow = times.filter((t) => t > now - rule.windowMs);

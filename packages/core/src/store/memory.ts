@@ -33,6 +33,7 @@ import type {
   PlatformTotals,
   PostPatch,
   PostRecord,
+  RecentAttempt,
   Store,
   TargetMetrics,
   TargetRecord,
@@ -278,8 +279,13 @@ export class MemoryStore implements Store {
     return publishing.releaseInterruptedTargets(this.tables, startedBefore, now);
   }
 
-  recentAttemptTimes(userId: string, mode: KeyMode, platform: NetworkId, since: number): Promise<number[]> {
-    return publishing.recentAttemptTimes(this.tables, userId, mode, platform, since);
+  recentAttempts(
+    userId: string,
+    mode: KeyMode,
+    platform: NetworkId,
+    since: number,
+  ): Promise<RecentAttempt[]> {
+    return publishing.recentAttempts(this.tables, userId, mode, platform, since);
   }
 
   // Metrics and analytics

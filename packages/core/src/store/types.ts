@@ -29,7 +29,7 @@ export type {
   NewEventOf,
 } from "./areas/outbox.ts";
 export type { ListPostsOptions, PostPatch, PostRecord } from "./areas/posts.ts";
-export type { ClaimedTarget, TargetMetrics, TargetRecord } from "./areas/targets.ts";
+export type { ClaimedTarget, RecentAttempt, TargetMetrics, TargetRecord } from "./areas/targets.ts";
 export type { WebhookPatch, WebhookRecord, WebhookStatus } from "./areas/webhooks.ts";
 
 /*

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { type FakeClock, SAMPLE_PNG } from "../../src/testing/index.ts";
 import { connectedUser, type LiveService, liveService, targetsOf } from "./helpers/live-service.ts";
 import { ScriptedAdapter } from "./helpers/scripted-adapter.ts";
 
@@ -70,5 +71,63 @@ describe("pacing per account", () => {
     expect(telegram.publishes.at(-1)).toMatchObject({ post: { text: "c" }, at: start + 610_000 });
     expect((await targetsOf(user, a.id)).telegram.status).toBe("published");
     expect((await targetsOf(user, c.id)).telegram.status).toBe("published");
+  });
+  it("held-back posts of one account that fall due together take the free slots one at a time", async () => {
+    // One post per minute. Four scheduled for one instant: the first goes, the other three are held
+    // back to the same slot, and the retry worker claims them together when it comes.
+    live = await liveService((clock) => [
+      new ScriptedAdapter("telegram", clock, { pacing: [{ count: 1, windowMs: 60_000 }] }),
+    ]);
+    const { user, clock } = live;
+    const [telegram] = live.adapters as [ScriptedAdapter];
+    const start = clock.now();
+    const due = new Date(start + 10_000).toISOString();
+    for (const caption of ["a", "b", "c", "d"]) {
+      await user.createPost({ caption, platforms: ["telegram"], schedule_at: due });
+    }
+    await clock.set(start + 10_000);
+    expect(telegram.publishes.map((p) => (p.at - start) / 1000)).toEqual([10]);
+    // The slot at 70 s is one: one post takes it, the others wait for the next ones.
+    await clock.set(start + 70_000);
+    expect(telegram.publishes.map((p) => (p.at - start) / 1000)).toEqual([10, 70]);
+    await clock.set(start + 200_000);
+    expect(telegram.publishes.map((p) => (p.at - start) / 1000)).toEqual([10, 70, 130, 190]);
+    expect(telegram.publishes.map((p) => p.post.text).sort()).toEqual(["a", "b", "c", "d"]);
+  });
+  it("a request sent later than its pacing check still keeps the pace: an attempt counts from when it ended", async () => {
+    // One post per 10 s. The first post's media takes 3 s to fetch, between its attempt's start and
+    // its request: counted from its start, the next request could follow it 7 s later.
+    let clock!: FakeClock;
+    live = await liveService(
+      (c) => {
+        clock = c;
+        return [new ScriptedAdapter("telegram", c, { pacing: [{ count: 1, windowMs: 10_000 }] })];
+      },
+      {
+        service: {
+          lookupHost: async () => ["93.184.216.34"],
+          mediaFetch: async () => {
+            await clock.advance(3_000);
+            return new Response(SAMPLE_PNG, { headers: { "content-type": "image/png" } });
+          },
+        },
+      },
+    );
+    const { user } = live;
+    const [telegram] = live.adapters as [ScriptedAdapter];
+    const start = clock.now();
+    const due = new Date(start + 10_000).toISOString();
+    await user.createPost({
+      caption: "with a picture",
+      platforms: ["telegram"],
+      media: "https://media.example/picture.png",
+      schedule_at: due,
+    });
+    await user.createPost({ caption: "text only", platforms: ["telegram"], schedule_at: due });
+    await clock.set(start + 30_000);
+    expect(telegram.publishes.map((p) => [p.post.text, (p.at - start) / 1000])).toEqual([
+      ["with a picture", 13],
+      ["text only", 23],
+    ]);
   });
 });

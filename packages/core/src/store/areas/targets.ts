@@ -22,7 +22,11 @@ export interface TargetRecord {
    */
   /** Attempts started so far. */
   attempts: number;
-  /** When the last attempt started, or null before the first (per-account pacing counts these). */
+  /**
+   * When the last attempt started while it is in flight; once its outcome is written, when it ended
+   * (the network's answer came, or the service stopped waiting): the network received it no later.
+   * Null before the first. Per-account pacing counts these (publishing/pacing.ts).
+   */
   attempted_at: number | null;
   /** An attempt started and its outcome is not recorded yet. */
   in_flight: boolean;
@@ -135,8 +139,15 @@ export interface TargetStore {
    */
   oldestAttemptInFlight(): Promise<number | null>;
   /**
-   * When each of the user's targets on the network in that mode last started an attempt, for those
-   * at or after `since`, oldest first (per-account pacing).
+   * The last attempt of each of the user's targets on the network in that mode, for those whose
+   * attempted_at is at or after `since`, oldest first, each with whether it is still in flight
+   * (per-account pacing).
    */
-  recentAttemptTimes(userId: string, mode: KeyMode, platform: NetworkId, since: number): Promise<number[]>;
+  recentAttempts(userId: string, mode: KeyMode, platform: NetworkId, since: number): Promise<RecentAttempt[]>;
+}
+
+/** One attempt as per-account pacing counts it: its attempted_at, and whether it is in flight. */
+export interface RecentAttempt {
+  at: number;
+  in_flight: boolean;
 }

@@ -1,6 +1,6 @@
 import type { NetworkId } from "../../contract/networks.ts";
 import { settledPost } from "../settle.ts";
-import type { ClaimedTarget, Effects, KeyMode, PostRecord, TargetRecord } from "../types.ts";
+import type { ClaimedTarget, Effects, KeyMode, PostRecord, RecentAttempt, TargetRecord } from "../types.ts";
 import { copy, isDue, type MemoryTables, startAttempt } from "./tables.ts";
 
 export async function beginTargetAttempts(
@@ -119,18 +119,20 @@ export async function releaseInterruptedTargets(
   return released;
 }
 
-export async function recentAttemptTimes(
+export async function recentAttempts(
   db: MemoryTables,
   userId: string,
   mode: KeyMode,
   platform: NetworkId,
   since: number,
-): Promise<number[]> {
-  const times: number[] = [];
+): Promise<RecentAttempt[]> {
+  const attempts: RecentAttempt[] = [];
   for (const post of db.posts.values()) {
     if (post.user_id !== userId || post.mode !== mode) continue;
     const t = db.targets.get(post.id)?.find((x) => x.platform === platform);
-    if (t?.attempted_at != null && t.attempted_at >= since) times.push(t.attempted_at);
+    if (t?.attempted_at != null && t.attempted_at >= since) {
+      attempts.push({ at: t.attempted_at, in_flight: t.in_flight });
+    }
   }
-  return times.sort((a, b) => a - b);
+  return attempts.sort((a, b) => a.at - b.at);
 }

@@ -215,7 +215,7 @@ export function describePublishing(fixture: StoreFixture): void {
       expect((await store.getTargets(p.id))[1]).toEqual(kept);
     });
 
-    it("recentAttemptTimes lists an account's attempts since a time, per user, mode and network", async () => {
+    it("recentAttempts lists an account's attempts since a time, per user, mode and network, in flight or done", async () => {
       const u = await user();
       const other = await user();
       const live = post(u.id, { mode: "live", status: "publishing", platforms: ["telegram"] });
@@ -227,9 +227,24 @@ export function describePublishing(fixture: StoreFixture): void {
       await store.beginTargetAttempts(live2.id, ["telegram"], T0 + 3_000);
       await store.beginTargetAttempts(sandbox.id, ["telegram"], T0 + 1_000);
       await store.beginTargetAttempts(theirs.id, ["telegram"], T0 + 2_000);
-      expect(await store.recentAttemptTimes(u.id, "live", "telegram", T0)).toEqual([T0, T0 + 3_000]);
-      expect(await store.recentAttemptTimes(u.id, "live", "telegram", T0 + 1)).toEqual([T0 + 3_000]);
-      expect(await store.recentAttemptTimes(u.id, "live", "discord", 0)).toEqual([]);
+      expect(await store.recentAttempts(u.id, "live", "telegram", T0)).toEqual([
+        { at: T0, in_flight: true },
+        { at: T0 + 3_000, in_flight: true },
+      ]);
+      expect(await store.recentAttempts(u.id, "live", "telegram", T0 + 1)).toEqual([
+        { at: T0 + 3_000, in_flight: true },
+      ]);
+      expect(await store.recentAttempts(u.id, "live", "discord", 0)).toEqual([]);
+      // Once written, an attempt counts from when it ended.
+      await store.finishTargets(
+        live.id,
+        [target(live.id, "telegram", { status: "published", attempts: 1, attempted_at: T0 + 4_000 })],
+        T0 + 4_000,
+      );
+      expect(await store.recentAttempts(u.id, "live", "telegram", T0)).toEqual([
+        { at: T0 + 3_000, in_flight: true },
+        { at: T0 + 4_000, in_flight: false },
+      ]);
     });
 
     it("metrics reads are claimed when due and leased; scheduleMetricsRead sets the next", async () => {

@@ -23,6 +23,7 @@ import type {
   PostPatch,
   PostRecord,
   PostStatus,
+  RecentAttempt,
   Store,
   StoreWakeups,
   TargetMetrics,
@@ -35,6 +36,7 @@ import type {
 import * as accounts from "./accounts.ts";
 import * as analytics from "./analytics.ts";
 import { PostgresCore, type PostgresStoreOptions } from "./core.ts";
+import { FinishGroups } from "./finish-groups.ts";
 import * as idempotency from "./idempotency.ts";
 import * as keys from "./keys.ts";
 import * as lifecycle from "./lifecycle.ts";
@@ -63,9 +65,12 @@ export class PostgresStore implements Store {
   /** Where the store points, without a password: for logs and the start line. */
   readonly description: string;
   private readonly core: PostgresCore;
+  /** finishTargets calls made together, written in one transaction (finish-groups.ts). */
+  private readonly finishes: FinishGroups;
 
   private constructor(core: PostgresCore) {
     this.core = core;
+    this.finishes = new FinishGroups(core);
     this.url = core.url;
     this.description = core.description;
   }
@@ -300,7 +305,7 @@ export class PostgresStore implements Store {
     now: number,
     effects?: Effects | ((post: PostRecord, written: ReadonlySet<NetworkId>) => Effects),
   ): Promise<PostRecord | null> {
-    return publishing.finishTargets(this.core, postId, targets, now, effects);
+    return this.finishes.finish({ postId, targets, now, effects });
   }
 
   saveTargetStep(
@@ -320,8 +325,13 @@ export class PostgresStore implements Store {
     return publishing.releaseInterruptedTargets(this.core, startedBefore, now);
   }
 
-  recentAttemptTimes(userId: string, mode: KeyMode, platform: NetworkId, since: number): Promise<number[]> {
-    return publishing.recentAttemptTimes(this.core, userId, mode, platform, since);
+  recentAttempts(
+    userId: string,
+    mode: KeyMode,
+    platform: NetworkId,
+    since: number,
+  ): Promise<RecentAttempt[]> {
+    return publishing.recentAttempts(this.core, userId, mode, platform, since);
   }
 
   // ── metrics and analytics ────────────────────────────────────────────────────────────────────────

@@ -1,14 +1,20 @@
 import {
   type ClaimedTarget,
   type Effects,
+  type IdempotencyAnswer,
   type KeyMode,
   type NetworkId,
+  type NewEvent,
   type PostRecord,
+  type RecentAttempt,
   settledPost,
   type TargetRecord,
+  type WebhookRecord,
 } from "@socialpub/core";
 import { toPost, toTarget, toWebhook } from "../rows.ts";
 import type { PostgresCore } from "./core.ts";
+import { writeIdempotencyAnswer } from "./idempotency.ts";
+import { writeEvents } from "./outbox.ts";
 import { together } from "./pipeline.ts";
 import { writeTargetOutcomes } from "./target-outcomes.ts";
 
@@ -91,23 +97,33 @@ export async function claimDueTargets(
   limit: number,
 ): Promise<ClaimedTarget[]> {
   return core.tx(async (tx) => {
-    const due = await tx`
-      SELECT t.post_id, t.platform FROM targets t JOIN posts p ON p.id = t.post_id
-      WHERE t.next_attempt_at IS NOT NULL AND t.next_attempt_at <= ${now} AND t.status = 'pending'
-        AND t.in_flight = 0 AND p.status IN ('publishing', 'published')
-      ORDER BY t.next_attempt_at LIMIT ${limit}
-      FOR UPDATE OF t SKIP LOCKED`;
+    // One statement for every target claimed, and one for their posts: the due rows are locked as they
+    // are read, and rows another instance is claiming right now are skipped.
+    const targets = await tx`
+      WITH due AS (
+        SELECT t.post_id, t.platform, t.next_attempt_at FROM targets t JOIN posts p ON p.id = t.post_id
+        WHERE t.next_attempt_at IS NOT NULL AND t.next_attempt_at <= ${now} AND t.status = 'pending'
+          AND t.in_flight = 0 AND p.status IN ('publishing', 'published')
+        ORDER BY t.next_attempt_at LIMIT ${limit}
+        FOR UPDATE OF t SKIP LOCKED)
+      UPDATE targets t SET in_flight = 1, attempts = attempts + 1, attempted_at = ${now}, next_attempt_at = NULL
+      FROM due WHERE t.post_id = due.post_id AND t.platform = due.platform
+      RETURNING t.*, due.next_attempt_at AS fell_due_at`;
+    if (targets.length === 0) return [];
+    const ids = [...new Set(targets.map((row) => row.post_id as string))];
+    const [posts] = await together([
+      tx`SELECT * FROM posts WHERE id = ANY(${tx.array(ids)}::text[])`,
+      // A retry has no post lease: the other instances' in-flight sweeps watch it instead.
+      core.wake(tx, `attempt:${now}`),
+    ]);
+    const postOf = new Map(posts.map((row) => [row.id as string, toPost(row)] as const));
     const claimed: ClaimedTarget[] = [];
-    for (const row of due) {
-      const [target] = await tx`
-        UPDATE targets SET in_flight = 1, attempts = attempts + 1, attempted_at = ${now}, next_attempt_at = NULL
-        WHERE post_id = ${row.post_id as string} AND platform = ${row.platform as string}
-        RETURNING *`;
-      const [post] = await tx`SELECT * FROM posts WHERE id = ${row.post_id as string}`;
-      if (target && post) claimed.push({ post: toPost(post), target: toTarget(target) });
+    // In the order they fell due, as they were chosen.
+    const inDueOrder = [...targets].sort((a, b) => (a.fell_due_at as number) - (b.fell_due_at as number));
+    for (const row of inDueOrder) {
+      const post = postOf.get(row.post_id as string);
+      if (post) claimed.push({ post, target: toTarget(row) });
     }
-    // A retry has no post lease: the other instances' in-flight sweeps watch it instead.
-    if (claimed.length > 0) await core.wake(tx, `attempt:${now}`);
     return claimed;
   });
 }
@@ -120,53 +136,127 @@ export async function nextTargetAttemptAt(core: PostgresCore): Promise<number | 
   return (row?.at as number | null) ?? null;
 }
 
-export async function finishTargets(
+/** One call of Store.finishTargets: a post's outcomes, and the effects written with them. */
+export interface TargetFinish {
+  postId: string;
+  targets: readonly TargetRecord[];
+  now: number;
+  effects?: Effects | ((post: PostRecord, written: ReadonlySet<NetworkId>) => Effects);
+}
+
+/**
+ * Store.finishTargets for several posts (each named once) in one transaction of two round trips,
+ * one statement per table however many posts: the posts locked (in the order of their ids, so two
+ * instances writing overlapping groups cannot deadlock on them), their targets' outcomes, the users'
+ * webhook endpoints, then the posts' settled status, one wake-up and every post's effects. Answers
+ * each post as settled (null: deleted), in the order given. All or nothing: when it throws, nothing
+ * of any of them is written.
+ */
+export async function finishManyTargets(
   core: PostgresCore,
-  postId: string,
-  targets: readonly TargetRecord[],
-  now: number,
-  effects?: Effects | ((post: PostRecord, written: ReadonlySet<NetworkId>) => Effects),
-): Promise<PostRecord | null> {
-  let kept: number | null = null;
+  finishes: readonly TargetFinish[],
+): Promise<(PostRecord | null)[]> {
+  const ids = finishes.map((f) => f.postId);
+  let kept = new Map<string, number | null>();
   const settled = await core.tx(async (tx) => {
-    // One round trip: the post locked first (a delete or a claim of it waits for this transaction),
-    // then the outcomes written, and the user's webhook endpoints read for the events to come.
-    const [[row], outcomes, endpoints] = await together([
-      tx`SELECT * FROM posts WHERE id = ${postId} FOR UPDATE`,
-      writeTargetOutcomes(tx, postId, targets),
+    kept = new Map();
+    const [postRows, outcomeRows, endpointRows] = await together([
+      tx`SELECT * FROM posts WHERE id = ANY(${tx.array(ids)}::text[]) ORDER BY id FOR UPDATE`,
+      writeTargetOutcomes(
+        tx,
+        finishes.map((f) => ({ postId: f.postId, targets: f.targets })),
+      ),
       tx`SELECT * FROM webhooks
-         WHERE user_id = (SELECT user_id FROM posts WHERE id = ${postId}) AND status = 'enabled'
+         WHERE user_id IN (SELECT user_id FROM posts WHERE id = ANY(${tx.array(ids)}::text[]))
+           AND status = 'enabled'
          ORDER BY created_at, id`,
     ]);
-    if (!row) return null;
-    const post = toPost(row);
-    const stored = outcomes.map(toTarget);
-    const settled: PostRecord = { ...post, ...settledPost(post, stored, now) };
-    // The lease guards attempts in flight: once none is, a post still publishing only waits for
-    // retries, which the retry worker claims target by target (and the in-flight sweep recovers), so
-    // it is no longer taken over as a whole, which would mark a retry under way as cut off.
-    const lease = settled.status === "publishing" && stored.some((t) => t.in_flight) ? row.lease_until : null;
-    // A retry written here is due on every instance's timer, not only this one's: this instance may
-    // die before it, and the others' retry workers, armed earlier, know nothing of it.
-    const retryAt = earliestRetry(targets);
-    const written = new Set(
-      outcomes.filter((row) => row.written === true).map((row) => row.platform as NetworkId),
-    );
-    const toWrite = typeof effects === "function" ? effects(settled, written) : effects;
-    // The second and last round trip before the commit: the post, its wake-ups and its effects.
+    const rowOf = new Map(postRows.map((row) => [row.id as string, row] as const));
+    const outcomesOf = groupBy(outcomeRows, (row) => row.post_id as string);
+    // Every user of these posts, those without an endpoint too: writeEvents reads none of them again.
+    const endpointsOf = new Map<string, WebhookRecord[]>(postRows.map((row) => [row.user_id as string, []]));
+    for (const [userId, rows] of groupBy(endpointRows, (row) => row.user_id as string)) {
+      endpointsOf.set(userId, rows.map(toWebhook));
+    }
+    const answers: (PostRecord | null)[] = [];
+    const postUpdates: {
+      id: string;
+      status: string;
+      scheduled_at: number | null;
+      published_at: number | null;
+      lease_until: number | null;
+    }[] = [];
+    const events: NewEvent[] = [];
+    const idempotency: IdempotencyAnswer[] = [];
+    let retryAt: number | null = null;
+    for (const finish of finishes) {
+      const row = rowOf.get(finish.postId);
+      if (!row) {
+        answers.push(null);
+        continue;
+      }
+      const post = toPost(row);
+      const outcomes = outcomesOf.get(finish.postId) ?? [];
+      const stored = outcomes.map(toTarget);
+      const settled: PostRecord = { ...post, ...settledPost(post, stored, finish.now) };
+      // The lease guards attempts in flight: once none is, a post still publishing only waits for
+      // retries, which the retry worker claims target by target (and the in-flight sweep recovers), so
+      // it is no longer taken over as a whole, which would mark a retry under way as cut off.
+      const lease =
+        settled.status === "publishing" && stored.some((t) => t.in_flight)
+          ? (row.lease_until as number | null)
+          : null;
+      kept.set(finish.postId, lease);
+      postUpdates.push({
+        id: finish.postId,
+        status: settled.status,
+        scheduled_at: settled.scheduled_at,
+        published_at: settled.published_at,
+        lease_until: lease,
+      });
+      // A retry written here is due on every instance's timer, not only this one's: this instance may
+      // die before it, and the others' retry workers, armed earlier, know nothing of it. The earliest
+      // is enough: a worker woken for it reads the next one from the store after its run.
+      const retry = earliestRetry(finish.targets);
+      if (retry !== null && (retryAt === null || retry < retryAt)) retryAt = retry;
+      const written = new Set(
+        outcomes.filter((row) => row.written === true).map((row) => row.platform as NetworkId),
+      );
+      const effects =
+        typeof finish.effects === "function" ? finish.effects(settled, written) : finish.effects;
+      if (effects?.events) events.push(...effects.events);
+      if (effects?.idempotency) idempotency.push(effects.idempotency);
+      answers.push(settled);
+    }
+    // The second and last round trip before the commit: the posts, the wake-up and the effects.
     await together([
-      tx`UPDATE posts SET status = ${settled.status}, scheduled_at = ${settled.scheduled_at},
-                          published_at = ${settled.published_at}, lease_until = ${lease as number | null}
-         WHERE id = ${postId}`.execute(),
+      postUpdates.length > 0
+        ? tx`UPDATE posts p SET status = g.status, scheduled_at = g.scheduled_at,
+                                published_at = g.published_at, lease_until = g.lease_until
+             FROM jsonb_to_recordset(${JSON.stringify(postUpdates)}::text::jsonb)
+               AS g(id text, status text, scheduled_at bigint, published_at bigint, lease_until bigint)
+             WHERE p.id = g.id`.execute()
+        : undefined,
       retryAt !== null ? core.wake(tx, `retry:${retryAt}`) : undefined,
-      core.writeEffects(tx, toWrite, new Map([[post.user_id, endpoints.map(toWebhook)]])),
+      writeEvents(core, tx, events, endpointsOf),
+      ...idempotency.map((answer) => writeIdempotencyAnswer(tx, answer)),
     ]);
-    kept = lease;
-    return settled;
+    return answers;
   });
   // The lease kept is the one the row had: still held here only if it is the one written here.
-  if (settled !== null) core.leases.releaseUnless(postId, kept);
+  for (const [postId, lease] of kept) core.leases.releaseUnless(postId, lease);
   return settled;
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
 }
 
 export async function saveTargetStep(
@@ -202,20 +292,25 @@ export async function releaseInterruptedTargets(
   return rows.length;
 }
 
-export async function recentAttemptTimes(
+export async function recentAttempts(
   core: PostgresCore,
   userId: string,
   mode: KeyMode,
   platform: NetworkId,
   since: number,
-): Promise<number[]> {
+): Promise<RecentAttempt[]> {
+  // The user's posts, then each one's target on the network (its primary key): the attempts of every
+  // account on the network in the window would be thousands at the top of the hour, read again for
+  // each check. OFFSET 0 keeps the planner from flattening the lateral read into a scan of those.
   const rows = await core.rows(
-    () => core.sql`SELECT t.attempted_at AS at FROM targets t JOIN posts p ON p.id = t.post_id
-                   WHERE t.platform = ${platform} AND t.attempted_at >= ${since}
-                     AND p.user_id = ${userId} AND p.mode = ${mode}
-                   ORDER BY t.attempted_at`,
+    () => core.sql`SELECT t.at, t.in_flight FROM posts p
+                   CROSS JOIN LATERAL (
+                     SELECT attempted_at AS at, in_flight FROM targets
+                     WHERE post_id = p.id AND platform = ${platform} OFFSET 0) t
+                   WHERE p.user_id = ${userId} AND p.mode = ${mode} AND t.at >= ${since}
+                   ORDER BY t.at`,
   );
-  return rows.map((row) => row.at as number);
+  return rows.map((row) => ({ at: row.at as number, in_flight: row.in_flight === 1 }));
 }
 
 /** The earliest next attempt among targets waiting for one (pending, not in flight), or null. */

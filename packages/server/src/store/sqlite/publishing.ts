@@ -4,6 +4,7 @@ import {
   type KeyMode,
   type NetworkId,
   type PostRecord,
+  type RecentAttempt,
   settledPost,
   type TargetRecord,
 } from "@socialpub/core";
@@ -195,22 +196,25 @@ export async function releaseInterruptedTargets(
   );
 }
 
-export async function recentAttemptTimes(
+/**
+ * An account's recent attempts: the user's posts, then each one's target on the network (its primary
+ * key). Not the attempts of every account on the network in the window, which at the top of the hour are
+ * thousands, read again for each pacing check: the unary + keeps SQLite off that index (platform,
+ * attempted_at). Parameters: platform, user, mode, since.
+ */
+export const RECENT_ATTEMPTS_SQL = `SELECT t.attempted_at AS at, t.in_flight FROM posts p
+  JOIN targets t ON t.post_id = p.id AND t.platform = ?
+  WHERE p.user_id = ? AND p.mode = ? AND +t.attempted_at >= ?
+  ORDER BY t.attempted_at`;
+
+export async function recentAttempts(
   core: SqliteCore,
   userId: string,
   mode: KeyMode,
   platform: NetworkId,
   since: number,
-): Promise<number[]> {
+): Promise<RecentAttempt[]> {
   return core
-    .all(
-      `SELECT t.attempted_at AS at FROM targets t JOIN posts p ON p.id = t.post_id
-     WHERE t.platform = ? AND t.attempted_at >= ? AND p.user_id = ? AND p.mode = ?
-     ORDER BY t.attempted_at`,
-      platform,
-      since,
-      userId,
-      mode,
-    )
-    .map((row) => row.at as number);
+    .all(RECENT_ATTEMPTS_SQL, platform, userId, mode, since)
+    .map((row) => ({ at: row.at as number, in_flight: row.in_flight === 1 }));
 }

@@ -23,6 +23,7 @@ import type {
   PostPatch,
   PostRecord,
   PostStatus,
+  RecentAttempt,
   Store,
   TargetMetrics,
   TargetRecord,
@@ -299,8 +300,13 @@ export class SqliteStore implements Store {
     return publishing.releaseInterruptedTargets(this.core, startedBefore, now);
   }
 
-  recentAttemptTimes(userId: string, mode: KeyMode, platform: NetworkId, since: number): Promise<number[]> {
-    return publishing.recentAttemptTimes(this.core, userId, mode, platform, since);
+  recentAttempts(
+    userId: string,
+    mode: KeyMode,
+    platform: NetworkId,
+    since: number,
+  ): Promise<RecentAttempt[]> {
+    return publishing.recentAttempts(this.core, userId, mode, platform, since);
   }
 
   // ── metrics and analytics ────────────────────────────────────────────────────────────────────────
