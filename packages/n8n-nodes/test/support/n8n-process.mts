@@ -79,18 +79,18 @@ export class N8n {
 
   /**
    * A fresh n8n home with the packed package `tarball` installed as a community package, as
-   * Settings → Community Nodes installs it, or by `install` (given n8n's folder and the tarball).
-   * `extraEnv` adds to (or overrides) n8n's environment.
+   * Settings → Community Nodes installs it, or by `install` (given n8n's folder and the tarball); with
+   * `tarball` null, n8n with its own nodes only. `extraEnv` adds to (or overrides) n8n's environment.
    */
   static async create(
-    tarball: string,
+    tarball: string | null,
     extraEnv: NodeJS.ProcessEnv = {},
     install: (n8nFolder: string, tarball: string) => void = installCommunityPackage,
   ): Promise<N8n> {
     const root = mkdtempSync(join(tmpdir(), "socialpub-n8n-"));
     const n8n = new N8n(root, await freePort(), await freePort(), extraEnv);
     mkdirSync(n8n.n8nFolder, { recursive: true });
-    install(n8n.n8nFolder, tarball);
+    if (tarball !== null) install(n8n.n8nFolder, tarball);
     return n8n;
   }
 
