@@ -5,12 +5,8 @@
 // SOCIALPUB_SECRET_KEY. The per-key rate limit is off (the benchmark seeds thousands of posts through
 // the API), and addresses on loopback are accepted (--allow-private-urls: the fake is on 127.0.0.1). Run as a child process by bench/lib/child.ts.
 import { CredentialKeyring, parseSecretKey } from "../../packages/core/src/index.ts";
-import {
-  createLogger,
-  openPostgresStore,
-  openSqliteStore,
-  startServer,
-} from "../../packages/server/src/index.ts";
+import { openStore } from "../../packages/server/src/cli/open-store.ts";
+import { createLogger, startServer } from "../../packages/server/src/index.ts";
 import { networkAdapters, networkSettingsFromEnv } from "../../packages/server/src/live/network-adapters.ts";
 import { serveParent } from "./serve-parent.ts";
 
@@ -19,9 +15,7 @@ if (!path) throw new Error("usage: live-server.ts <database file | postgres://â€
 const secret = process.env.SOCIALPUB_SECRET_KEY;
 if (!secret) throw new Error("live-server.ts needs SOCIALPUB_SECRET_KEY");
 
-const store = /^postgres(ql)?:\/\//.test(path)
-  ? await openPostgresStore(path)
-  : openSqliteStore(path, { checkpointInBackground: true });
+const { store } = await openStore(path, { checkpointInBackground: true });
 const server = await startServer({
   port: 0,
   store,

@@ -7,13 +7,10 @@
 // the PostgreSQL store with the pool `--pool-size` gives by default, as `socialpub-server start --db
 // postgres://…` opens it: several of these processes on one URL are instances of one service); argv[3]
 // (optional) the Node adapter to serve it with ("hono" or "socialpub"; the server's default without it).
+
+import { openStore } from "../../packages/server/src/cli/open-store.ts";
 import type { NodeAdapterName } from "../../packages/server/src/http/http-server.ts";
-import {
-  createLogger,
-  openPostgresStore,
-  openSqliteStore,
-  startServer,
-} from "../../packages/server/src/index.ts";
+import { createLogger, startServer } from "../../packages/server/src/index.ts";
 import { watchGarbageCollection } from "./gc-counters.ts";
 import { memoryBreakdown } from "./memory-breakdown.ts";
 import { serveParent } from "./serve-parent.ts";
@@ -23,9 +20,7 @@ if (!path) throw new Error("usage: service-server.ts <database file | postgres:/
 const adapter = process.argv[3] as NodeAdapterName | undefined;
 
 // As `socialpub-server start` opens it: for SQLite, the WAL checkpointed from a thread of its own.
-const store = /^postgres(ql)?:\/\//.test(path)
-  ? await openPostgresStore(path)
-  : openSqliteStore(path, { checkpointInBackground: true });
+const { store } = await openStore(path, { checkpointInBackground: true });
 const server = await startServer({
   port: 0,
   store,
