@@ -49,6 +49,10 @@ const posted = (caption: string): Outcome => ({
       likes: 0,
       comments: 0,
       shares: 0,
+      parts: [],
+      media: [],
+      first_comment: null,
+      notes: [],
     },
     {
       platform: "bluesky",
@@ -61,6 +65,10 @@ const posted = (caption: string): Outcome => ({
       likes: 0,
       comments: 0,
       shares: 0,
+      parts: [],
+      media: [],
+      first_comment: null,
+      notes: [],
     },
   ],
 });

@@ -5,3 +5,4 @@ export * from "./networks.ts";
 export * from "./plans.ts";
 export * from "./requests.ts";
 export * from "./resources.ts";
+export * from "./rich.ts";

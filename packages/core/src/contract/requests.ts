@@ -2,6 +2,7 @@ import { z } from "zod";
 import { EventType, WEBHOOK_STATUSES } from "./events.ts";
 import { MEDIA_REQUIRED_NETWORKS, NetworkId, VIDEO_REQUIRED_NETWORKS } from "./networks.ts";
 import { AccountHealth, ApiKeyMode, POST_STATUSES, type PostStatus } from "./resources.ts";
+import { FirstComment, MediaList, NetworkOptions, Poll, RICH_FIELDS, Split, Thread } from "./rich.ts";
 
 const words = new Intl.ListFormat("en", { type: "conjunction" });
 /** The networks' media rules in words, from the network rules (the client's and OpenAPI's docs). */
@@ -76,6 +77,12 @@ export const Captions = z.partialRecord(NetworkId, CaptionText).meta({
 });
 export type Captions = z.infer<typeof Captions>;
 
+/**
+ * `media` of a post: one http(s) URL or med_ id (the contract's form), or (extension) a list of 1–20
+ * items, each a URL, a med_ id, or {url | id, alt}.
+ */
+const PostMedia = z.union([z.string().meta({ pattern: MEDIA_PATTERN }), MediaList]);
+
 export const CreatePostBody = z
   .object({
     caption: CaptionText.optional().describe("default empty; adapted per network when it publishes"),
@@ -84,14 +91,11 @@ export const CreatePostBody = z
       .array(z.string())
       .describe("network ids; unknown ids are ignored, unconnected ones dropped, duplicates collapsed"),
     schedule_at: ScheduleTime.optional(),
-    media: z
-      .string()
-      .optional()
-      .meta({
-        description: `an http(s) URL of an image or video, or a med_ id from POST /media; ${MEDIA_RULE}`,
-        pattern: MEDIA_PATTERN,
-      }),
+    media: PostMedia.optional().describe(
+      `an http(s) URL of an image or video, or a med_ id from POST /media; extension: a list of 1 to 20, each with optional alt text; ${MEDIA_RULE}`,
+    ),
     draft: z.boolean().optional().describe("extension: true creates a draft (no fan-out, no schedule)"),
+    ...RICH_FIELDS,
   })
   .meta({ id: "CreatePostBody" });
 export type CreatePostBody = z.infer<typeof CreatePostBody>;
@@ -156,7 +160,8 @@ export const ScheduleBody = z
     caption: CaptionText.optional(),
     captions: Captions.optional(),
     platforms: z.array(z.string()),
-    media: z.string().optional().meta({ pattern: MEDIA_PATTERN }),
+    media: PostMedia.optional(),
+    ...RICH_FIELDS,
     at: ScheduleTime.or(z.literal("next")).describe('a schedule time, or "next" for the next optimal slot'),
   })
   .meta({ id: "ScheduleBody" });
@@ -176,12 +181,18 @@ export const UpdatePostBody = z
       .array(z.string())
       .optional()
       .describe("replaces the networks; resolved as on POST /posts (unknown ignored, unconnected dropped)"),
-    media: z
-      .string()
-      .meta({ pattern: MEDIA_PATTERN })
-      .nullable()
+    media: PostMedia.nullable()
       .optional()
-      .describe(`an http(s) URL or a med_ id; null removes the media; ${MEDIA_RULE}`),
+      .describe(
+        `an http(s) URL or a med_ id, or a list of them with alt text; null removes the media; ${MEDIA_RULE}`,
+      ),
+    thread: Thread.nullable().optional().describe("replaces the thread's further parts; null removes them"),
+    split: Split.optional(),
+    first_comment: FirstComment.nullable().optional().describe("null removes the first comment"),
+    poll: Poll.nullable().optional().describe("null removes the poll"),
+    options: NetworkOptions.nullable()
+      .optional()
+      .describe("replaces the per-network options ({} or null removes them)"),
     schedule_at: ScheduleTime.nullable()
       .optional()
       .describe("a new due time (schedules a draft); null makes a scheduled post a draft again"),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { NetworkId } from "./networks.ts";
 import { PlanName } from "./plans.ts";
+import { ContentMedia, FirstCommentOutcome, TargetPart } from "./rich.ts";
 
 const unixMs = z.number().int().describe("Unix time in milliseconds");
 const count = z.number().int().min(0);
@@ -62,6 +63,14 @@ export const Target = z
     likes: count,
     comments: count,
     shares: count,
+    parts: z
+      .array(TargetPart)
+      .describe("extension: the messages this network gets, in order (more than one for a thread)"),
+    media: z.array(ContentMedia).describe("extension: the media this network carries, in order"),
+    first_comment: FirstCommentOutcome.nullable().describe(
+      "extension: the first comment's outcome; null when none",
+    ),
+    notes: z.array(z.string()).describe("extension: what was adapted or not carried, in words"),
   })
   .meta({ id: "Target" });
 export type Target = z.infer<typeof Target>;
@@ -90,7 +99,9 @@ export type PartPreview = z.infer<typeof PartPreview>;
 export const TargetPreview = z
   .object({
     platform: NetworkId,
-    parts: z.array(PartPreview).describe("the messages it would publish, in order; one today"),
+    parts: z
+      .array(PartPreview)
+      .describe("the messages it would publish, in order (more than one for a thread)"),
     first_comment: z
       .string()
       .nullable()

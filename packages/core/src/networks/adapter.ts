@@ -106,12 +106,41 @@ export interface LostAttempt {
   since: number;
 }
 
+/** One further message of a thread, already adapted to the network: its text and media. */
+export interface PartInput {
+  text: string;
+  media: readonly MediaFile[];
+}
+
+/** A poll as the network gets it, already checked against the network's bounds. */
+export interface PollInput {
+  options: readonly string[];
+  /** Within the network's bounds, or null when the network is not told (its poll then runs as it does). */
+  durationMinutes: number | null;
+}
+
 export interface PublishInput {
   /** The service's id of the post (post_…), for the adapter's own records; never sent as content. */
   postId: string;
-  /** The text, already adapted to this network's limit. */
+  /** The text, already adapted to this network's limit (the first part of a thread). */
   text: string;
+  /** The first message's media, in order, each with its alt text where the post gave one. */
   media: readonly MediaFile[];
+  /**
+   * Rich posts (decisions.md "Rich posts"), each absent or empty when the post has none. Only what the
+   * network carries (its rule's `carries`) reaches the adapter; the rest was joined or noted before.
+   * - `thread`: further parts, published in order after the first, as replies (x, bluesky, threads)
+   *   or consecutive messages (telegram, discord): use `publishThread` (publishing/thread.ts), which
+   *   saves each part's outcome as a step, so a retry or restart continues from the first part not
+   *   published and never sends one twice.
+   * - `firstComment`: added by the same account to the first part once it is published; a comment
+   *   that fails does not fail the post (publishThread reports it).
+   * - `poll`, `options`: the network's own, checked by its schema and bounds.
+   */
+  thread?: readonly PartInput[];
+  firstComment?: string | null;
+  poll?: PollInput | null;
+  options?: Readonly<Record<string, unknown>>;
   /**
    * Stable for this post on this network across retries and restarts. Where the network lets the
    * caller choose the new post's key (Bluesky's record key), the adapter uses it, so a retry cannot
@@ -142,9 +171,13 @@ export interface PublishInput {
 }
 
 export interface PublishedPost {
-  /** The network's id of the post (a record key, a message id). */
+  /** The network's id of the post (a record key, a message id): the first part of a thread. */
   id: string;
   permalink: string;
+  /** Every part of a thread as published, the first included; absent for a single message. */
+  parts?: readonly { id: string; permalink: string }[];
+  /** What became of the first comment; absent when the post had none. */
+  firstComment?: { status: "published" | "failed"; permalink: string | null; error: string | null };
 }
 
 /** How fast one account may publish: at most `count` posts in any `windowMs`. */

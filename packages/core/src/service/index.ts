@@ -20,6 +20,8 @@ export {
   type OAuthGrant,
   type OAuthSteps,
   type PacingRule,
+  type PartInput,
+  type PollInput,
   type PublishedPost,
   type PublishInput,
   type PublishStep,
@@ -34,6 +36,14 @@ export {
   provisionUser,
 } from "../provision.ts";
 export type { PublishingOptions, PublishKeyFor } from "../publishing/publishing.ts";
+export {
+  type PartToSend,
+  publishThread,
+  type SentPart,
+  sentParts,
+  THREAD_KEYS,
+  type ThreadSteps,
+} from "../publishing/thread.ts";
 export { Scheduler } from "../scheduler/scheduler.ts";
 export {
   accountBinding,

@@ -54,6 +54,17 @@ export function toTarget(t: TargetRecord): Target {
     likes: t.likes,
     comments: t.comments,
     shares: t.shares,
+    // A target written before rich posts has one part: its text, with its own status and permalink.
+    parts: (t.parts ?? [{ text: t.text, status: t.status, permalink: t.permalink }]).map((p) => ({
+      text: p.text,
+      status: p.status,
+      permalink: p.permalink,
+    })),
+    media: [],
+    first_comment: t.first_comment
+      ? { status: t.first_comment.status, permalink: t.first_comment.permalink, error: t.first_comment.error }
+      : null,
+    notes: t.notes ?? [],
   };
 }
 

@@ -28,8 +28,22 @@ export type {
   NewEventBase,
   NewEventOf,
 } from "./areas/outbox.ts";
-export type { ListPostsOptions, PostPatch, PostRecord } from "./areas/posts.ts";
-export type { ClaimedTarget, RecentAttempt, TargetMetrics, TargetRecord } from "./areas/targets.ts";
+export type {
+  ListPostsOptions,
+  MediaRef,
+  PartContent,
+  PostPatch,
+  PostRecord,
+  RichContent,
+} from "./areas/posts.ts";
+export type {
+  ClaimedTarget,
+  FirstCommentRecord,
+  PartRecord,
+  RecentAttempt,
+  TargetMetrics,
+  TargetRecord,
+} from "./areas/targets.ts";
 export type { WebhookPatch, WebhookRecord, WebhookStatus } from "./areas/webhooks.ts";
 
 /*

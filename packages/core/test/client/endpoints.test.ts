@@ -261,6 +261,10 @@ describe("posts", () => {
       likes: 1,
       comments: 0,
       shares: 0,
+      parts: [{ text: "Hello", status: "published", permalink: "https://sandbox.socialpub.dev/x/1" }],
+      media: [],
+      first_comment: null,
+      notes: [],
     };
     server.script({ status: 200, body: { data: [target] } });
     expect(await client().posts.targets("post_1")).toEqual({ data: [target] });

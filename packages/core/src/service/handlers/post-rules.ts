@@ -1,6 +1,7 @@
 import { CONTRACT_MESSAGES } from "../../contract/errors.ts";
 import { isNetworkId, type NetworkId } from "../../contract/networks.ts";
 import { PLANS } from "../../contract/plans.ts";
+import type { CreatePostBody } from "../../contract/requests.ts";
 import { newId } from "../../ids.ts";
 import { refuseBeyondPace } from "../../publishing/pacing.ts";
 import {
@@ -12,7 +13,7 @@ import {
   publishNow,
 } from "../../publishing/run-attempts.ts";
 import { NOT_ATTEMPTED } from "../../store/settle.ts";
-import type { NewEvent, PostRecord, TargetRecord } from "../../store/types.ts";
+import type { MediaRef, NewEvent, PostRecord, TargetRecord } from "../../store/types.ts";
 import { adaptText } from "../../text/adapt.ts";
 import { startOfMonth } from "../../time/month.ts";
 import type { Caller, ServiceDeps } from "../context.ts";
@@ -33,7 +34,21 @@ export interface PostInput {
   caption?: string;
   captions?: Partial<Record<NetworkId, string>>;
   platforms: readonly string[];
-  media?: string | null;
+  media?: PostMediaInput | null;
+}
+
+/** `media` as a request gives it: one reference, or a list of items (decisions.md "Rich posts"). */
+export type PostMediaInput = NonNullable<CreatePostBody["media"]>;
+
+/** The media of a request as stored: each item's reference (URL or med_ id) and alt text, in order. */
+export function mediaRefs(media: PostMediaInput | null | undefined): MediaRef[] {
+  if (media === undefined || media === null) return [];
+  const items = typeof media === "string" ? [media] : media;
+  return items.map((item) => {
+    if (typeof item === "string") return { ref: item };
+    const ref = "url" in item ? item.url : item.id;
+    return item.alt === undefined ? { ref } : { ref, alt: item.alt };
+  });
 }
 
 /**
@@ -48,7 +63,8 @@ export async function checkPostContent(
   const platforms = await resolvePlatforms(deps, caller, input.platforms);
   const caption = input.caption ?? "";
   const captions = overridesFor(platforms, input.captions);
-  const media = input.media ?? null;
+  // TODO(rich posts): every item is checked and kept; until then the first is the post's media.
+  const media = mediaRefs(input.media)[0]?.ref ?? null;
   // Empty when no targeted network has text: an override counts for its network only.
   const hasText = platforms.some((p) => textOf({ caption, captions }, p).trim() !== "");
   if (!hasText && media === null) {

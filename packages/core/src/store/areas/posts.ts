@@ -1,5 +1,6 @@
 import type { NetworkId } from "../../contract/networks.ts";
 import type { PostStatus } from "../../contract/resources.ts";
+import type { NetworkOptions, Poll } from "../../contract/rich.ts";
 import type { Effects } from "./effects.ts";
 import type { KeyMode } from "./keys.ts";
 import type { TargetMetrics, TargetRecord } from "./targets.ts";
@@ -19,16 +20,46 @@ export interface PostRecord {
    * Absent when there is none (a store hands back no empty object).
    */
   captions?: Partial<Record<NetworkId, string>>;
+  /**
+   * What a rich post adds (decisions.md "Rich posts"): the media list with alt text, the thread's
+   * further parts, the first comment, the poll, the per-network options and `split`. Absent when the
+   * post uses none of them (a store hands back no empty object). `media` above stays the first item's
+   * reference, so what reads only it (has_media, the one-media publish) is unchanged.
+   */
+  rich?: RichContent;
   scheduled_at: number | null;
   published_at: number | null;
   created_at: number;
+}
+
+/** One media item as stored: the URL or med_ id as given, and its alt text. */
+export interface MediaRef {
+  ref: string;
+  alt?: string;
+}
+
+/** A thread's further part as stored: its text (and texts per network) and media. */
+export interface PartContent {
+  caption: string;
+  captions?: Partial<Record<NetworkId, string>>;
+  media?: MediaRef[];
+}
+
+export interface RichContent {
+  /** Every media item in order, when there is more than one or any has alt text. */
+  media?: MediaRef[];
+  thread?: PartContent[];
+  first_comment?: string;
+  poll?: Poll;
+  options?: NetworkOptions;
+  split?: "thread";
 }
 
 /** What transitionPost may change: the status and times, and what an edit changes. */
 export type PostPatch = Partial<
   Pick<
     PostRecord,
-    "status" | "scheduled_at" | "published_at" | "caption" | "captions" | "platforms" | "media"
+    "status" | "scheduled_at" | "published_at" | "caption" | "captions" | "platforms" | "media" | "rich"
   >
 >;
 

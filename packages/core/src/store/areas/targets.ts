@@ -2,7 +2,7 @@ import type { NetworkId } from "../../contract/networks.ts";
 import type { TargetStatus } from "../../contract/resources.ts";
 import type { Effects } from "./effects.ts";
 import type { KeyMode } from "./keys.ts";
-import type { PostRecord } from "./posts.ts";
+import type { MediaRef, PostRecord } from "./posts.ts";
 
 export interface TargetRecord {
   post_id: string;
@@ -46,10 +46,34 @@ export interface TargetRecord {
    * Null when no step was saved. Not secret: ids the network handed out, never tokens.
    */
   publish_step: string | null;
+  /**
+   * Rich posts: each message this network gets (one, or a thread's parts) with its outcome, the first
+   * comment's outcome, and notes on what was adapted. Absent on a target written before rich posts
+   * (it then has one part: `text`, with the target's status and permalink).
+   */
+  parts?: PartRecord[];
+  first_comment?: FirstCommentRecord | null;
+  notes?: string[];
   /** When the network's figures are read next (live posts); null when no read is planned. */
   metrics_due_at: number | null;
   /** Figures read so far: the next read's place on the decaying schedule. */
   metrics_reads: number;
+}
+
+/** One message of a target: its text and media as this network gets them, and what became of it. */
+export interface PartRecord {
+  text: string;
+  media: MediaRef[];
+  status: "pending" | "published" | "failed";
+  remote_id: string | null;
+  permalink: string | null;
+}
+
+export interface FirstCommentRecord {
+  text: string;
+  status: "pending" | "published" | "failed" | "not_carried";
+  permalink: string | null;
+  error: string | null;
 }
 
 /** A target with the post it belongs to: what the publishing and metrics workers claim. */
