@@ -45,7 +45,9 @@ export function carriesTable(): string {
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => `| ${r.map((cell, i) => cell.padEnd(widths[i]!)).join(" | ")} |`;
-  return [line(rows[0]!), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...rows.slice(1).map(line)].join(
-    "\n",
-  );
+  return [
+    line(rows[0]!),
+    `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`,
+    ...rows.slice(1).map(line),
+  ].join("\n");
 }
