@@ -9,6 +9,7 @@ import {
   publishThread,
   type SentPart,
 } from "@socialpub/core";
+import { pollQuestion } from "../common/poll-question.ts";
 import type { WaitGate } from "../common/wait-gate.ts";
 import { type BotApiConfig, type BotApiParams, callBotApi } from "./bot-api.ts";
 import { telegramPermalink } from "./permalink.ts";
@@ -170,19 +171,6 @@ function pollRequest(chatId: number, question: string, poll: PollInput, extras: 
   };
 }
 
-/**
- * A poll's question when the text is longer than a question may be: its first line, cut at a word
- * before 300 characters with "…" (the whole text goes just before, as its own message).
- */
-export function questionOf(text: string): string {
-  const line = text.trim().split("\n", 1)[0]!.trim();
-  const chars = [...line];
-  if (chars.length <= MAX_POLL_QUESTION) return line;
-  const cut = chars.slice(0, MAX_POLL_QUESTION - 1).join("");
-  const space = cut.search(/\s\S*$/);
-  return `${(space > MAX_POLL_QUESTION / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
-}
-
 /** The message a later message replies to: a part's own id, or its last message's (the poll after its text). */
 function replyTarget(part: SentPart): number {
   if (part.ref) {
@@ -270,7 +258,7 @@ export async function publishTelegram(
       lead = (await call(method, params)).message_id;
       await part.saveStep({ [POLL_LEAD]: lead });
     }
-    const question = questionOf(text);
+    const question = pollQuestion(text, MAX_POLL_QUESTION);
     const message = await call(
       "sendPoll",
       pollRequest(chat.id, question, poll!, { ...extras, replyTo: lead }),

@@ -1,8 +1,8 @@
 import { NETWORK_RULES, type PublishInput, THREAD_KEYS } from "@socialpub/core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { pollQuestion } from "../../src/common/poll-question.ts";
 import { telegramAdapter } from "../../src/index.ts";
 import { TelegramFake } from "../../src/telegram/fake/server.ts";
-import { questionOf } from "../../src/telegram/publish.ts";
 import { fakeNetwork } from "../helpers/fake-network.ts";
 import { losingFetch } from "../helpers/losing-fetch.ts";
 import { contextOf, fileOf, postOf, sessionOf } from "../helpers/session.ts";
@@ -251,10 +251,10 @@ describe("polls", () => {
   });
 
   it("cuts a long first line into a question of at most 300 characters at a word", () => {
-    const question = questionOf(`${"word ".repeat(100)}\nmore`);
+    const question = pollQuestion(`${"word ".repeat(100)}\nmore`, 300);
     expect([...question].length).toBeLessThanOrEqual(300);
     expect(question).toMatch(/word…$/);
-    expect(questionOf("  Short one  \nrest")).toBe("Short one");
+    expect(pollQuestion("  Short one  \nrest", 300)).toBe("Short one");
   });
 
   it("replies to the poll with the next part and the first comment", async () => {
