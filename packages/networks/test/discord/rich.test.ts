@@ -177,6 +177,31 @@ describe("forum channels", () => {
     ]);
   });
 
+  it("resumes a forum post inside the thread its first message opened", async () => {
+    const { webhook, session } = await connected({ forum: true });
+    const post = withSteps(
+      rich("Opening", { thread: [{ text: "Later", media: [] }], options: { thread_name: "Resumed" } }),
+    );
+    let sends = 0;
+    const cut = discordAdapter({
+      apiUrl: fake.url,
+      fetch: async (input, init) => {
+        if (init?.method === "POST" && ++sends === 2) {
+          throw new TypeError("fetch failed", { cause: { code: "ECONNREFUSED" } });
+        }
+        return fetch(input, init);
+      },
+    });
+    expect((await failure(() => cut.publish(session, post.post))).message).toMatch(/^part 2 of 2: /);
+    await adapter.publish(session, post.resumed());
+    const thread = fake.threads().find((t) => t.parentId === webhook.channelId);
+    expect(fake.threads().filter((t) => t.parentId === webhook.channelId)).toHaveLength(1);
+    expect(fake.messages(webhook.id).map((m) => [m.content, m.channelId])).toEqual([
+      ["Opening", thread!.id],
+      ["Later", thread!.id],
+    ]);
+  });
+
   it("says what to fix: a forum webhook without thread_name, thread_name on a text channel", async () => {
     const forum = await connected({ forum: true });
     const untitled = await failure(() => adapter.publish(forum.session, postOf("No title")));
