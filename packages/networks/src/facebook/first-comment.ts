@@ -23,7 +23,7 @@ import { publishFacebook } from "./publish.ts";
 /** How far before the attempt a found post may be dated (clocks apart). */
 const CLOCK_SLACK_MS = 5 * 60_000;
 
-export function publishFacebookRich(
+export async function publishFacebookRich(
   api: FacebookApiConfig,
   account: AccountSession,
   post: PublishInput,
