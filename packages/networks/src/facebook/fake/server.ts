@@ -76,8 +76,8 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
   readonly posts: FacebookFakePost[] = [];
   readonly unpublishedPhotos: FacebookFakeUnpublished[] = [];
   readonly comments: FacebookFakeComment[] = [];
-  /** Page tokens: which Page, and the user whose grant they hang on. */
-  readonly pageTokens = new Map<string, { pageId: string; userId: string }>();
+  /** Page tokens: which Page, the user whose grant they hang on, and the permissions that grant gave. */
+  readonly pageTokens = new Map<string, { pageId: string; userId: string; scopes: readonly string[] }>();
   /** Lifetime of long-lived user tokens issued from now on (Meta: 60 days). */
   longLivedSeconds = 60 * DAY_SECONDS;
   /** The query of every read of a Page's posts (GET /{page-id}/posts), in order. */
@@ -164,7 +164,7 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
       const user = this.users.get(grant.userId)!;
       const data = user.pages.map((p) => {
         const pageToken = `EAAP${randomBytes(24).toString("base64url")}`;
-        this.pageTokens.set(pageToken, { pageId: p.id, userId: user.id });
+        this.pageTokens.set(pageToken, { pageId: p.id, userId: user.id, scopes: grant.scopes });
         return {
           id: p.id,
           name: p.name,
@@ -291,7 +291,7 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
     const page = this.pageTokens.get(token);
     const grant = page && this.oauth.grants.find((g) => g.userId === page.userId && !g.revoked);
     if (!page || !grant) return invalidToken();
-    if (!grant.scopes.includes("pages_manage_engagement"))
+    if (!page.scopes.includes("pages_manage_engagement"))
       return graphError(
         403,
         200,
