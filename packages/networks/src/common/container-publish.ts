@@ -75,7 +75,9 @@ export async function publishThroughContainer(
   }
   if (!container) {
     madeAt = graph.now();
-    const params = flow.items ? { ...flow.params, children: await makeItems(flow, post.signal) } : flow.params;
+    const params = flow.items
+      ? { ...flow.params, children: await makeItems(flow, post.signal) }
+      : flow.params;
     // A container publishes nothing: one whose answer was lost is simply made again.
     const made = await metaCall(graph, flow.token, "POST", flow.createPath, params, post.signal, true);
     if (typeof made.id !== "string") {

@@ -429,11 +429,20 @@ export class MetaFake {
     }
     if (first === user.id && edge === "replies" && this.shape.replies && request.method === "GET") {
       if (!known.scopes.includes(this.shape.replies.readScope))
-        return graphError(403, 10, `Application does not have permission for this action (${this.shape.replies.readScope})`);
+        return graphError(
+          403,
+          10,
+          `Application does not have permission for this action (${this.shape.replies.readScope})`,
+        );
       this.listings.push(Object.fromEntries(q));
       return this.#listing(user, q, (p) => Boolean(p.replyTo), `${user.id}/replies`);
     }
-    if (edge === "comments" && segments.length === 2 && this.shape.commentsScope && request.method === "POST") {
+    if (
+      edge === "comments" &&
+      segments.length === 2 &&
+      this.shape.commentsScope &&
+      request.method === "POST"
+    ) {
       const post = this.posts.find((p) => p.id === first);
       if (post) return this.#comment(known, post, form());
     }
@@ -557,7 +566,8 @@ export class MetaFake {
     const { shape } = this;
     const carouselItem = form.get("is_carousel_item") === "true";
     const mediaType =
-      form.get("media_type") ?? (form.get("video_url") ? shape.videoType : form.get("children") ? "" : "IMAGE");
+      form.get("media_type") ??
+      (form.get("video_url") ? shape.videoType : form.get("children") ? "" : "IMAGE");
     const text = form.get(shape.textField) ?? "";
     const mediaUrl = form.get("image_url") ?? form.get("video_url");
     const alt = form.get("alt_text");
@@ -568,7 +578,11 @@ export class MetaFake {
       return graphError(400, 100, "The parameter image_url or video_url is required.");
     const video = mediaType === shape.videoType || (carouselItem && mediaType === "VIDEO");
     if (mediaType !== "TEXT" && mediaType !== "IMAGE" && !video)
-      return graphError(400, 100, `The parameter media_type must be one of the documented values, not ${mediaType}.`);
+      return graphError(
+        400,
+        100,
+        `The parameter media_type must be one of the documented values, not ${mediaType}.`,
+      );
     if (carouselItem && mediaType === "TEXT")
       return graphError(400, 100, "A carousel item must be an IMAGE or a VIDEO.");
     if (alt !== null) {
@@ -610,7 +624,10 @@ export class MetaFake {
 
   #container(
     user: MetaFakeUser,
-    made: Pick<MetaFakeContainer, "mediaType" | "text" | "mediaUrl" | "carouselItem" | "alt" | "replyTo" | "poll" | "children">,
+    made: Pick<
+      MetaFakeContainer,
+      "mediaType" | "text" | "mediaUrl" | "carouselItem" | "alt" | "replyTo" | "poll" | "children"
+    >,
   ): FakeAnswer {
     const container: MetaFakeContainer = {
       id: String(this.#nextId++),
@@ -638,16 +655,23 @@ export class MetaFake {
     for (const id of ids) {
       const child = this.containers.get(id);
       if (!child || child.userId !== user.id || !child.carouselItem)
-        return graphError(400, 100, `Invalid parameter: ${id} is not a carousel item of this account.`, 2207001);
+        return graphError(
+          400,
+          100,
+          `Invalid parameter: ${id} is not a carousel item of this account.`,
+          2207001,
+        );
       if (child.usedBy) return graphError(400, 100, `The carousel item ${id} was already used.`, 2207001);
       if (child.status !== "FINISHED")
         return graphError(400, 9007, `The carousel item ${id} is not ready (${child.status}).`, 2207027);
       children.push(child);
     }
-    if (form.has("alt_text")) return graphError(400, 100, "alt_text goes on each carousel item, not the carousel.");
+    if (form.has("alt_text"))
+      return graphError(400, 100, "alt_text goes on each carousel item, not the carousel.");
     const replyTo = this.#replyTarget(token, form);
     if (replyTo && "status" in replyTo) return replyTo;
-    if (form.has("poll_attachment")) return graphError(400, 100, "A poll can only be attached to a TEXT post.");
+    if (form.has("poll_attachment"))
+      return graphError(400, 100, "A poll can only be attached to a TEXT post.");
     const limit = this.shape.name === "Threads" ? 500 : 2200;
     if ([...text].length > limit) return graphError(400, 100, `The text is longer than ${limit} characters.`);
     const answer = this.#container(user, {

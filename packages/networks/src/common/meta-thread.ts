@@ -38,7 +38,10 @@ export interface ContainerThread {
   comment?(text: string, root: SentPart): Promise<SentPart>;
 }
 
-export async function publishContainerPost(thread: ContainerThread, post: PublishInput): Promise<PublishedPost> {
+export async function publishContainerPost(
+  thread: ContainerThread,
+  post: PublishInput,
+): Promise<PublishedPost> {
   const first: ContainerPart = { index: 0, text: post.text, media: post.media };
   if ((post.thread?.length ?? 0) === 0 && !post.firstComment) {
     return publishThroughContainer(thread.flowFor(first, null), post);

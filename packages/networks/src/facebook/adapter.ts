@@ -8,9 +8,9 @@ import {
 import { type FacebookApiConfig, GRAPH_VERSION } from "./api.ts";
 import { facebookDescription } from "./describe.ts";
 import { findFacebookPost } from "./find-published.ts";
+import { publishFacebookRich } from "./first-comment.ts";
 import { readFacebookMetrics } from "./metrics.ts";
 import { FACEBOOK_DEFAULT_SCOPES, facebookOAuth } from "./oauth.ts";
-import { publishFacebookRich } from "./first-comment.ts";
 import { FACEBOOK_MAX_VIDEO_BYTES } from "./video.ts";
 
 export const FACEBOOK_API_URL = "https://graph.facebook.com";

@@ -91,7 +91,9 @@ async function publishPhotos(
       `Facebook: this server attaches at most ${FACEBOOK_MAX_PHOTOS} photos to one post; the post has ${post.media.length}.`,
     );
   }
-  const images = post.media.map((file) => checkedImage(file, "several media in one Facebook post must all be photos"));
+  const images = post.media.map((file) =>
+    checkedImage(file, "several media in one Facebook post must all be photos"),
+  );
   const ids: string[] = [];
   for (const image of images) {
     const uploaded = (await graphCall(
@@ -110,7 +112,7 @@ async function publishPhotos(
     ids.push(uploaded.id);
   }
   const form = new URLSearchParams({ message: post.text });
-  ids.forEach((id, i) => form.set(`attached_media[${i}]`, JSON.stringify({ media_fbid: id })));
+  for (const [i, id] of ids.entries()) form.set(`attached_media[${i}]`, JSON.stringify({ media_fbid: id }));
   const answer = (await graphCall(api, token, "POST", `/${page}/feed`, form, post.signal)) as {
     id?: string;
   } | null;

@@ -49,7 +49,8 @@ export function instagramContainer(post: Pick<ContainerPart, "text" | "media">):
     );
   }
   if (media.length === 1) {
-    if (IMAGE.test(file.contentType)) return { params: { image_url: file.url, caption: text, ...altOf(file) } };
+    if (IMAGE.test(file.contentType))
+      return { params: { image_url: file.url, caption: text, ...altOf(file) } };
     if (VIDEO.test(file.contentType))
       return { params: { media_type: "REELS", video_url: file.url, caption: text } };
     throw unsupported(file);

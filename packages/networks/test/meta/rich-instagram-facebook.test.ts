@@ -67,12 +67,19 @@ describe("Instagram: rich posts", () => {
     expect(posts).toHaveLength(1);
     expect(published).toEqual({ id: posts[0]!.id, permalink: posts[0]!.permalink });
     expect(posts[0]!.mediaType).toBe("CAROUSEL");
-    expect(posts[0]!.children).toEqual(files.map((f) => ({ mediaType: "IMAGE", mediaUrl: f.url, alt: f.alt })));
+    expect(posts[0]!.children).toEqual(
+      files.map((f) => ({ mediaType: "IMAGE", mediaUrl: f.url, alt: f.alt })),
+    );
   });
 
   it("puts a video in a carousel as a VIDEO item, without alt text (Instagram takes it on images only)", async () => {
     const account = await connect();
-    const clip: MediaFile = { ...image(mediaUrl, "clip"), contentType: "video/mp4", url: `${mediaUrl}/clip.mp4`, alt: "A clip" };
+    const clip: MediaFile = {
+      ...image(mediaUrl, "clip"),
+      contentType: "video/mp4",
+      url: `${mediaUrl}/clip.mp4`,
+      alt: "A clip",
+    };
     await adapterWith().publish(account, postOf("Mixed carousel", [image(mediaUrl, "m0", "Still"), clip]));
     const [post] = fake.postsOf(user).filter((p) => p.text === "Mixed carousel");
     expect(post!.children).toEqual([
@@ -89,7 +96,11 @@ describe("Instagram: rich posts", () => {
     });
     const comments = fake.comments.filter((c) => c.mediaId === published.id);
     expect(comments.map((c) => c.text)).toEqual(["Link in bio: https://example.com/shop"]);
-    expect(published.firstComment).toEqual({ status: "published", permalink: published.permalink, error: null });
+    expect(published.firstComment).toEqual({
+      status: "published",
+      permalink: published.permalink,
+      error: null,
+    });
   });
 
   it("without instagram_business_manage_comments the post stands and the comment is said to have failed", async () => {
@@ -118,7 +129,9 @@ describe("Instagram: rich posts", () => {
     const item = async () => (await call({ image_url: `${mediaUrl}/x.png`, is_carousel_item: "true" })).id!;
     const eleven = await Promise.all(Array.from({ length: 11 }, item));
     expect(await call({ media_type: "CAROUSEL", children: eleven.join(",") })).toHaveProperty("error");
-    expect(await call({ media_type: "CAROUSEL", children: eleven.slice(0, 10).join(",") })).toHaveProperty("id");
+    expect(await call({ media_type: "CAROUSEL", children: eleven.slice(0, 10).join(",") })).toHaveProperty(
+      "id",
+    );
     expect(
       await call({ media_type: "REELS", video_url: `${mediaUrl}/r.mp4`, alt_text: "A reel" }),
     ).toHaveProperty("error");
@@ -154,12 +167,19 @@ describe("Facebook: rich posts", () => {
     expect(published.id).toBe(posts[0]!.id);
     expect(posts[0]!.photos?.map((p) => p.alt)).toEqual(ALTS);
     // Each photo was uploaded unpublished and attached to that one post.
-    expect(fake.unpublishedPhotos.slice(-3).map((p) => p.attachedTo)).toEqual([published.id, published.id, published.id]);
+    expect(fake.unpublishedPhotos.slice(-3).map((p) => p.attachedTo)).toEqual([
+      published.id,
+      published.id,
+      published.id,
+    ]);
   });
 
   it("publishes one photo with its alt text", async () => {
     const account = await connect();
-    await adapterWith().publish(account, postOf("One photo", [image("https://media.example.com", "o", "A lighthouse")]));
+    await adapterWith().publish(
+      account,
+      postOf("One photo", [image("https://media.example.com", "o", "A lighthouse")]),
+    );
     expect(fake.posts.find((p) => p.message === "One photo")?.photo?.alt).toBe("A lighthouse");
   });
 
@@ -171,13 +191,20 @@ describe("Facebook: rich posts", () => {
     });
     const comments = fake.comments.filter((c) => c.postId === published.id);
     expect(comments.map((c) => c.message)).toEqual(["Release notes: https://example.com/notes"]);
-    expect(published.firstComment).toEqual({ status: "published", permalink: comments[0]!.permalink, error: null });
+    expect(published.firstComment).toEqual({
+      status: "published",
+      permalink: comments[0]!.permalink,
+      error: null,
+    });
   });
 
   it("without pages_manage_engagement the post stands and the comment is said to have failed", async () => {
     const scopes = FACEBOOK_DEFAULT_SCOPES.filter((s) => s !== "pages_manage_engagement");
     const account = await connect(scopes);
-    const published = await adapterWith(scopes).publish(account, { ...postOf("No engagement"), firstComment: "Hi" });
+    const published = await adapterWith(scopes).publish(account, {
+      ...postOf("No engagement"),
+      firstComment: "Hi",
+    });
     expect(fake.posts.filter((p) => p.message === "No engagement")).toHaveLength(1);
     expect(fake.comments.filter((c) => c.postId === published.id)).toEqual([]);
     expect(published.firstComment).toMatchObject({ status: "failed", permalink: null });

@@ -96,16 +96,18 @@ describe("Threads: rich posts", () => {
   it("publishes three images as one carousel, in order, each with its alt text", async () => {
     const adapter = adapterWith();
     const text = "Three views of the launch";
-    const files = [image("a", "The rocket on the pad"), image("b", "Lift-off in smoke"), image("c", "A dot in the sky")];
+    const files = [
+      image("a", "The rocket on the pad"),
+      image("b", "Lift-off in smoke"),
+      image("c", "A dot in the sky"),
+    ];
     const published = await adapter.publish(account, postOf(text, files));
 
     const [post] = postsWith(text);
     expect(postsWith(text)).toHaveLength(1);
     expect(published).toEqual({ id: post!.id, permalink: post!.permalink });
     expect(post!.mediaType).toBe("CAROUSEL");
-    expect(post!.children).toEqual(
-      files.map((f) => ({ mediaType: "IMAGE", mediaUrl: f.url, alt: f.alt })),
-    );
+    expect(post!.children).toEqual(files.map((f) => ({ mediaType: "IMAGE", mediaUrl: f.url, alt: f.alt })));
   });
 
   it("publishes a single image with its alt text", async () => {
@@ -173,7 +175,9 @@ describe("Threads: rich posts", () => {
     // Part two's container is made by Threads, and its answer is lost (part one's went through).
     const start = makes();
     net.loseAnswer(/^POST \/v1\.0\/\d+\/threads$/, 1);
-    const lost = await adapterWith().publish(account, attempt()).catch((e: unknown) => e);
+    const lost = await adapterWith()
+      .publish(account, attempt())
+      .catch((e: unknown) => e);
     expect(lost).toBeInstanceOf(NetworkError);
     expect(makes() - start).toBe(2);
     const repliesRead = () => net.requests.filter((r) => /\/replies\?/.test(r)).length;
@@ -195,7 +199,11 @@ describe("Threads: rich posts", () => {
     const [comment] = postsWith("Notes: https://example.com/2.0");
     expect(comment!.replyTo).toBe(post!.id);
     expect(published.id).toBe(post!.id);
-    expect(published.firstComment).toEqual({ status: "published", permalink: comment!.permalink, error: null });
+    expect(published.firstComment).toEqual({
+      status: "published",
+      permalink: comment!.permalink,
+      error: null,
+    });
   });
 
   it("attaches a poll to a text post, its options in order", async () => {
@@ -249,7 +257,10 @@ describe("the Threads fake, as Threads documents it", () => {
       headers: { authorization: `Bearer ${token}` },
       body: new URLSearchParams(params),
     });
-    return { status: response.status, body: (await response.json()) as { id?: string; error?: { message: string } } };
+    return {
+      status: response.status,
+      body: (await response.json()) as { id?: string; error?: { message: string } },
+    };
   };
   const item = async () =>
     (await call({ media_type: "IMAGE", image_url: `${mediaUrl}/i.png`, is_carousel_item: "true" })).body.id!;

@@ -299,7 +299,8 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
         "(#200) This endpoint requires the 'pages_manage_engagement' permission",
       );
     const post = this.posts.find((p) => p.id === postId);
-    if (!post) return graphError(400, 100, "GraphMethodException", `Object with ID '${postId}' does not exist.`);
+    if (!post)
+      return graphError(400, 100, "GraphMethodException", `Object with ID '${postId}' does not exist.`);
     const message = new URLSearchParams(new TextDecoder().decode(request.body)).get("message") ?? "";
     if (message.trim() === "")
       return graphError(400, 100, "OAuthException", "(#100) Missing message or attachment");
