@@ -147,12 +147,14 @@ export async function publishXDirect(
   const threaded = texts.length > 1 || Boolean(post.firstComment);
   const first = found.parts[0];
   if (!threaded && first) return { ...first, parts: [first], found: 1 };
-  const step: PublishStep = {};
-  if (found.parts.length > 0) step[THREAD_KEYS.sent] = JSON.stringify(found.parts);
-  if (found.firstComment) {
-    step[THREAD_KEYS.comment] = "published";
-    step[THREAD_KEYS.commentPermalink] = found.firstComment.permalink;
-  }
+  // What was found, as publishThread's own step says it: those parts and the comment are not sent again.
+  const step: PublishStep = {
+    ...(found.parts.length > 0 && { [THREAD_KEYS.sent]: JSON.stringify(found.parts) }),
+    ...(found.firstComment && {
+      [THREAD_KEYS.comment]: "published",
+      [THREAD_KEYS.commentPermalink]: found.firstComment.permalink,
+    }),
+  };
   let saved: PublishStep | null = Object.keys(step).length > 0 ? step : null;
   const published = await publishXAs(api, { segmentBytes: options.segmentBytes ?? X_SEGMENT_BYTES }, poster, {
     postId: "x-direct",

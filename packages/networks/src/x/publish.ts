@@ -45,8 +45,8 @@ export function publishX(
 
 /**
  * Uploads the post's media — images in one request each (POST /2/media/upload), a video or an animated
- * GIF through the chunked upload, saved on the target so it resumes, each with its alt text
- * (POST /2/media/metadata) — then creates the post (POST /2/tweets) with their media ids, its poll and
+ * GIF through the chunked upload, saved on the target so it resumes, images and a GIF with their alt
+ * text (POST /2/media/metadata; X takes none for a video) — then creates the post (POST /2/tweets) with their media ids, its poll and
  * who may reply (options.x.reply_settings). An upload that fails leaves nothing posted, so its failure
  * is retried like any other; the post itself, once sent without an answer, has an unknown outcome.
  *
@@ -171,7 +171,8 @@ async function sendPart(
       segmentBytes: options.segmentBytes,
       post,
     });
-    await describeMedia(api, token, id, file, post.signal);
+    // X's media metadata takes alt text for images and GIFs only: a video's is not sent.
+    if (category === "tweet_gif") await describeMedia(api, token, id, file, post.signal);
     mediaIds.push(id);
     await markPosting(post, file, true, api.now());
   } else {

@@ -1,4 +1,5 @@
 import type { Credentials, PublishInput, PublishStep } from "@socialpub/core";
+import { SAMPLE_MP4 } from "@socialpub/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { xAdapter } from "../../src/index.ts";
 import { XFake, type XFakeUser } from "../../src/x/fake/server.ts";
@@ -87,6 +88,30 @@ describe("x adapter: rich posts", { timeout: 60_000 }, () => {
     const gifId = fake.posts.find((p) => p.id === looped.id)!.mediaIds[0]!;
     expect(fake.chunked.uploads.get(gifId)?.category).toBe("tweet_gif");
     expect(fake.alt.get(gifId)).toBe("A loop of the new dashboard");
+    expect(fake.specViolations).toEqual([]);
+  });
+
+  it("posts a video with alt text without it: X's media metadata takes alt text for images and GIFs only", async () => {
+    const bytes = new Uint8Array(40 * 1024).map((_, i) => i % 251);
+    bytes.set(SAMPLE_MP4, 0);
+    const clip = {
+      bytes,
+      contentType: "video/mp4",
+      filename: "clip.mp4",
+      url: "https://media.example.com/clip.mp4",
+      alt: "A demo",
+    };
+    const published = await adapter().publish(sessionOf(credentials), postOf(`A clip ${Date.now()}`, [clip]));
+    const videoId = fake.posts.find((p) => p.id === published.id)!.mediaIds[0]!;
+    expect(fake.chunked.uploads.get(videoId)?.category).toBe("tweet_video");
+    expect(fake.alt.has(videoId)).toBe(false);
+    // The fake refuses it as X documents: alt text on a video's upload is a 400.
+    const answer = await fetch(`${fake.url}/2/media/metadata`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${credentials.access_token}`, "content-type": "application/json" },
+      body: JSON.stringify({ id: videoId, metadata: { alt_text: { text: "A demo" } } }),
+    });
+    expect(answer.status).toBe(400);
     expect(fake.specViolations).toEqual([]);
   });
 

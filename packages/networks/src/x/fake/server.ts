@@ -447,6 +447,9 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
     const alt = metadata?.alt_text?.text;
     if (alt !== undefined && (typeof alt !== "string" || [...alt].length > ALT_MAX))
       return invalid(`metadata.alt_text.text must be text of at most ${ALT_MAX} characters.`);
+    // X's media metadata documents alt text for images and GIFs only.
+    if (alt !== undefined && this.chunked.uploads.get(id)?.category === "tweet_video")
+      return invalid("Alt text is supported for images and GIFs only.");
     if (typeof alt === "string") this.alt.set(id, alt);
     return {
       status: 200,
