@@ -370,7 +370,7 @@ describe("rich posts: the node's fields", () => {
 
   it("shows a network's options on Create when that network is picked, or when Networks is an expression", () => {
     const description = new SocialPublish().description;
-    const shown = (networks: unknown) =>
+    const shown = (networks: string | string[]) =>
       NodeHelpers.displayParameter(
         { resource: "post", operation: "create", networks },
         field("create", "youtubeOptions"),

@@ -181,7 +181,7 @@ function partMedia(media: unknown, alt: unknown, where: string, fail: Fail): Arr
         .split(/\r?\n/)
         .map((line) => line.trim());
   const named = refs.filter((ref) => ref !== "");
-  while (alts.length > 0 && alts.at(-1) === "") alts.pop();
+  while (alts.length > 0 && alts[alts.length - 1] === "") alts.pop();
   if (alts.length > named.length) {
     fail(
       `${where} has ${alts.length} lines of alt text for ${named.length} media`,
