@@ -1,12 +1,13 @@
 /**
- * One attempt at publishing a thread, as the publishing worker makes it, on a SQLite file and against a
- * network that threads by replies (`threadNetwork` in thread-network.ts): the first run stores the
- * post and begins its attempt; a later run (`resume`) recovers what a killed run left in flight, as a
- * server does when it starts, and claims it again. Each part goes through `publishThread`, which saves
+ * One attempt at publishing a thread, as the publishing worker makes it, on a SQLite file or a
+ * PostgreSQL database and against a network that threads by replies (`threadNetwork` in
+ * thread-kill-case.ts): the first run stores the post and begins its attempt; a later run (`resume`)
+ * recovers what a killed run left in flight, as a server does when it starts (SQLite) or as another
+ * instance takes a post over once its lease has run out (PostgreSQL), and claims it again. Each part goes through `publishThread`, which saves
  * its progress on the target with `saveTargetStep`. Once the thread is out the outcome is written with
  * `finishTargets`, and the process prints `published`.
  *
- *   node thread-publisher.ts <database> <network url> start|resume [kill]
+ *   node thread-publisher.ts <database file or postgres:// URL> <network url> start|resume [kill]
  *
  * `kill` makes the process SIGKILL itself at an exact point: `save:<n>` just after the n-th step it
  * saved has committed, or `answer:<i>` once the network has answered for part i (1-based) and before
@@ -21,6 +22,7 @@ import {
   type SentPart,
   type TargetRecord,
 } from "@socialpub/core/service";
+import { openPostgresStore } from "../../src/store/postgres/postgres-store.ts";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.ts";
 
 const [database, network, mode, kill = ""] = process.argv.slice(2);
@@ -37,7 +39,9 @@ const die = (where: string): Promise<never> => {
   return new Promise(() => {});
 };
 
-const store = openSqliteStore(database);
+const store = database.startsWith("postgres")
+  ? await openPostgresStore(database, { poolSize: 2 })
+  : openSqliteStore(database);
 const now = Date.now();
 let target: TargetRecord;
 let post: PostRecord;
@@ -87,9 +91,17 @@ if (mode === "start") {
   ]);
   [target] = (await store.beginTargetAttempts(post.id, ["telegram"], now)) as [TargetRecord];
 } else {
-  // What a server does when it starts: attempts left in flight are of unknown outcome, and due now.
-  await store.releaseInterruptedTargets(now + 1, now);
-  const [claimed] = await store.claimDueTargets(now, 10);
+  let at = now;
+  if (store.shared) {
+    // Another instance, once the killed one's lease has run out: it takes the post over, and the
+    // attempts left in flight are of unknown outcome, due at once.
+    at = now + 24 * 60 * 60 * 1000;
+    await store.claimDuePosts(at, 10);
+  } else {
+    // What a server does when it starts: attempts left in flight are of unknown outcome, and due now.
+    await store.releaseInterruptedTargets(now + 1, now);
+  }
+  const [claimed] = await store.claimDueTargets(at, 10);
   if (!claimed) throw new Error("nothing to resume");
   ({ post, target } = claimed);
 }
