@@ -117,6 +117,11 @@ export async function transitionPost(
   if (patch.platforms !== undefined) post.platforms = copy(patch.platforms);
   if (patch.media !== undefined) post.media = patch.media;
   if (patch.captions !== undefined) setCaptions(post, patch.captions);
+  // As captions: an empty object removes what a rich post added.
+  if (patch.rich !== undefined) {
+    if (Object.keys(patch.rich).length > 0) post.rich = copy(patch.rich);
+    else delete post.rich;
+  }
   if (targets) db.targets.set(id, copy(targets));
   db.writeEffects(typeof effects === "function" ? effects(copy(post)) : effects);
   return copy(post);

@@ -168,6 +168,10 @@ export function textTests(h: Harness): void {
           likes: 0,
           comments: 0,
           shares: 0,
+          parts: [{ text: "Soon", status: "pending", permalink: null }],
+          media: [],
+          first_comment: null,
+          notes: [],
         },
       ]);
     });
