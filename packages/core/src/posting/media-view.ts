@@ -1,5 +1,6 @@
 import type { ContentMedia } from "../contract/rich.ts";
 import { mediaTypeOfUrl } from "../contract/media-kinds.ts";
+import type { MediaFile } from "../networks/adapter.ts";
 import type { MediaRecord, MediaRef } from "../store/types.ts";
 
 /** Reads one of the user's uploads (store.getMedia). */
@@ -30,4 +31,23 @@ export async function viewMedia(
     );
   }
   return out;
+}
+
+/**
+ * Media items described without their bytes, for an adapter that sends nothing out (the sandbox): the
+ * URL, the type where it can be told (else application/octet-stream) and the alt text.
+ */
+export async function describedMedia(
+  getMedia: MediaLookup,
+  userId: string,
+  refs: readonly MediaRef[],
+): Promise<MediaFile[]> {
+  const viewed = await viewMedia(getMedia, userId, refs);
+  return viewed.map((m, i) => ({
+    bytes: new Uint8Array(0),
+    contentType: m.type ?? "application/octet-stream",
+    filename: `media-${i + 1}`,
+    url: m.url,
+    ...(m.alt !== null && { alt: m.alt }),
+  }));
 }

@@ -24,8 +24,13 @@ export function planTarget(post: PostRecord, platform: NetworkId): TargetPlan {
   const { parts, notes } = planParts(post, platform);
   const firstComment = planFirstComment(post, platform, notes);
   const poll = planPoll(post, platform, notes);
-  const options = post.rich?.options?.[platform as keyof NonNullable<NonNullable<PostRecord["rich"]>["options"]>];
-  return { parts, firstComment, poll, options, notes };
+  return { parts, firstComment, poll, options: optionsFor(post, platform), notes };
+}
+
+/** The post's options for `platform` (options for other networks are not its business). */
+export function optionsFor(post: PostRecord, platform: NetworkId): Readonly<Record<string, unknown>> | undefined {
+  const all: Partial<Record<string, Readonly<Record<string, unknown>>>> = post.rich?.options ?? {};
+  return all[platform];
 }
 
 /**
@@ -54,7 +59,7 @@ function planFirstComment(post: PostRecord, platform: NetworkId, notes: string[]
  * it runs a poll its own way (`outside: "noted"`: Threads' 24 hours, Telegram's open period of at most
  * 10 minutes), what does not fit is left to the network and noted.
  */
-function planPoll(post: PostRecord, platform: NetworkId, notes: string[]): PollInput | null {
+export function planPoll(post: PostRecord, platform: NetworkId, notes: string[] = []): PollInput | null {
   const poll = post.rich?.poll;
   const rule = NETWORK_RULES[platform];
   const bounds = rule.carries.poll;

@@ -92,11 +92,6 @@ function checkCarried(platforms: readonly NetworkId[], media: readonly CheckedMe
     const rule = NETWORK_RULES[platform];
     const c = rule.carries.media;
     const fix = `or remove ${platform} from platforms.`;
-    if (total > c.maxItems) {
-      throw badRequest(
-        `${platform} takes at most ${c.maxItems} media ${c.maxItems === 1 ? "item" : "items"} in one post (${of} ${total}): give fewer, ${fix}`,
-      );
-    }
     if (images > c.maxImages) {
       throw badRequest(
         c.maxImages === 0
@@ -107,6 +102,11 @@ function checkCarried(platforms: readonly NetworkId[], media: readonly CheckedMe
     if (videos > c.maxVideos) {
       throw badRequest(
         `${platform} takes at most ${c.maxVideos} ${c.maxVideos === 1 ? "video" : "videos"} in one post (${of} ${videos}): give fewer, ${fix}`,
+      );
+    }
+    if (total > c.maxItems) {
+      throw badRequest(
+        `${platform} takes at most ${c.maxItems} media ${c.maxItems === 1 ? "item" : "items"} in one post (${of} ${total}): give fewer, ${fix}`,
       );
     }
     if (!c.mixed && images > 0 && videos > 0) {

@@ -6,10 +6,11 @@ import {
   UpdatePostBody,
 } from "../../contract/requests.ts";
 import { DeleteResult, Post, PostList, PostValidation, TargetList } from "../../contract/resources.ts";
+import { PostContentView } from "../../contract/rich.ts";
 import { createPost } from "../handlers/create-post.ts";
 import { deletePost } from "../handlers/delete-post.ts";
 import { publishDraft } from "../handlers/publish-draft.ts";
-import { getPost, getPostTargets, listPosts } from "../handlers/read-posts.ts";
+import { getPost, getPostContent, getPostTargets, listPosts } from "../handlers/read-posts.ts";
 import { retryPost } from "../handlers/retry-post.ts";
 import { schedulePost } from "../handlers/schedule.ts";
 import { updatePost } from "../handlers/update-post.ts";
@@ -149,6 +150,19 @@ export const POST_ROUTES: readonly AnyRoute[] = [
     params: postId,
     responses: { 200: { description: "One entry per network.", schema: TargetList }, 404: notFound },
     handler: getPostTargets,
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/posts/{id}/content",
+    operationId: "getPostContent",
+    tag: "Posts",
+    summary: "The post's whole content as sent: media with alt text, thread, first comment, poll, options",
+    description:
+      "Extension. The post resource stays as the contract states it (has_media says whether any media is attached); this reads what was sent: caption, captions, media as [{url, type, alt}] (a med_ id as its upload's URL), the thread's parts, first_comment, poll, options and split (\"shorten\" unless \"thread\" was sent).",
+    auth: true,
+    params: postId,
+    responses: { 200: { description: "The post's content.", schema: PostContentView }, 404: notFound },
+    handler: getPostContent,
   }),
   defineRoute({
     method: "POST",
