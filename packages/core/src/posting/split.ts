@@ -19,8 +19,9 @@ const MIN_PART_SHARE = 0.5;
  * boundaries found, done again (at most a few times) only when the count of parts gains a digit.
  */
 export function splitText(text: string, limit: number, unit: LengthUnit): string[] {
-  if (measure(text, unit) <= limit) return [text];
+  if (unit !== "weighted" && text.length <= limit) return [text];
   const { offsets, sizes, count } = graphemeSizes(text, unit);
+  if (sizes[count - 1]! <= limit && measure(text, unit) <= limit) return [text];
   // The room left beside the numbers depends on how many digits the count has: guessed, and guessed
   // again with one more digit when the parts outnumber it.
   for (let digits = 1; digits < 8; digits++) {
@@ -31,8 +32,10 @@ export function splitText(text: string, limit: number, unit: LengthUnit): string
     return pieces.map((piece, i) => {
       const suffix = ` ${i + 1}/${pieces.length}`;
       const part = `${piece}${suffix}`;
-      // A cut can make an X URL weigh differently than inside the whole text: shortened to fit.
-      if (measure(part, unit) <= limit) return part;
+      // Graphemes and characters were counted exactly above. X weighs a URL as a whole, and a cut can
+      // make one weigh differently than inside the whole text (only where a "." or ":" is): measured
+      // again, and shortened to fit.
+      if (unit !== "weighted" || !/[.:]/.test(piece) || measure(part, unit) <= limit) return part;
       return `${truncate(piece, limit - measure(suffix, unit), unit)}${suffix}`;
     });
   }
@@ -47,7 +50,7 @@ function graphemeSizes(text: string, unit: LengthUnit) {
   let count = 1;
   let offset = 0;
   let used = 0;
-  for (const g of eachGrapheme(text)) {
+  for (const g of ASCII.test(text) ? asciiGraphemes(text) : eachGrapheme(text)) {
     used += weigh ? weigh(g, offset) : unit === "graphemes" || g.length === 1 ? 1 : measure(g, unit);
     offset += g.length;
     offsets[count] = offset;
@@ -109,4 +112,16 @@ function skipSpace(text: string, offsets: Uint32Array, count: number, i: number)
   let at = i;
   while (at < count - 1 && /\s/.test(text[offsets[at]!]!)) at++;
   return at;
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** The graphemes of an ASCII text: each character, but a CR LF pair, which is one. */
+function* asciiGraphemes(text: string): Generator<string> {
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "\r" && text[i + 1] === "\n") {
+      yield "\r\n";
+      i++;
+    } else yield text[i]!;
+  }
 }

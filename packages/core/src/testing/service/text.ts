@@ -137,6 +137,11 @@ export function textTests(h: Harness): void {
             "shares",
             "status",
             "text",
+            // Extensions (decisions.md "Rich posts").
+            "parts",
+            "media",
+            "first_comment",
+            "notes",
           ].sort(),
         );
         expect(target).toMatchObject({
