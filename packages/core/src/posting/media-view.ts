@@ -1,5 +1,5 @@
-import type { ContentMedia } from "../contract/rich.ts";
 import { mediaTypeOfUrl } from "../contract/media-kinds.ts";
+import type { ContentMedia } from "../contract/rich.ts";
 import type { MediaFile } from "../networks/adapter.ts";
 import type { MediaRecord, MediaRef } from "../store/types.ts";
 

@@ -38,7 +38,15 @@ export function planParts(post: PostRecord, platform: NetworkId): { parts: Plann
   if (thread.length === 0) {
     given = [first];
   } else if (rule.carries.threads === "joined") {
-    given = [{ text: [first, ...thread].map((p) => p.text.trim()).filter((t) => t !== "").join("\n\n"), media: first.media }];
+    given = [
+      {
+        text: [first, ...thread]
+          .map((p) => p.text.trim())
+          .filter((t) => t !== "")
+          .join("\n\n"),
+        media: first.media,
+      },
+    ];
     notes.push(`the thread's ${thread.length + 1} parts joined into one post: ${rule.name} takes no threads`);
     const dropped = thread.flatMap((p, i) => (p.media.length > 0 ? [i + 2] : []));
     if (dropped.length > 0) {
@@ -55,7 +63,7 @@ export function planParts(post: PostRecord, platform: NetworkId): { parts: Plann
     const where = given.length > 1 ? `part ${i + 1}: ` : "";
     if (split && measure(part.text, rule.lengthUnit) > limit) {
       const pieces = splitText(part.text, limit, rule.lengthUnit);
-      pieces.forEach((text, j) => parts.push({ text, media: j === 0 ? part.media : [] }));
+      for (const [j, text] of pieces.entries()) parts.push({ text, media: j === 0 ? part.media : [] });
       notes.push(
         `${where}text split into ${pieces.length} parts to fit the ${rule.name} limit of ${limit.toLocaleString("en-US")}${withMedia(platform, hasMedia)}`,
       );
@@ -66,7 +74,11 @@ export function planParts(post: PostRecord, platform: NetworkId): { parts: Plann
     if (text.trim() === "" && hasMedia) notes.push(`${where}no text: the media is posted alone`);
     parts.push({ text, media: part.media });
   }
-  if (rule.carries.threads === "joined" && post.rich?.split === "thread" && parts[0]!.text !== given[0]!.text) {
+  if (
+    rule.carries.threads === "joined" &&
+    post.rich?.split === "thread" &&
+    parts[0]!.text !== given[0]!.text
+  ) {
     notes.push(`split: "thread" does not apply: ${rule.name} takes no threads, so the text was shortened`);
   }
   if (!rule.carries.alt && parts.some((p) => p.media.some((m) => m.alt !== undefined))) {

@@ -28,7 +28,10 @@ export function planTarget(post: PostRecord, platform: NetworkId): TargetPlan {
 }
 
 /** The post's options for `platform` (options for other networks are not its business). */
-export function optionsFor(post: PostRecord, platform: NetworkId): Readonly<Record<string, unknown>> | undefined {
+export function optionsFor(
+  post: PostRecord,
+  platform: NetworkId,
+): Readonly<Record<string, unknown>> | undefined {
   const all: Partial<Record<string, Readonly<Record<string, unknown>>>> = post.rich?.options ?? {};
   return all[platform];
 }
@@ -66,12 +69,16 @@ export function planPoll(post: PostRecord, platform: NetworkId, notes: string[] 
   if (!poll || !bounds) return null;
   let options = poll.options;
   if (options.length > bounds.maxOptions) {
-    notes.push(`poll options after the first ${bounds.maxOptions} not carried: ${rule.name} takes ${bounds.maxOptions}`);
+    notes.push(
+      `poll options after the first ${bounds.maxOptions} not carried: ${rule.name} takes ${bounds.maxOptions}`,
+    );
     options = options.slice(0, bounds.maxOptions);
   }
   options = options.map((option, i) => {
     if ([...option].length <= bounds.optionMaxLength) return option;
-    notes.push(`poll option ${i + 1} shortened to fit the ${rule.name} limit of ${bounds.optionMaxLength} characters`);
+    notes.push(
+      `poll option ${i + 1} shortened to fit the ${rule.name} limit of ${bounds.optionMaxLength} characters`,
+    );
     return adaptOption(option, bounds.optionMaxLength);
   });
   const minutes = poll.duration_minutes;
@@ -89,5 +96,8 @@ export function planPoll(post: PostRecord, platform: NetworkId, notes: string[] 
 }
 
 function adaptOption(option: string, max: number): string {
-  return `${[...option].slice(0, max - 1).join("").trimEnd()}…`;
+  return `${[...option]
+    .slice(0, max - 1)
+    .join("")
+    .trimEnd()}…`;
 }

@@ -50,7 +50,7 @@ function graphemeSizes(text: string, unit: LengthUnit) {
   let count = 1;
   let offset = 0;
   let used = 0;
-  for (const g of ASCII.test(text) ? asciiGraphemes(text) : eachGrapheme(text)) {
+  for (const g of isAscii(text) ? asciiGraphemes(text) : eachGrapheme(text)) {
     used += weigh ? weigh(g, offset) : unit === "graphemes" || g.length === 1 ? 1 : measure(g, unit);
     offset += g.length;
     offsets[count] = offset;
@@ -114,7 +114,11 @@ function skipSpace(text: string, offsets: Uint32Array, count: number, i: number)
   return at;
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+/** True when every character is ASCII (below U+0080). */
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
 
 /** The graphemes of an ASCII text: each character, but a CR LF pair, which is one. */
 function* asciiGraphemes(text: string): Generator<string> {

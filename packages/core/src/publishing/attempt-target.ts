@@ -26,8 +26,8 @@ import { AccountCredentials } from "./account-credentials.ts";
 import { fetchPostMedia } from "./fetch-media.ts";
 import { pacedUntil } from "./pacing.ts";
 import { PublishSteps } from "./publish-steps.ts";
-import { sentParts } from "./thread.ts";
 import { nextAttemptAt } from "./retry-policy.ts";
+import { sentParts } from "./thread.ts";
 
 /** Reads the account a post has on a network; null when none is connected. */
 export type AccountReader = (platform: NetworkId) => Promise<AccountRecord | null>;
@@ -364,7 +364,11 @@ async function failure(
 
 /** The messages this target sends: its planned parts, or (a target from before rich posts) its text. */
 function partsOf(post: PostRecord, target: TargetRecord): { text: string; media: readonly MediaRef[] }[] {
-  return target.parts?.map((p) => ({ text: p.text, media: p.media })) ?? [{ text: target.text, media: postMedia(post) }];
+  return (
+    target.parts?.map((p) => ({ text: p.text, media: p.media })) ?? [
+      { text: target.text, media: postMedia(post) },
+    ]
+  );
 }
 
 /** Every part published, with the id and link the network gave each. */

@@ -2,10 +2,10 @@ import { fileTypeFromBuffer } from "file-type";
 import { NETWORK_RULES } from "../contract/networks.ts";
 import { checkWebhookUrl } from "../net/public-url.ts";
 import { type MediaFile, NetworkError } from "../networks/adapter.ts";
+import { postMedia } from "../posting/content.ts";
 import type { ServiceDeps } from "../service/context.ts";
 import { HttpError } from "../service/http-error.ts";
 import { storageKeyOf } from "../service/media-storage.ts";
-import { postMedia } from "../posting/content.ts";
 import type { MediaRef, PostRecord } from "../store/types.ts";
 
 const MAX_REDIRECTS = 3;
@@ -24,7 +24,15 @@ export async function fetchPostMedia(
 ): Promise<MediaFile[]> {
   const files: MediaFile[] = [];
   for (const [i, item] of refs.entries()) {
-    const file = await fetchMediaItem(deps, post, item.ref, platform, maxBytes, signal, refs.length > 1 ? i + 1 : 0);
+    const file = await fetchMediaItem(
+      deps,
+      post,
+      item.ref,
+      platform,
+      maxBytes,
+      signal,
+      refs.length > 1 ? i + 1 : 0,
+    );
     files.push(item.alt === undefined ? file : { ...file, alt: item.alt });
   }
   return files;

@@ -8,7 +8,11 @@ import type { ServiceDeps } from "./context.ts";
  * The media a target carries, in order (every part's), with med_ ids resolved to their upload's URL
  * and type: GET /posts/{id}/targets `media`. A target from before rich posts carries the post's one.
  */
-export function targetMedia(deps: ServiceDeps, post: PostRecord, target: TargetRecord): Promise<ContentMedia[]> {
+export function targetMedia(
+  deps: ServiceDeps,
+  post: PostRecord,
+  target: TargetRecord,
+): Promise<ContentMedia[]> {
   const refs = target.parts ? target.parts.flatMap((part) => part.media) : postMedia(post);
   return viewMedia((userId, id) => deps.store.getMedia(userId, id), post.user_id, refs);
 }

@@ -76,6 +76,7 @@ function describeOptionsError(issue: z.core.$ZodIssue): string {
     const takes = Object.keys(NETWORK_OPTION_SCHEMAS[network]?.shape ?? {}).join(", ");
     return `${where} has no option ${keys}: ${network} takes ${takes}.`;
   }
-  if (issue.path.length === 1) return 'options must be an object of network id → options, such as {"youtube": {"privacy": "unlisted"}}.';
+  if (issue.path.length === 1)
+    return 'options must be an object of network id → options, such as {"youtube": {"privacy": "unlisted"}}.';
   return `${where}: ${issue.message}.`;
 }

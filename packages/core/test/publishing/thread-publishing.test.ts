@@ -26,7 +26,11 @@ const agent = new Agent({
 });
 /** Every host is the local server, which serves the same PNG at any path. */
 const routedFetch: MediaFetch = async (url, init) =>
-  (await undiciFetch(url, { redirect: "manual", signal: init.signal, dispatcher: agent })) as unknown as Response;
+  (await undiciFetch(url, {
+    redirect: "manual",
+    signal: init.signal,
+    dispatcher: agent,
+  })) as unknown as Response;
 
 beforeAll(async () => {
   server = createServer((_req, res) => res.writeHead(200, { "content-type": "image/png" }).end(SAMPLE_PNG));
@@ -105,7 +109,11 @@ describe("rich posts through a live network", () => {
       permalink: "https://x.example/status/comment",
       error: null,
     });
-    expect(target.media.map((m: { alt: string | null }) => m.alt)).toEqual(["First photo", null, "Third photo"]);
+    expect(target.media.map((m: { alt: string | null }) => m.alt)).toEqual([
+      "First photo",
+      null,
+      "Third photo",
+    ]);
   });
 
   it("a part that fails stops the thread: what was published stays listed, and a retry continues from the part that failed without sending the first again", async () => {
@@ -151,7 +159,11 @@ describe("rich posts through a live network", () => {
       index === 1 && failures++ === 0 ? new NetworkError("x", "unknown", "X: no answer came") : null,
     );
     x.script.push(lost, lost);
-    const post = await live.user.createPost({ caption: "One", platforms: ["x"], thread: [{ caption: "Two" }] });
+    const post = await live.user.createPost({
+      caption: "One",
+      platforms: ["x"],
+      thread: [{ caption: "Two" }],
+    });
     // The step says how far the thread got, so the network is asked again later rather than failed.
     const pending = (await targetsOf(live.user, post.id)).x;
     expect(pending.parts.map((p: { status: string }) => p.status)).toEqual(["published", "pending"]);

@@ -15,7 +15,7 @@ import {
   publishNow,
 } from "../../publishing/run-attempts.ts";
 import { NOT_ATTEMPTED } from "../../store/settle.ts";
-import type { MediaRef, NewEvent, PostRecord, RichContent, TargetRecord } from "../../store/types.ts";
+import type { NewEvent, PostRecord, RichContent, TargetRecord } from "../../store/types.ts";
 import { startOfMonth } from "../../time/month.ts";
 import type { Caller, ServiceDeps } from "../context.ts";
 import { badRequest } from "../http-error.ts";

@@ -1,10 +1,10 @@
 import { NETWORK_RULES, type NetworkId } from "../../contract/networks.ts";
 import type { MediaItem, Poll } from "../../contract/rich.ts";
+import { mediaRefs, overridesFor, postMedia, textOf } from "../../posting/content.ts";
 import type { MediaRef, PartContent, PostRecord, RichContent } from "../../store/types.ts";
 import type { Caller, ServiceDeps } from "../context.ts";
 import { badRequest } from "../http-error.ts";
 import { type CheckedMedia, checkMedia, listOf } from "./media-rules.ts";
-import { mediaRefs, overridesFor, postMedia, textOf } from "../../posting/content.ts";
 import type { PostInput } from "./post-rules.ts";
 
 /**
@@ -78,7 +78,9 @@ function checkPoll(platforms: readonly NetworkId[], poll: Poll, hasMedia: boolea
     const rule = NETWORK_RULES[platform].carries.poll!;
     const fix = `or remove ${platform} from platforms.`;
     if (hasMedia && !rule.withMedia) {
-      throw badRequest(`poll: ${platform} takes no poll on a post with media: remove the media or the poll, ${fix}`);
+      throw badRequest(
+        `poll: ${platform} takes no poll on a post with media: remove the media or the poll, ${fix}`,
+      );
     }
     if (rule.outside !== "refused") continue;
     if (poll.options.length > rule.maxOptions) {

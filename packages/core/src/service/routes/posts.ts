@@ -158,7 +158,7 @@ export const POST_ROUTES: readonly AnyRoute[] = [
     tag: "Posts",
     summary: "The post's whole content as sent: media with alt text, thread, first comment, poll, options",
     description:
-      "Extension. The post resource stays as the contract states it (has_media says whether any media is attached); this reads what was sent: caption, captions, media as [{url, type, alt}] (a med_ id as its upload's URL), the thread's parts, first_comment, poll, options and split (\"shorten\" unless \"thread\" was sent).",
+      'Extension. The post resource stays as the contract states it (has_media says whether any media is attached); this reads what was sent: caption, captions, media as [{url, type, alt}] (a med_ id as its upload\'s URL), the thread\'s parts, first_comment, poll, options and split ("shorten" unless "thread" was sent).',
     auth: true,
     params: postId,
     responses: { 200: { description: "The post's content.", schema: PostContentView }, 404: notFound },

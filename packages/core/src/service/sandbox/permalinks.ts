@@ -14,7 +14,11 @@ export async function sandboxPermalink(
   of = "part 0",
 ): Promise<string> {
   // Hashed in place: Web Crypto's digest goes through the thread pool, slow for a few bytes.
-  const seed: Uint8Array = hash("sha256", of === "part 0" ? `${postId}:${platform}` : `${postId}:${platform}:${of}`, "buffer");
+  const seed: Uint8Array = hash(
+    "sha256",
+    of === "part 0" ? `${postId}:${platform}` : `${postId}:${platform}:${of}`,
+    "buffer",
+  );
   const digits = (n: number, from = 0) => decimal(seed, from, n);
   const code = (n: number, from = 0) => alphabetCode(seed, from, n, SHORTCODE);
   const h = encodeURIComponent(handle.replace(/^@/, ""));

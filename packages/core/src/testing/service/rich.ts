@@ -113,7 +113,9 @@ export function richPostTests(h: Harness): void {
       expect(x.first_comment.permalink).not.toBe(x.permalink);
       expect(pinterest.status).toBe("published");
       expect(pinterest.first_comment).toEqual({ status: "not_carried", permalink: null, error: null });
-      expect(pinterest.notes).toEqual(["first comment not carried: Pinterest cannot add one through its API"]);
+      expect(pinterest.notes).toEqual([
+        "first comment not carried: Pinterest cannot add one through its API",
+      ]);
     });
 
     it("a poll is refused on a network without polls, naming it; outside a network's bounds it is refused there", async () => {
@@ -130,14 +132,25 @@ export function richPostTests(h: Harness): void {
         poll: { ...poll, duration_minutes: 2 },
       });
       expect(short.status).toBe(400);
-      expect(short.body.error).toMatch(/^poll: x takes a duration_minutes from 5 to 10080 \(the poll has 2\)/);
-      const withMedia = await user.post("/posts", { caption: "Vote", platforms: ["x"], poll, media: image(1) });
+      expect(short.body.error).toMatch(
+        /^poll: x takes a duration_minutes from 5 to 10080 \(the poll has 2\)/,
+      );
+      const withMedia = await user.post("/posts", {
+        caption: "Vote",
+        platforms: ["x"],
+        poll,
+        media: image(1),
+      });
       expect(withMedia.status).toBe(400);
       expect(withMedia.body.error).toMatch(/^poll: x takes no poll on a post with media/);
       expect((await user.get("/posts")).body.data).toEqual([]);
 
       // Telegram runs a longer poll its own way: carried, and noted.
-      const checked = await user.post("/posts/validate", { caption: "Vote", platforms: ["x", "telegram"], poll });
+      const checked = await user.post("/posts/validate", {
+        caption: "Vote",
+        platforms: ["x", "telegram"],
+        poll,
+      });
       expect(checked.status, checked.text).toBe(200);
       expect(checked.body.targets[0].notes).toEqual([]);
       expect(checked.body.targets[1].notes).toEqual([
@@ -162,7 +175,7 @@ export function richPostTests(h: Harness): void {
       expect(ok.status, ok.text).toBe(201);
     });
 
-    it("split: \"thread\" cuts a long text into numbered parts where the network threads, and shortens it elsewhere", async () => {
+    it('split: "thread" cuts a long text into numbered parts where the network threads, and shortens it elsewhere', async () => {
       const user = await h.user({ accounts: ["x", "linkedin"] });
       const sentence = "This release brings faster uploads and clearer errors. ";
       const long = sentence.repeat(12).trim();
@@ -253,7 +266,9 @@ export function richPostTests(h: Harness): void {
           { url: upload.body.url, type: upload.body.type, alt: "The logo" },
           { url: image(2), type: "image/jpeg", alt: null },
         ],
-        thread: [{ caption: "More", captions: {}, media: [{ url: image(3), type: "image/jpeg", alt: "A chart" }] }],
+        thread: [
+          { caption: "More", captions: {}, media: [{ url: image(3), type: "image/jpeg", alt: "A chart" }] },
+        ],
         first_comment: "Link in here",
         poll: null,
         options: { x: { reply_settings: "following" } },
