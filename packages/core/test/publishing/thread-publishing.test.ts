@@ -150,6 +150,33 @@ describe("rich posts through a live network", () => {
     expect(target.permalink).toBe("https://x.example/status/0");
   });
 
+  it("a draft published again after a thread stopped part way continues it: the parts published are not sent again", async () => {
+    live = await start();
+    const [x] = live.adapters as [ScriptedAdapter];
+    const sent: string[] = [];
+    let failures = 0;
+    const flaky = threading(sent, (index) =>
+      index === 2 && failures++ === 0 ? new NetworkError("x", "refused", "X: this part was refused") : null,
+    );
+    x.script.push(flaky, flaky);
+    const post = await live.user.createPost({
+      caption: "One",
+      platforms: ["x"],
+      thread: [{ caption: "Two" }, { caption: "Three" }],
+    });
+    expect(post.status).toBe("draft");
+    const res = await live.user.post(`/posts/${post.id}/publish`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.status).toBe("published");
+    expect(sent).toEqual(["One", "Two", "Three"]);
+    const target = (await targetsOf(live.user, post.id)).x;
+    expect(target.parts.map((p: { status: string }) => p.status)).toEqual([
+      "published",
+      "published",
+      "published",
+    ]);
+  });
+
   it("a part whose outcome was unknown is looked for, not failed: the retry resumes from the saved step", async () => {
     live = await start(false);
     const [x] = live.adapters as [ScriptedAdapter];

@@ -27,7 +27,7 @@ export const POST_ROUTES: readonly AnyRoute[] = [
     tag: "Posts",
     summary: "Create a post and publish it now, schedule it, or keep it as a draft",
     description:
-      "Without schedule_at the post is fanned out before the response (status published). With schedule_at it is queued (status scheduled). With draft: true it is kept as a draft. captions gives a network its own text instead of caption; each network's text is in GET /posts/{id}/targets.",
+      "Without schedule_at the post is fanned out before the response (status published). With schedule_at it is queued (status scheduled). With draft: true it is kept as a draft. captions gives a network its own text instead of caption; each network's text is in GET /posts/{id}/targets. Extensions: media as a list with alt text, thread (replies where the network threads, joined elsewhere), split, first_comment, poll and per-network options; what each network got is in the targets' parts, media, first_comment and notes, and the content as sent in GET /posts/{id}/content.",
     auth: true,
     // Its first write is the post with its answer: the key is claimed in that transaction.
     claimsKeyWithChange: true,
@@ -36,7 +36,7 @@ export const POST_ROUTES: readonly AnyRoute[] = [
       201: { description: "The post.", schema: Post },
       400: {
         description:
-          "No connected network resolved (`Select at least one connected network.`), the post is empty, a network needs media, schedule_at is unparseable or in the past, or a plan limit is hit.",
+          "No connected network resolved (`Select at least one connected network.`), the post is empty, a network needs media or cannot carry the media given (naming the network and its limit), a thread part is empty, a targeted network takes no poll or refuses its bounds, an option is unknown to its network, schedule_at is unparseable or in the past, or a plan limit is hit.",
       },
     },
     handler: createPost,
@@ -110,7 +110,7 @@ export const POST_ROUTES: readonly AnyRoute[] = [
     summary: "Edit or reschedule a draft or a scheduled post",
     idempotencyKey: true,
     description:
-      "Send any of caption, captions, platforms, media and schedule_at; the others stay as they are. The post as edited is checked by the rules of POST /posts, in the same order, and nothing changes when one refuses it. schedule_at on a draft schedules it; schedule_at: null makes a scheduled post a draft again. A changed due time writes post.scheduled. An edit racing the scheduler either lands before the post publishes (it publishes as edited) or answers 409.",
+      "Send any of caption, captions, platforms, media, thread, split, first_comment, poll, options and schedule_at; the others stay as they are (null removes media, thread, first_comment, poll and options). The post as edited is checked by the rules of POST /posts, in the same order, and nothing changes when one refuses it. schedule_at on a draft schedules it; schedule_at: null makes a scheduled post a draft again. A changed due time writes post.scheduled. An edit racing the scheduler either lands before the post publishes (it publishes as edited) or answers 409.",
     auth: true,
     params: postId,
     body: { schema: UpdatePostBody },
