@@ -75,6 +75,45 @@ export function richPostTests(h: Harness): void {
       expect(x.notes).toEqual([]);
     });
 
+    it("POST /schedule takes a thread; a part's media is checked as the post's where the network threads", async () => {
+      const user = await h.user({ accounts: ["x", "linkedin"] });
+      const refused = await user.post("/schedule", {
+        caption: "One",
+        platforms: ["x", "linkedin"],
+        at: h.clock.now() + 3_600_000,
+        thread: [{ caption: "Two", media: [1, 2, 3, 4, 5].map(image) }],
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toBe(
+        "x takes at most 4 images in one post (thread[0] has 5): give fewer, or remove x from platforms.",
+      );
+      const bad = await user.post("/posts", {
+        caption: "One",
+        platforms: ["linkedin"],
+        thread: [{ caption: "Two", media: ["ftp://example.com/a.png"] }],
+      });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toBe(
+        "thread[0].media must be an http(s) URL of an image or video, or a med_ id from POST /media.",
+      );
+      expect((await user.get("/posts")).body.data).toEqual([]);
+
+      const res = await user.post("/schedule", {
+        caption: "One",
+        platforms: ["x", "linkedin"],
+        at: h.clock.now() + 3_600_000,
+        thread: [{ caption: "Two", media: image(2) }],
+      });
+      expect(res.status, res.text).toBe(201);
+      const [x, linkedin]: Json[] = (await user.get(`/posts/${res.body.id}/targets`)).body.data;
+      expect(x.parts).toEqual([
+        { text: "One", status: "pending", permalink: null },
+        { text: "Two", status: "pending", permalink: null },
+      ]);
+      expect(x.media).toEqual([{ url: image(2), type: "image/jpeg", alt: null }]);
+      expect(linkedin.parts).toEqual([{ text: "One\n\nTwo", status: "pending", permalink: null }]);
+    });
+
     it("on linkedin a thread is joined into one post with a note; later parts' media is not carried", async () => {
       const user = await h.user({ accounts: ["linkedin"] });
       const post = await user.createPost({
