@@ -1,4 +1,4 @@
-import type { NetworkId, Post, Target } from "@socialpub/core";
+import { MAX_THREAD_PARTS, NETWORK_RULES, type NetworkId, type Post, type Target } from "@socialpub/core";
 import { type Caption, composeCaption } from "./caption.ts";
 import type { NetworkResult } from "./direct/publisher.ts";
 import { announcementKey } from "./direct/release-key.ts";
@@ -6,12 +6,19 @@ import { planFromEvent } from "./event.ts";
 import type { FailureContext } from "./explain.ts";
 import { CONNECTED_NETWORKS, defaultIdempotencyKey } from "./idempotency.ts";
 import type { ActionInputs } from "./inputs.ts";
+import { mediaBody } from "./media-input.ts";
 import { choosePlatforms, describeLeftOut, type LeftOut } from "./platforms.ts";
-import type { Publisher } from "./publisher.ts";
+import type { NewPost, Publisher } from "./publisher.ts";
 import { type Release, reasonNotToAnnounce } from "./release.ts";
 import { releaseNotesToText } from "./release-notes/to-social-text.ts";
 import type { RunContext } from "./run-context.ts";
-import { versionFromTag } from "./template.ts";
+import { renderTemplate, versionFromTag } from "./template.ts";
+
+/** The most parts a thread may have: the post and 24 further parts (decisions.md "Rich posts"). */
+const MAX_PARTS = 1 + MAX_THREAD_PARTS;
+
+/** Whether a network publishes a thread's parts as their own messages (its rule's `carries.threads`). */
+const threads = (id: NetworkId) => NETWORK_RULES[id].carries.threads !== "joined";
 
 export interface Log {
   info(message: string): void;
@@ -66,7 +73,7 @@ export async function announce(deps: AnnounceDeps): Promise<Outcome> {
   const reason = reasonNotToAnnounce(release, inputs.skipPrerelease);
   if (reason) return { kind: "ignored", reason, release };
 
-  const hasMedia = inputs.media !== undefined;
+  const hasMedia = inputs.media.length > 0;
   // Reading the accounts first checks the key, and tells which networks are really in play: their
   // limits are the ones the caption must fit.
   const connected = await publisher.connectedPlatforms();
@@ -113,22 +120,32 @@ export async function announce(deps: AnnounceDeps): Promise<Outcome> {
   // only has to fit the networks that use it.
   const own = platforms.filter((id) => inputs.templates[id] !== undefined);
   const shared = platforms.filter((id) => !own.includes(id));
+  // long-notes: thread — a network that threads gets the notes whole, as a thread of parts; the
+  // shared caption then only has to fit the networks that do not.
+  const threading = inputs.longNotes === "thread" ? platforms.filter(threads) : [];
+  const sharedShortened = shared.filter((id) => !threading.includes(id));
   const caption = composeCaption({
     template: inputs.template,
     values,
     notes,
-    platforms: shared.length > 0 ? shared : platforms,
+    platforms: sharedShortened.length > 0 ? sharedShortened : shared.length > 0 ? shared : platforms,
     hasMedia,
+    ...(sharedShortened.length === 0 && threading.length > 0 && { parts: MAX_PARTS }),
   });
   const captions: Partial<Record<NetworkId, Caption>> = {};
-  for (const id of own)
-    captions[id] = composeCaption({
-      template: inputs.templates[id]!,
+  for (const id of platforms) {
+    const template = inputs.templates[id];
+    if (template === undefined && !threading.includes(id)) continue;
+    const text = composeCaption({
+      template: template ?? inputs.template,
       values,
       notes,
       platforms: [id],
       hasMedia,
+      ...(threading.includes(id) && { parts: MAX_PARTS }),
     });
+    if (template !== undefined || text.text !== caption.text) captions[id] = text;
+  }
   if ([caption, ...Object.values(captions)].some((c) => c.notesShortened))
     log.info("The release notes were shortened so the post fits every network it goes to.");
   for (const warning of new Set([caption, ...Object.values(captions)].flatMap((c) => c.warnings)))
@@ -160,11 +177,19 @@ export async function announce(deps: AnnounceDeps): Promise<Outcome> {
   Object.assign(deps.failure, { idempotencyKey, platforms });
   if (inputs.dryRun) return { kind: "dry-run", ...prepared };
 
-  const post = {
+  const ownText = Object.entries(captions).map(([id, c]) => [id, c.text]);
+  const media = mediaBody(inputs.media);
+  const firstComment =
+    inputs.firstComment === undefined
+      ? ""
+      : renderTemplate(inputs.firstComment, { ...values, body: notes }).trim();
+  const post: NewPost = {
     caption: caption.text,
-    ...(own.length === 0 ? {} : { captions: Object.fromEntries(own.map((id) => [id, captions[id]!.text])) }),
+    ...(ownText.length > 0 && { captions: Object.fromEntries(ownText) }),
     platforms,
-    ...(inputs.media === undefined ? {} : { media: inputs.media }),
+    ...(media !== undefined && { media }),
+    ...(threading.length > 0 && { split: "thread" as const }),
+    ...(firstComment !== "" && { first_comment: firstComment }),
   };
   if (publisher.kind === "direct") {
     const results = await publisher.announce(post, {

@@ -11,6 +11,11 @@ export interface CaptionInput {
   /** The networks the post goes to (at least one); their text limits decide how much of the notes fits. */
   platforms: readonly NetworkId[];
   hasMedia: boolean;
+  /**
+   * How many parts the text may span (`long-notes: thread`): the service splits it into a thread of at
+   * most this many parts on each network. 1 (the default): one post.
+   */
+  parts?: number;
 }
 
 export interface Caption {
@@ -36,10 +41,11 @@ const PLACEHOLDER = "\u0000notes\u0000";
  */
 export function composeCaption(input: CaptionInput): Caption {
   const { platforms, hasMedia } = input;
+  const parts = input.parts ?? 1;
   if (platforms.length === 0) throw new Error("composeCaption needs at least one network.");
   const render = (body: string) => renderTemplate(input.template, { ...input.values, body });
   const fitsAll = (text: string, networks: readonly NetworkId[]) =>
-    networks.every((id) => fits(text, id, hasMedia));
+    networks.every((id) => fits(text, id, hasMedia, parts));
 
   const full = render(input.notes);
   const [before = "", after = ""] = render(PLACEHOLDER).split(PLACEHOLDER);
@@ -47,13 +53,15 @@ export function composeCaption(input: CaptionInput): Caption {
   const onlyNotesCut = (text: string, id: NetworkId) =>
     after.trim() === "" && adaptText(text, id, hasMedia).startsWith(head);
 
-  const everyNetworkKeepsHead = platforms.every((id) => fits(full, id, hasMedia) || onlyNotesCut(full, id));
+  const everyNetworkKeepsHead = platforms.every(
+    (id) => fits(full, id, hasMedia, parts) || onlyNotesCut(full, id),
+  );
   const mustFit = everyNetworkKeepsHead ? [longestLimit(platforms, hasMedia)] : platforms;
   const text = fitsAll(full, mustFit) ? full : shortenNotes(input.notes, render, (t) => fitsAll(t, mustFit));
 
   const withoutNotes = render("");
   const warnings = platforms
-    .filter((id) => !fits(text, id, hasMedia) && !onlyNotesCut(text, id))
+    .filter((id) => !fits(text, id, hasMedia, parts) && !onlyNotesCut(text, id))
     .map((id) => {
       const rule = NETWORK_RULES[id];
       return (
@@ -64,9 +72,15 @@ export function composeCaption(input: CaptionInput): Caption {
   return { text, notesShortened: text !== full, warnings };
 }
 
-/** Whether `text` fits a network's limit, measured the way that network counts. */
-export function fits(text: string, id: NetworkId, hasMedia: boolean): boolean {
-  return measure(text, NETWORK_RULES[id].lengthUnit) <= textLimitFor(id, hasMedia);
+/**
+ * Whether `text` fits a network's limit, measured the way that network counts; over `parts` parts of a
+ * thread, each part's limit less its " 12/25" numbering, with a fifth kept back for the cuts at
+ * paragraph, sentence and word boundaries that leave each part short of full.
+ */
+export function fits(text: string, id: NetworkId, hasMedia: boolean, parts = 1): boolean {
+  const limit = textLimitFor(id, hasMedia);
+  const budget = parts === 1 ? limit : Math.floor((limit - 7) * parts * 0.8);
+  return measure(text, NETWORK_RULES[id].lengthUnit) <= budget;
 }
 
 /**

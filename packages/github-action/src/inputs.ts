@@ -8,8 +8,9 @@ import {
 } from "./direct/credentials.ts";
 import { InputError } from "./input-error.ts";
 import { withoutTrailingSlashes } from "./linear-text.ts";
+import { type MediaInput, parseMediaInput } from "./media-input.ts";
 import { type NetworkTemplates, parseNetworkTemplates } from "./network-templates.ts";
-import { DEFAULT_TEMPLATE, parseTemplate, type TemplatePart } from "./template.ts";
+import { DEFAULT_TEMPLATE, parseTemplate, TemplateError, type TemplatePart } from "./template.ts";
 
 /** The action's inputs, checked. */
 export interface ActionInputs {
@@ -27,7 +28,12 @@ export interface ActionInputs {
   template: TemplatePart[];
   /** Networks with a template of their own (the `templates` input); the others use `template`. */
   templates: NetworkTemplates;
-  media: string | undefined;
+  /** The `media` input's items, in order (empty when none). */
+  media: MediaInput[];
+  /** `long-notes`: notes longer than a threading network takes go out as a thread, or are shortened. */
+  longNotes: "thread" | "shorten";
+  /** `first-comment`: a template the accounts add as the first comment where the network takes one. */
+  firstComment: TemplatePart[] | undefined;
   scheduleAt: string | undefined;
   skipPrerelease: boolean;
   dryRun: boolean;
@@ -49,7 +55,9 @@ export function readInputs(read: InputReader): ActionInputs {
     platforms: parsePlatforms(read("platforms")),
     template: parseTemplate(read("template").trim() || DEFAULT_TEMPLATE),
     templates: parseNetworkTemplates(read("templates")),
-    media: parseMedia(read("media")),
+    media: parseMediaInput(read("media")),
+    longNotes: parseLongNotes(read("long-notes")),
+    firstComment: parseFirstComment(read("first-comment")),
     scheduleAt: optional("schedule-at"),
     skipPrerelease: parseBoolean("skip-prerelease", read("skip-prerelease"), true),
     dryRun: parseBoolean("dry-run", read("dry-run"), false),
@@ -68,9 +76,10 @@ function checkDirectOnly(inputs: ActionInputs): void {
       "`schedule-at` needs a service to publish later: without `base-url` the Action posts directly and the job ends when it has. Drop `schedule-at`, or schedule the workflow itself.",
     );
   }
-  if (inputs.media?.startsWith("med_")) {
+  const stored = inputs.media.find((item) => item.ref.startsWith("med_"));
+  if (stored) {
     throw new InputError(
-      `The \`media\` input "${inputs.media}" is a service's media id, and no service is used without \`base-url\`: give an http(s) URL of the image instead.`,
+      `The \`media\` input "${stored.ref}" is a service's media id, and no service is used without \`base-url\`: give an http(s) URL of the image instead.`,
     );
   }
 }
@@ -161,13 +170,24 @@ export function parsePlatforms(value: string): NetworkId[] {
   return out;
 }
 
-function parseMedia(value: string): string | undefined {
-  const media = value.trim();
-  if (media === "") return undefined;
-  if (/^https?:\/\/\S+$/i.test(media) || /^med_\w+$/.test(media)) return media;
+function parseLongNotes(value: string): "thread" | "shorten" {
+  const text = value.trim().toLowerCase();
+  if (text === "" || text === "shorten") return "shorten";
+  if (text === "thread") return "thread";
   throw new InputError(
-    `The \`media\` input "${media}" is neither a URL nor a media id. Give a publicly reachable http(s) URL of an image or video, or a med_ id returned by the service.`,
+    `The \`long-notes\` input is "${value.trim()}"; use thread (notes too long for a network go out as a thread where it threads) or shorten (the default: cut to fit).`,
   );
+}
+
+function parseFirstComment(value: string): TemplatePart[] | undefined {
+  if (value.trim() === "") return undefined;
+  try {
+    return parseTemplate(value.trim());
+  } catch (error) {
+    if (error instanceof TemplateError)
+      throw new TemplateError(error.message.replace("The `template` input", "The `first-comment` input"));
+    throw error;
+  }
 }
 
 const TRUE = ["true", "True", "TRUE"];

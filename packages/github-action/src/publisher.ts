@@ -1,4 +1,4 @@
-import { type NetworkId, Post, SocialPublishClient, type Target } from "@socialpub/core";
+import { type MediaItem, type NetworkId, Post, SocialPublishClient, type Target } from "@socialpub/core";
 import type { DirectPublisher } from "./direct/publisher.ts";
 
 export interface NewPost {
@@ -6,7 +6,11 @@ export interface NewPost {
   /** A network's own text instead of `caption` (the API's `captions`). */
   captions?: Partial<Record<NetworkId, string>>;
   platforms: NetworkId[];
-  media?: string;
+  /** One URL or med_ id, or a list of items with alt text (the API's `media`). */
+  media?: string | MediaItem[];
+  /** "thread": a text longer than a threading network takes is split into a thread. */
+  split?: "thread";
+  first_comment?: string;
   schedule_at?: string;
 }
 

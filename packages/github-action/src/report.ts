@@ -194,7 +194,11 @@ function resultFor(
   if (outcome.kind === "dry-run") return "would post";
   if (!target) return outcome.post.status;
   if (target.status === "pending") return outcome.post.status === "scheduled" ? "scheduled" : "pending";
-  return target.status;
+  // A thread: how many of its parts the network took.
+  const parts = target.parts ?? [];
+  if (parts.length <= 1) return target.status;
+  const published = parts.filter((part) => part.status === "published").length;
+  return `${target.status} (${published} of ${parts.length} parts)`;
 }
 
 function detailsFor(target: Target | undefined): string {
@@ -213,6 +217,8 @@ function leftOutRow(item: LeftOut): Row {
     return [name, "left out", "", "needs media: set the `media` input to include it"];
   if (item.reason === "needs-video")
     return [name, "left out", "", "needs a video: set the `media` input to a video to include it"];
+  if (item.reason === "too-much-media")
+    return [name, "left out", "", "cannot carry that many media items: list fewer to include it"];
   if (item.reason === "no-credentials")
     return [name, "left out", "", "no credentials among the inputs: set them to include it"];
   return [name, "left out", "", "not connected to the account: connect it in the service to include it"];

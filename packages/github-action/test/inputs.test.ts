@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { InputError } from "../src/input-error.ts";
 import { parseBoolean, parsePlatforms, readInputs } from "../src/inputs.ts";
+import { mediaBody } from "../src/media-input.ts";
 import { TemplateError } from "../src/template.ts";
 
 const KEY = "sp_test_0123456789abcdefghijklmnopqrstuv";
@@ -18,7 +19,9 @@ describe("inputs", () => {
       apiKey: KEY,
       baseUrl: "https://api.example.com/api/v1",
       platforms: [],
-      media: undefined,
+      media: [],
+      longNotes: "shorten",
+      firstComment: undefined,
       scheduleAt: undefined,
       skipPrerelease: true,
       dryRun: false,
@@ -68,12 +71,56 @@ describe("inputs", () => {
   });
 
   it("media must be an http(s) URL or a med_ id", () => {
-    expect(readInputs(reader({ ...minimal, media: "https://cdn.test/a.png" })).media).toBe(
-      "https://cdn.test/a.png",
-    );
-    expect(readInputs(reader({ ...minimal, media: "med_01J" })).media).toBe("med_01J");
+    expect(readInputs(reader({ ...minimal, media: "https://cdn.test/a.png" })).media).toEqual([
+      { ref: "https://cdn.test/a.png" },
+    ]);
+    expect(readInputs(reader({ ...minimal, media: "med_01J" })).media).toEqual([{ ref: "med_01J" }]);
     expect(() => readInputs(reader({ ...minimal, media: "./logo.png" }))).toThrow(
       /neither a URL nor a media id/,
+    );
+  });
+
+  it("media: one item per line, each with its alt text after |; sent as the API's list", () => {
+    const media = readInputs(
+      reader({
+        ...minimal,
+        media:
+          "https://cdn.test/a.png | The new dashboard, composer open\n\n  med_01J  \nhttps://cdn.test/c.mp4|",
+      }),
+    ).media;
+    expect(media).toEqual([
+      { ref: "https://cdn.test/a.png", alt: "The new dashboard, composer open" },
+      { ref: "med_01J" },
+      { ref: "https://cdn.test/c.mp4" },
+    ]);
+    expect(mediaBody(media)).toEqual([
+      { url: "https://cdn.test/a.png", alt: "The new dashboard, composer open" },
+      { id: "med_01J" },
+      { url: "https://cdn.test/c.mp4" },
+    ]);
+    // One item without alt text stays the contract's plain string.
+    expect(mediaBody([{ ref: "https://cdn.test/a.png" }])).toBe("https://cdn.test/a.png");
+    expect(() =>
+      readInputs(reader({ ...minimal, media: `https://cdn.test/a.png | ${"a".repeat(1001)}` })),
+    ).toThrow(/alt text of `media` item 1 is 1001 characters; networks take at most 1000/);
+    const many = Array.from({ length: 21 }, (_, i) => `https://cdn.test/${i}.png`).join("\n");
+    expect(() => readInputs(reader({ ...minimal, media: many }))).toThrow(
+      /lists 21 items; a post takes at most 20/,
+    );
+  });
+
+  it("long-notes is thread or shorten (the default); first-comment is a template", () => {
+    expect(readInputs(reader({ ...minimal, "long-notes": "Thread" })).longNotes).toBe("thread");
+    expect(readInputs(reader({ ...minimal, "long-notes": "" })).longNotes).toBe("shorten");
+    expect(() => readInputs(reader({ ...minimal, "long-notes": "split" }))).toThrow(
+      /`long-notes` input is "split"; use thread .* or shorten/,
+    );
+    expect(readInputs(reader({ ...minimal, "first-comment": "Notes: {url}" })).firstComment).toEqual([
+      { kind: "text", text: "Notes: " },
+      { kind: "variable", name: "url" },
+    ]);
+    expect(() => readInputs(reader({ ...minimal, "first-comment": "{link}" }))).toThrow(
+      /`first-comment` input/,
     );
   });
 

@@ -5,7 +5,7 @@ import { choosePlatforms, describeLeftOut } from "../src/platforms.ts";
 
 describe("platforms", () => {
   it("without media, the networks that need media are left out and the rest kept in order", () => {
-    const choice = choosePlatforms(["instagram", "x", "youtube", "bluesky"], undefined);
+    const choice = choosePlatforms(["instagram", "x", "youtube", "bluesky"], []);
     expect(choice.platforms).toEqual(["x", "bluesky"]);
     expect(choice.leftOut).toEqual([
       { platform: "instagram", reason: "needs-media" },
@@ -14,7 +14,7 @@ describe("platforms", () => {
   });
 
   it("the networks left out are exactly the contract's media-only networks", () => {
-    const choice = choosePlatforms(NETWORK_IDS, undefined);
+    const choice = choosePlatforms(NETWORK_IDS, []);
     expect(choice.leftOut.map((l) => l.platform).sort()).toEqual([...MEDIA_REQUIRED_NETWORKS].sort());
   });
 
@@ -24,12 +24,15 @@ describe("platforms", () => {
       "https://example.com/m/123",
       "med_01J00000000000000000000000",
     ]) {
-      expect(choosePlatforms(NETWORK_IDS, media)).toEqual({ platforms: [...NETWORK_IDS], leftOut: [] });
+      expect(choosePlatforms(NETWORK_IDS, [{ ref: media }])).toEqual({
+        platforms: [...NETWORK_IDS],
+        leftOut: [],
+      });
     }
   });
 
   it("with an image, exactly the contract's video-only networks are left out", () => {
-    const choice = choosePlatforms(NETWORK_IDS, "https://example.com/banner.PNG?v=2");
+    const choice = choosePlatforms(NETWORK_IDS, [{ ref: "https://example.com/banner.PNG?v=2" }]);
     expect(choice.leftOut).toEqual(
       VIDEO_REQUIRED_NETWORKS.map((platform) => ({ platform, reason: "needs-video" })),
     );
@@ -37,6 +40,27 @@ describe("platforms", () => {
     expect(describeLeftOut({ platform: "youtube", reason: "needs-video" })).toMatch(
       /YouTube takes videos only/,
     );
+  });
+
+  it("with several media, a network that cannot carry them is left out, its limit named", () => {
+    const images = ["a", "b", "c", "d", "e"].map((n) => ({ ref: `https://example.com/${n}.png` }));
+    const choice = choosePlatforms(["x", "bluesky", "instagram", "linkedin", "pinterest", "youtube"], images);
+    // X and Bluesky take 4 images, Pinterest's carousel 5; YouTube takes a video only.
+    expect(choice.platforms).toEqual(["instagram", "linkedin", "pinterest"]);
+    expect(choice.leftOut).toEqual([
+      { platform: "x", reason: "too-much-media" },
+      { platform: "bluesky", reason: "too-much-media" },
+      { platform: "youtube", reason: "needs-video" },
+    ]);
+    expect(describeLeftOut({ platform: "x", reason: "too-much-media" })).toBe(
+      "X takes at most 4 images or 1 video in one post, fewer than the `media` input lists: it was left out. List fewer items to include it.",
+    );
+    // An image and a video together: only networks that mix kinds keep them.
+    const mixed = choosePlatforms(
+      ["x", "instagram", "telegram"],
+      [{ ref: "https://example.com/a.png" }, { ref: "https://example.com/b.mp4" }],
+    );
+    expect(mixed.platforms).toEqual(["instagram", "telegram"]);
   });
 
   it("a left-out network's message says how to include it", () => {

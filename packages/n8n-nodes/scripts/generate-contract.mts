@@ -1,6 +1,7 @@
 // Writes nodes/shared/contract.generated.ts from @socialpub/core, so the nodes offer exactly the
 // networks, statuses and event types the contract defines, and the Account → Connect fields
-// (connect-fields.generated.ts) from the networks' descriptions in @socialpub/networks. The nodes
+// (connect-fields.generated.ts) from the networks' descriptions in @socialpub/networks, and each
+// network's post options (network-options.generated.ts) from the contract's option schemas. The nodes
 // cannot import either at run time (a verified community package has no runtime dependencies), hence
 // generated copies; the test test/contract-generated.test.mts regenerates them in memory and fails
 // when they drift.
@@ -10,7 +11,17 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { EVENT_TYPES, NETWORK_IDS, NETWORK_RULES, POST_STATUSES } from "@socialpub/core";
+import {
+  EVENT_TYPES,
+  MAX_ALT_LENGTH,
+  MAX_FIRST_COMMENT_LENGTH,
+  MAX_MEDIA_ITEMS,
+  MAX_THREAD_PARTS,
+  NETWORK_IDS,
+  NETWORK_OPTION_SCHEMAS,
+  NETWORK_RULES,
+  POST_STATUSES,
+} from "@socialpub/core";
 import { type ConnectField, DESCRIPTIONS } from "@socialpub/networks/descriptions";
 
 export const GENERATED_PATH = join(
@@ -29,11 +40,21 @@ export const CONNECT_FIELDS_PATH = join(
   "connect-fields.generated.ts",
 );
 
+export const NETWORK_OPTIONS_PATH = join(
+  dirname(dirname(fileURLToPath(import.meta.url))),
+  "nodes",
+  "SocialPublish",
+  "resources",
+  "post",
+  "network-options.generated.ts",
+);
+
 /** The generated files and their text: what `--check` and the drift test compare. */
 export function renderAll(): Array<[path: string, text: string]> {
   return [
     [GENERATED_PATH, renderContract()],
     [CONNECT_FIELDS_PATH, renderConnectFields()],
+    [NETWORK_OPTIONS_PATH, renderNetworkOptions()],
   ];
 }
 
@@ -45,17 +66,24 @@ function constArray(name: string, values: readonly string[], doc: string): strin
 /** The file's whole text, derived from the contract. */
 export function renderContract(): string {
   const networks = NETWORK_IDS.map((id) => {
-    const { name, needsMedia, needsVideo } = NETWORK_RULES[id];
-    return `  { id: ${JSON.stringify(id)}, name: ${JSON.stringify(name)}, needsMedia: ${needsMedia}, needsVideo: ${needsVideo} },`;
+    const { name, needsMedia, needsVideo, carries } = NETWORK_RULES[id];
+    return `  { id: ${JSON.stringify(id)}, name: ${JSON.stringify(name)}, needsMedia: ${needsMedia}, needsVideo: ${needsVideo}, threads: ${JSON.stringify(carries.threads)}, firstComment: ${carries.firstComment}, poll: ${carries.poll !== null} },`;
   }).join("\n");
   const sections = [
     "// Generated from @socialpub/core by scripts/generate-contract.mts. Do not edit by hand:\n" +
       "// run `pnpm --filter n8n-nodes-socialpub generate` after changing the contract.",
     constArray("NETWORK_IDS", NETWORK_IDS, "The network ids, in the contract's order."),
     "export type NetworkId = (typeof NETWORK_IDS)[number];",
-    "/** Display name of each network, whether it refuses a post without media, and whether its media must be a video. */\n" +
-      "export const NETWORKS: ReadonlyArray<{ id: NetworkId; name: string; needsMedia: boolean; needsVideo: boolean }> = [\n" +
-      `${networks}\n];`,
+    "/**\n" +
+      " * Display name of each network, whether it refuses a post without media, whether its media must be a\n" +
+      " * video, how a thread's parts go out there, and whether it takes a first comment and a poll.\n" +
+      " */\n" +
+      "export const NETWORKS: ReadonlyArray<{\n" +
+      "  id: NetworkId;\n  name: string;\n  needsMedia: boolean;\n  needsVideo: boolean;\n" +
+      '  threads: "replies" | "messages" | "joined";\n  firstComment: boolean;\n  poll: boolean;\n' +
+      `}> = [\n${networks}\n];`,
+    "/** The bounds of a rich post's fields (a media list, its alt texts, a thread, a first comment). */\n" +
+      `export const RICH_LIMITS = { maxMediaItems: ${MAX_MEDIA_ITEMS}, maxAltLength: ${MAX_ALT_LENGTH}, maxThreadParts: ${MAX_THREAD_PARTS}, maxFirstCommentLength: ${MAX_FIRST_COMMENT_LENGTH} } as const;`,
     constArray("EVENT_TYPES", EVENT_TYPES, "Webhook event types."),
     "export type EventType = (typeof EVENT_TYPES)[number];",
     constArray("POST_STATUSES", POST_STATUSES, "Post statuses."),
@@ -127,6 +155,147 @@ export function renderConnectFields(): string {
         `export const CONNECT_FIELD_PROPERTIES: INodeProperties[] = [\n${properties.join("\n")}\n];`,
     ].join("\n\n") + "\n"
   );
+}
+
+/**
+ * What each network option is for, in words: the contract's option schemas say only their names and
+ * bounds. A new option in the contract stops `generate` (and fails the drift test) until it has one.
+ */
+const OPTION_HELP: Record<string, string> = {
+  "youtube.title": "Title of the video",
+  "youtube.privacy": "Who can watch the video",
+  "youtube.tags": "Tags of the video, separated by commas",
+  "youtube.category_id": "YouTube's video category, as its numeric ID (22 is People & Blogs)",
+  "youtube.made_for_kids": "Whether the video is made for children, as YouTube asks every upload to say",
+  "tiktok.privacy_level": "Who can see the post; TikTok takes only the levels the account allows",
+  "tiktok.disable_comment": "Whether to turn comments off for the post",
+  "tiktok.disable_duet": "Whether to turn duets off for the post",
+  "tiktok.disable_stitch": "Whether to turn stitches off for the post",
+  "reddit.title": "Title of the Reddit post, instead of the text's first line",
+  "reddit.subreddit": "Subreddit the post goes to (name or r/name), instead of the account's own",
+  "reddit.flair_id": "ID of the subreddit's post flair to set",
+  "reddit.nsfw": "Whether to mark the post NSFW",
+  "reddit.spoiler": "Whether to mark the post as a spoiler",
+  "pinterest.board_id": "ID of the board the pin goes to, instead of the account's board",
+  "pinterest.title": "Title of the pin",
+  "pinterest.link": "Address the pin links to",
+  "linkedin.visibility": "Who can see the post",
+  "x.reply_settings": "Who can reply to the post (everyone when left out)",
+  "telegram.silent": "Whether to send the messages without a notification sound",
+  "telegram.protect_content": "Whether to keep the messages from being forwarded or saved",
+  "discord.username": "Name the webhook posts under, instead of its own",
+  "discord.thread_name": "Name of the thread to start, for a webhook of a forum channel",
+};
+
+/** The JSON Schema of one option, as zod writes it. */
+interface OptionSchema {
+  type?: string;
+  enum?: string[];
+  minLength?: number;
+  maxLength?: number;
+  maxItems?: number;
+  items?: OptionSchema;
+}
+
+/** How the node reads an option's value into the request: as text, a yes/no, one of a list, or a list. */
+export type OptionKind = "text" | "flag" | "choice" | "list";
+
+function optionKind(schema: OptionSchema, key: string): OptionKind {
+  if (schema.enum) return "choice";
+  if (schema.type === "boolean") return "flag";
+  if (schema.type === "string") return "text";
+  if (schema.type === "array" && schema.items?.type === "string") return "list";
+  throw new Error(`${key}: the node has no field for an option of this type (${JSON.stringify(schema)})`);
+}
+
+/** "made_for_kids" → "Made For Kids"; "flair_id" → "Flair ID"; "nsfw" → "NSFW". */
+const optionLabel = (name: string) =>
+  name
+    .split("_")
+    .map((word) =>
+      ["id", "nsfw"].includes(word) ? word.toUpperCase() : word[0]!.toUpperCase() + word.slice(1),
+    )
+    .join(" ");
+
+/** "PUBLIC_TO_EVERYONE" → "Public To Everyone"; "mentionedUsers" → "Mentioned Users". */
+const choiceLabel = (value: string) =>
+  value
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .split(/[_ ]/)
+    .map((word) => word[0]!.toUpperCase() + word.slice(1).toLowerCase())
+    .join(" ");
+
+/** The bounds an option's schema sets, in words, to follow its help text. */
+function bounds(schema: OptionSchema): string {
+  const text = (s: OptionSchema) => (s.maxLength ? `at most ${s.maxLength} characters` : "");
+  if (schema.type === "string" && !schema.enum) return text(schema) ? ` (${text(schema)})` : "";
+  if (schema.type === "array") {
+    const each = schema.items ? text(schema.items) : "";
+    return ` (at most ${schema.maxItems}${each ? `, each ${each}` : ""})`;
+  }
+  return "";
+}
+
+/**
+ * Each network's post options as an n8n collection of its own (`<network>Options`), its fields named
+ * as the contract's `options.<network>` names them, derived from NETWORK_OPTION_SCHEMAS.
+ */
+export function renderNetworkOptions(): string {
+  const kinds: string[] = [];
+  const collections: string[] = [];
+  for (const [network, zodSchema] of Object.entries(NETWORK_OPTION_SCHEMAS)) {
+    const { name: networkName } = NETWORK_RULES[network as keyof typeof NETWORK_RULES];
+    const properties = (zodSchema.toJSONSchema() as { properties: Record<string, OptionSchema> }).properties;
+    // n8n lists a collection's fields by their label: alphabetically (its lint insists).
+    const sorted = Object.entries(properties).sort(([a], [b]) =>
+      optionLabel(a).localeCompare(optionLabel(b)),
+    );
+    const fields = sorted.map(([name, schema]) => {
+      const key = `${network}.${name}`;
+      const help = OPTION_HELP[key];
+      if (help === undefined) throw new Error(`${key} has no help text: add it to OPTION_HELP`);
+      const kind = optionKind(schema, key);
+      const lines = [`displayName: ${JSON.stringify(optionLabel(name))}`, `name: ${JSON.stringify(name)}`];
+      if (kind === "flag") lines.push(`type: "boolean"`, "default: false");
+      else if (kind === "choice") {
+        const options = schema
+          .enum!.map((value) => ({ name: choiceLabel(value), value }))
+          .sort((a, b) => a.name.localeCompare(b.name));
+        lines.push(
+          `type: "options"`,
+          `options: [${options.map((o) => `{ name: ${JSON.stringify(o.name)}, value: ${JSON.stringify(o.value)} }`).join(", ")}]`,
+          `default: ${JSON.stringify(schema.enum![0])}`,
+        );
+      } else lines.push(`type: "string"`, `default: ""`);
+      lines.push(`description: ${JSON.stringify(n8nText(`${help}${bounds(schema)}`))}`);
+      return { name, kind, text: `      {\n${lines.map((line) => `        ${line},`).join("\n")}\n      },` };
+    });
+    kinds.push(`  ${network}: { ${fields.map((f) => `${f.name}: ${JSON.stringify(f.kind)}`).join(", ")} },`);
+    collections.push(
+      [
+        "  {",
+        `    displayName: ${JSON.stringify(`${networkName} Options`)},`,
+        `    name: ${JSON.stringify(`${network}Options`)},`,
+        `    type: "collection",`,
+        `    placeholder: ${JSON.stringify(`Add ${networkName} Option`)},`,
+        "    default: {},",
+        `    description: ${JSON.stringify(`Settings of the post that only ${networkName} has`)},`,
+        `    options: [\n${fields.map((f) => f.text).join("\n")}\n    ],`,
+        "  },",
+      ].join("\n"),
+    );
+  }
+  const sections = [
+    "// Generated from @socialpub/core by scripts/generate-contract.mts. Do not edit by hand:\n" +
+      "// run `pnpm --filter n8n-nodes-socialpub generate` after changing the contract's network options.",
+    'import type { INodeProperties } from "n8n-workflow";',
+    "/** How each option is read: text, a yes/no (flag), one of a list (choice), or a comma-separated list. */\n" +
+      'export const NETWORK_OPTION_KINDS: Readonly<Record<string, Readonly<Record<string, "text" | "flag" | "choice" | "list">>>> = {\n' +
+      `${kinds.join("\n")}\n};`,
+    "/** Each network's options as a collection named `<network>Options`, its fields named as in the contract. */\n" +
+      `export const NETWORK_OPTION_PROPERTIES: INodeProperties[] = [\n${collections.join("\n")}\n];`,
+  ];
+  return `${sections.join("\n\n")}\n`;
 }
 
 function main(): void {

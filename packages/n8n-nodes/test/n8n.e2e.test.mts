@@ -346,6 +346,36 @@ function retryWorkflow(server: ReferenceServer) {
   ]);
 }
 
+/** A rich post: two images with alt text, a second part and a first comment, then its targets read. */
+const RICH = {
+  caption: "Rich post from n8n: release 2.0",
+  part: "Part two: what changed",
+  comment: "Notes: https://example.com/releases/2.0",
+  images: [
+    { url: "https://example.com/rich-one.png", alt: "The new dashboard" },
+    { url: "https://example.com/rich-two.png", alt: "A chart of publish times" },
+  ],
+};
+const richPostWorkflow = socialPublishChain("spwfrichpost00001", "Rich post", [
+  {
+    name: "Create",
+    parameters: {
+      resource: "post",
+      operation: "create",
+      caption: RICH.caption,
+      networks: ["x", "linkedin"],
+      mediaSource: "list",
+      mediaItems: { item: RICH.images.map((image) => ({ source: "url", ...image })) },
+      thread: { part: [{ caption: RICH.part }] },
+      firstComment: RICH.comment,
+    },
+  },
+  {
+    name: "Get Targets",
+    parameters: { resource: "post", operation: "getTargets", postId: "={{ $json.id }}" },
+  },
+]);
+
 describe.runIf(!installed && inCi)(`a real n8n ${N8N_VERSION} in CI`, () => {
   it("is installed by the package's ci:prepare script", () => {
     throw new Error(`n8n ${N8N_VERSION} is not installed in ${n8nCacheDir()}: run ${INSTALL_COMMAND}`);
@@ -412,6 +442,7 @@ describe.skipIf(!installed)(title, () => {
       ]),
       errorOutputsWorkflow(),
       validateThenCreateWorkflow(),
+      richPostWorkflow,
       retryWorkflow(server),
       socialPublishChain("spwfretryfix00001", "Retry after a fix", [
         {
@@ -795,6 +826,45 @@ describe.skipIf(!installed)(title, () => {
     ]);
     const posts = (await api(server, "GET", "/posts?limit=100")).body.data as Array<{ caption: string }>;
     expect(posts.filter((post) => post.caption.startsWith("Validated"))).toHaveLength(1);
+  }, 300_000);
+
+  it("Post → Create a rich post: two images with alt text, a 2-part thread and a first comment; Get Targets shows each network's parts and comment", async () => {
+    await importPublishingWorkflows();
+    const { stdout } = await n8n.mustRun(["execute", "--id=spwfrichpost00001", "--rawOutput"]);
+    const result = parseRawOutput(stdout);
+    expect(result.status).toBe("success");
+    const items = (node: string) =>
+      (result.data.resultData.runData[node]?.[0]?.data?.main[0] ?? []).map((item) => item.json);
+    const [created] = items("Create");
+    expect(created).toMatchObject({ platforms: ["x", "linkedin"], status: "published", failures: [] });
+
+    // The whole post as the node sent it.
+    const content = await api(server, "GET", `/posts/${created?.id}/content`);
+    expect(content.status).toBe(200);
+    expect(content.body).toMatchObject({
+      caption: RICH.caption,
+      media: RICH.images.map((image) => ({ url: image.url, alt: image.alt })),
+      thread: [{ caption: RICH.part, media: [] }],
+      first_comment: RICH.comment,
+    });
+
+    // X threads: two replies in order, each with its permalink; LinkedIn joins the parts' text.
+    const targets = Object.fromEntries(items("Get Targets").map((target) => [target.platform, target]));
+    const published = (text: string) => ({ text, status: "published", permalink: expect.any(String) });
+    const commented = { status: "published", permalink: expect.any(String), error: null };
+    expect(targets.x).toMatchObject({
+      status: "published",
+      parts: [published(RICH.caption), published(RICH.part)],
+      first_comment: commented,
+      media: RICH.images.map((image) => expect.objectContaining({ alt: image.alt })),
+    });
+    const xParts = (targets.x?.parts ?? []) as Array<{ permalink: string }>;
+    expect(new Set(xParts.map((part) => part.permalink)).size).toBe(2);
+    expect(targets.linkedin).toMatchObject({
+      status: "published",
+      parts: [published(`${RICH.caption}\n\n${RICH.part}`)],
+      first_comment: commented,
+    });
   }, 300_000);
 
   it("Post → Retry sends the network that failed again once it is fixed, and a second retry meets the service's 409", async () => {

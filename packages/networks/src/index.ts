@@ -62,6 +62,7 @@ export {
 } from "./tiktok/adapter.ts";
 export { TIKTOK_DEFAULT_SCOPES } from "./tiktok/oauth.ts";
 export { X_API_URL, X_AUTHORIZE_URL, type XAdapterOptions, xAdapter } from "./x/adapter.ts";
+export { findXDirect, publishXDirect, X_OAUTH1_FIELDS, type XOAuth1Credentials } from "./x/index.ts";
 export { X_DEFAULT_SCOPES } from "./x/oauth.ts";
 export {
   YOUTUBE_API_URL,

@@ -64,7 +64,9 @@ describe("Facebook Pages: OAuth connect and live posts", () => {
   it("connects the first Page, or the Page named, through Facebook's login dialog", async () => {
     const url = new URL((await connect()).authorize_url);
     expect(url.origin + url.pathname).toBe(`${facebook.url}/v23.0/dialog/oauth`);
-    expect(url.searchParams.get("scope")).toBe("pages_show_list,pages_manage_posts,pages_read_engagement");
+    expect(url.searchParams.get("scope")).toBe(
+      "pages_show_list,pages_manage_posts,pages_read_engagement,pages_manage_engagement",
+    );
     expect(url.searchParams.get("redirect_uri")).toBe(`${front.url}/api/v1/accounts/callback/facebook`);
     const first = await grantInBrowser(url.href);
     expect(first.status, first.html).toBe(200);

@@ -188,6 +188,57 @@ describe("SQLite store", () => {
     await store.close();
   });
 
+  it("the rich-posts migration keeps posts and targets written before it, which then take rich content", async () => {
+    const path = dbFile();
+    const db = new DatabaseSync(path);
+    migrate(
+      db,
+      MIGRATIONS.slice(
+        0,
+        MIGRATIONS.findIndex((m) => m.name === "rich-posts"),
+      ),
+    );
+    db.exec(`INSERT INTO users (id, email, name, studio, plan, created_at) VALUES ('usr_1', 'a@example.com', 'A', 'S', 'free', ${T0});
+             INSERT INTO posts (id, user_id, mode, caption, platforms, status, media, scheduled_at, published_at, created_at, captions)
+             VALUES ('post_1', 'usr_1', 'live', 'hello', '["x","bluesky"]', 'published', 'https://example.com/a.png', NULL, ${T0 + 5}, ${T0}, '{"bluesky":"hi"}');
+             INSERT INTO targets (post_id, platform, position, status, text, permalink, error, published_at, reach, likes, comments, shares, attempts, remote_id)
+             VALUES ('post_1', 'x', 0, 'published', 'hello', 'https://x.com/i/1', NULL, ${T0 + 5}, 3, 2, 1, 0, 1, '1'),
+                    ('post_1', 'bluesky', 1, 'failed', 'hi', NULL, 'Bluesky: refused', NULL, 0, 0, 0, 0, 2, NULL);`);
+    db.close();
+    const store = openSqliteStore(path);
+    expect(userVersion(path)).toBe(MIGRATIONS.length);
+    const old = post("post_1", {
+      mode: "live",
+      platforms: ["x", "bluesky"],
+      status: "published",
+      media: "https://example.com/a.png",
+      scheduled_at: null,
+      published_at: T0 + 5,
+      captions: { bluesky: "hi" },
+    });
+    expect(await store.getPost(user.id, "post_1")).toEqual(old);
+    const [x, bluesky] = await store.getTargets("post_1");
+    expect(x).toEqual({
+      ...target("post_1"),
+      status: "published",
+      permalink: "https://x.com/i/1",
+      published_at: T0 + 5,
+      reach: 3,
+      likes: 2,
+      comments: 1,
+      attempts: 1,
+      remote_id: "1",
+    });
+    for (const field of ["parts", "first_comment", "notes"]) expect(bluesky).not.toHaveProperty(field);
+    // The old post takes rich content, and its targets their parts, as a new one does.
+    const rich = { media: [{ ref: "https://example.com/a.png", alt: "A" }], first_comment: "More" };
+    const parts = [{ text: "hi", media: [], status: "pending" as const, remote_id: null, permalink: null }];
+    await store.transitionPost("post_1", ["published"], { rich }, [x!, { ...bluesky!, parts, notes: [] }]);
+    expect(await store.getPost(user.id, "post_1")).toEqual({ ...old, rich });
+    expect((await store.getTargets("post_1"))[1]).toMatchObject({ parts, notes: [] });
+    await store.close();
+  });
+
   it("rolls a failed migration back whole, leaving the previous version", () => {
     const db = new DatabaseSync(":memory:");
     const broken = {

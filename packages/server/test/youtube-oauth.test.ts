@@ -61,13 +61,13 @@ const uploadMedia = (bytes: Uint8Array<ArrayBuffer>, type: string) => live.uploa
 const targetOf = async (postId: string) => (await call("GET", `/posts/${postId}/targets`)).body.data[0];
 
 describe("YouTube: Google OAuth connect and live video uploads", () => {
-  it("a connect answers Google's authorize URL: PKCE S256, offline access, consent, the upload and read scopes", async () => {
+  it("a connect answers Google's authorize URL: PKCE S256, offline access, consent, the upload, read and comment scopes", async () => {
     const started = await connect();
     const url = new URL(started.authorize_url);
     expect(url.origin + url.pathname).toBe(`${youtube.url}/o/oauth2/v2/auth`);
     expect(url.searchParams.get("redirect_uri")).toBe(`${front.url}/api/v1/accounts/callback/youtube`);
     expect(url.searchParams.get("scope")).toBe(
-      "https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly",
+      "https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly https://www.googleapis.com/auth/youtube.force-ssl",
     );
     expect(url.searchParams.get("code_challenge_method")).toBe("S256");
     expect(url.searchParams.get("code_challenge")).toMatch(/^[\w-]{43}$/);

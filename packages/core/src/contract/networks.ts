@@ -224,7 +224,9 @@ export const NETWORK_RULES: Readonly<Record<NetworkId, NetworkRule>> = {
       },
     }),
   ),
-  // An album (sendMediaGroup) takes 2–10 photos and videos; a poll is its own message (sendPoll).
+  // An album (sendMediaGroup) takes 2–10 photos and videos; a poll is its own message (sendPoll) of
+  // 1–12 options of up to 100 characters, open for 5 to 2,628,000 seconds (open_period); a longer poll
+  // is sent without one and stays open.
   telegram: rule(
     "telegram",
     "Telegram",
@@ -234,11 +236,11 @@ export const NETWORK_RULES: Readonly<Record<NetworkId, NetworkRule>> = {
       threads: "messages",
       firstComment: true,
       poll: {
-        maxOptions: 10,
+        maxOptions: 12,
         optionMaxLength: 100,
         withMedia: false,
         minMinutes: 1,
-        maxMinutes: 10,
+        maxMinutes: 43_800,
         outside: "noted",
       },
     }),

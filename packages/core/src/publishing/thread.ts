@@ -127,7 +127,16 @@ export async function publishThread(
     }
     if (done === null) {
       await save({ ...threadStep, [THREAD_KEYS.sending]: index }, ownStep);
-      done = await named(index, parts.length, () => steps.send(toSend, parent, root));
+      try {
+        done = await named(index, parts.length, () => steps.send(toSend, parent, root));
+      } catch (error) {
+        // The network answered (a refusal, a wait) or the request never left: the part is not out
+        // there, so the next attempt sends it rather than failing it as "outcome unknown".
+        if (error instanceof NetworkError && error.kind !== "unknown") {
+          await save({ ...threadStep, [THREAD_KEYS.sending]: null }, ownStep).catch(() => {});
+        }
+        throw error;
+      }
     }
     sent.push(done);
     ownStep = null;

@@ -127,13 +127,23 @@ export function createDirectPublisher(
           ...(Object.keys(captions).length > 0 ? { captions } : {}),
           platforms: toPost,
           ...(post.media === undefined ? {} : { media: post.media }),
+          ...(post.split === undefined ? {} : { split: post.split }),
+          ...(post.first_comment === undefined ? {} : { first_comment: post.first_comment }),
         });
         targets = (await svc.client.posts.targets(created.id)).data;
         const now = Date.now();
         const posted: LedgerEntries = {};
-        for (const target of targets)
-          if (target.status === "published" && target.permalink)
-            posted[target.platform] = { permalink: target.permalink, at: now };
+        for (const target of targets) {
+          // A thread that stopped part way is remembered too: a re-run never sends a part again.
+          const first = target.parts?.[0];
+          const permalink =
+            target.status === "published"
+              ? target.permalink
+              : first?.status === "published"
+                ? first.permalink
+                : null;
+          if (permalink) posted[target.platform] = { permalink, at: now };
+        }
         if (Object.keys(posted).length > 0) await ledger.write(announcement.key, posted);
       }
 

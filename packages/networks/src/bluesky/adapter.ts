@@ -7,7 +7,7 @@ import type { NetworkAdapter } from "@socialpub/core";
 import { NETWORK_RULES } from "@socialpub/core";
 import type { Fetch } from "./client.ts";
 import { BLUESKY_PACING } from "./describe.ts";
-import { MAX_IMAGE_BYTES } from "./embed.ts";
+import { MAX_MEDIA_BYTES } from "./embed.ts";
 
 export { BLUESKY_PACING } from "./describe.ts";
 
@@ -39,7 +39,7 @@ export function blueskyAdapter(options: BlueskyAdapterOptions = {}): NetworkAdap
     id: "bluesky",
     rule: NETWORK_RULES.bluesky,
     pacing: BLUESKY_PACING,
-    maxMediaBytes: MAX_IMAGE_BYTES,
+    maxMediaBytes: MAX_MEDIA_BYTES,
     connect: async (fields, context) => (await work()).connect(fields, context),
     publish: async (account, post) => (await work()).publish(account, post),
     findPublished: async (account, lost, signal) => (await work()).findPublished!(account, lost, signal),

@@ -2,21 +2,23 @@
 // app.bsky.feed.post records to the account's PDS, finds a post made by an earlier attempt, and reads
 // its counts. Loaded when a Bluesky account is first used (adapter.ts).
 
-import type { AppBskyFeedPost } from "@atproto/api";
+import type { AppBskyFeedPost, ComAtprotoRepoStrongRef } from "@atproto/api";
 import type {
   AccountSession,
   ConnectedAccount,
+  MediaFile,
   NetworkAdapter,
   PublishedPost,
   PublishInput,
+  SentPart,
 } from "@socialpub/core";
-import { NETWORK_RULES, NetworkError } from "@socialpub/core";
+import { NETWORK_RULES, NetworkError, publishThread } from "@socialpub/core";
 import { BLUESKY_PACING, type BlueskyAdapterOptions, DEFAULT_SERVICE, permalinkOf } from "./adapter.ts";
 import { clientFor } from "./client.ts";
 import { type BlueskyCredentials, jwtClaims, toCredentials } from "./credentials.ts";
-import { checkMedia, imagesEmbed, linkCard, MAX_IMAGE_BYTES } from "./embed.ts";
+import { checkMedia, linkCard, MAX_MEDIA_BYTES, mediaEmbed } from "./embed.ts";
 import { classify, xrpcErrorName, xrpcStatus } from "./errors.ts";
-import { recordKeyFor } from "./record-key.ts";
+import { partRecordKey, recordKeyFor } from "./record-key.ts";
 import { facetsOf } from "./rich-text.ts";
 import { isExpiredSession, openSession, originOf, SessionKeeper } from "./session.ts";
 import { fitTextBytes } from "./text.ts";
@@ -25,6 +27,21 @@ const POST_COLLECTION = "app.bsky.feed.post";
 
 function postUri(did: string, rkey: string): string {
   return `at://${did}/${POST_COLLECTION}/${rkey}`;
+}
+
+/** The strong reference (uri and cid) a part keeps in its SentPart.ref. */
+function strongRef(part: SentPart): ComAtprotoRepoStrongRef.Main {
+  const ref = JSON.parse(part.ref ?? "null") as { uri?: unknown; cid?: unknown } | null;
+  if (typeof ref?.uri !== "string" || typeof ref.cid !== "string" || ref.cid === "") {
+    throw new NetworkError("bluesky", "refused", `the saved reference of post ${part.id} is incomplete`);
+  }
+  return { uri: ref.uri, cid: ref.cid };
+}
+
+/** A reply's root and parent; none for the first part. */
+function replyTo(parent: SentPart | null, root: SentPart | null): AppBskyFeedPost.ReplyRef | undefined {
+  if (!parent || !root) return undefined;
+  return { root: strongRef(root), parent: strongRef(parent) };
 }
 
 function requiredString(fields: Readonly<Record<string, unknown>>, name: string, what: string): string {
@@ -64,11 +81,95 @@ export function atprotoAdapter(options: BlueskyAdapterOptions): NetworkAdapter {
     }
   }
 
+  /**
+   * Creates one app.bsky.feed.post under `rkey`: the text with its facets, its media (or a link card),
+   * and, for a reply, its root and parent. A record already under the key is this post, made by an
+   * earlier attempt (the PDS refuses a second create of the same key): it is answered as it is.
+   */
+  async function createPost(
+    session: BlueskyCredentials,
+    rkey: string,
+    fullText: string,
+    media: readonly MediaFile[],
+    reply: AppBskyFeedPost.ReplyRef | undefined,
+    signal: AbortSignal,
+  ): Promise<SentPart> {
+    const agent = client(session, signal);
+    const text = fitTextBytes(fullText);
+    let record: AppBskyFeedPost.Record;
+    try {
+      const { facets, links } = await facetsOf(text, agent, signal);
+      const embed =
+        media.length > 0
+          ? await mediaEmbed(agent, media, signal)
+          : links[0] !== undefined
+            ? linkCard(links[0])
+            : undefined;
+      record = {
+        $type: POST_COLLECTION,
+        text,
+        createdAt: new Date(sessionOptions.now()).toISOString(),
+        ...(reply ? { reply } : {}),
+        ...(facets.length > 0 ? { facets } : {}),
+        ...(embed ? { embed } : {}),
+      };
+    } catch (error) {
+      throw passExpired(error, "preparing the post");
+    }
+    try {
+      const { data } = await agent.com.atproto.repo.createRecord(
+        { repo: session.did, collection: POST_COLLECTION, rkey, record, validate: true },
+        { signal },
+      );
+      return sentPart(session, rkey, data.uri, data.cid);
+    } catch (error) {
+      if (isExpiredSession(error)) throw error;
+      // A record already under this key is this post, made by an earlier attempt, or made by this one
+      // before an error answer.
+      const status = xrpcStatus(error);
+      if (status !== undefined && status !== 429) {
+        const earlier = await existingPost(session, rkey, reply, signal).catch((lookup) => {
+          if (lookup instanceof NetworkError && lookup.kind === "refused") throw lookup;
+          return null;
+        });
+        if (earlier) return earlier;
+      }
+      throw classify(error, "publishing the post", true);
+    }
+  }
+
+  /**
+   * The post under `rkey`, or null when there is none. A reply's record must answer the same parent:
+   * a record under the key that does not is another post, and nothing is sent over it.
+   */
+  async function existingPost(
+    session: BlueskyCredentials,
+    rkey: string,
+    reply: AppBskyFeedPost.ReplyRef | undefined,
+    signal: AbortSignal,
+  ): Promise<SentPart | null> {
+    const found = await readPost(session, rkey, signal);
+    if (!found) return null;
+    const value = found.value as AppBskyFeedPost.Record;
+    if (reply && value.reply?.parent.uri !== reply.parent.uri) {
+      throw new NetworkError(
+        "bluesky",
+        "refused",
+        `Bluesky already has another post under the record key ${rkey} this reply needs; it was not sent`,
+      );
+    }
+    return sentPart(session, rkey, found.uri, found.cid ?? "");
+  }
+
+  function sentPart(session: BlueskyCredentials, rkey: string, uri: string, cid: string): SentPart {
+    return { id: rkey, permalink: permalinkOf(session.handle, rkey), ref: JSON.stringify({ uri, cid }) };
+  }
+
   return {
     id: "bluesky",
     rule: NETWORK_RULES.bluesky,
     pacing: BLUESKY_PACING,
-    maxMediaBytes: MAX_IMAGE_BYTES,
+    maxMediaBytes: MAX_MEDIA_BYTES,
 
     async connect(fields, context): Promise<ConnectedAccount> {
       const { signal } = context;
@@ -138,47 +239,44 @@ export function atprotoAdapter(options: BlueskyAdapterOptions): NetworkAdapter {
 
     async publish(account: AccountSession, post: PublishInput): Promise<PublishedPost> {
       const { signal } = post;
-      checkMedia(post.media);
-      const rkey = recordKeyFor(post.key);
-      const text = fitTextBytes(post.text);
-      return sessions.run(account, signal, async (session) => {
-        const agent = client(session, signal);
-        let record: AppBskyFeedPost.Record;
-        try {
-          const { facets, links } = await facetsOf(text, agent, signal);
-          const embed =
-            post.media.length > 0
-              ? await imagesEmbed(agent, post.media, signal)
-              : links[0] !== undefined
-                ? linkCard(links[0])
-                : undefined;
-          record = {
-            $type: POST_COLLECTION,
-            text,
-            createdAt: new Date(sessionOptions.now()).toISOString(),
-            ...(facets.length > 0 ? { facets } : {}),
-            ...(embed ? { embed } : {}),
-          };
-        } catch (error) {
-          throw passExpired(error, "preparing the post");
-        }
-        try {
-          await agent.com.atproto.repo.createRecord(
-            { repo: session.did, collection: POST_COLLECTION, rkey, record, validate: true },
-            { signal },
-          );
-        } catch (error) {
-          if (isExpiredSession(error)) throw error;
-          // A record already under this key is this post, made by an earlier attempt (the PDS refuses
-          // a second create of the same key), or made by this one before an error answer.
-          const status = xrpcStatus(error);
-          if (status !== undefined && status !== 429) {
-            const earlier = await readPost(session, rkey, signal).catch(() => null);
-            if (earlier) return { id: rkey, permalink: permalinkOf(session.handle, rkey) };
-          }
-          throw classify(error, "publishing the post", true);
-        }
-        return { id: rkey, permalink: permalinkOf(session.handle, rkey) };
+      // Every part's media is checked before anything is uploaded or posted.
+      const parts = [post.media, ...(post.thread ?? []).map((part) => part.media)];
+      parts.forEach((media, index) => {
+        checkMedia(media, parts.length > 1 ? `part ${index + 1} of ${parts.length}: ` : "");
+      });
+      return publishThread("bluesky", post, {
+        // Each part is created under a record key derived from the post's key, as a reply to the part
+        // before (`parent`) in the thread that starts at the first part (`root`).
+        send: (part, parent, root) =>
+          sessions.run(account, signal, (session) =>
+            createPost(
+              session,
+              partRecordKey(post.key, part.index),
+              part.text,
+              part.media,
+              replyTo(parent, root),
+              signal,
+            ),
+          ),
+        // A part whose answer never came is read at its key: there, it is that part; absent, it is sent.
+        find: (part, parent, root) =>
+          sessions.run(account, signal, async (session) => {
+            try {
+              return await existingPost(
+                session,
+                partRecordKey(post.key, part.index),
+                replyTo(parent, root),
+                signal,
+              );
+            } catch (error) {
+              throw passExpired(error, "looking for the post");
+            }
+          }),
+        // The first comment is a reply to the first part, under a key of its own.
+        comment: (text, first) =>
+          sessions.run(account, signal, (session) =>
+            createPost(session, partRecordKey(post.key, "comment"), text, [], replyTo(first, first), signal),
+          ),
       });
     },
 

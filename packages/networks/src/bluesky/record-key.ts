@@ -25,6 +25,26 @@ function ulidMilliseconds(ulid: string): number {
   return ms;
 }
 
+/**
+ * The record key of a thread's part after the first (`index` 1, 2, …) or of its first comment
+ * (`"comment"`), derived from the post's record key: the same post always gives the same keys, so a part
+ * whose answer never came is found by reading its key, and a second create of it is refused by the PDS.
+ * Each key's time is the post's, plus the part's place in microseconds (the first comment after every
+ * part), so the records sort in the thread's order; its clock id comes from a hash of the post's key
+ * and the part, so no two of them share a key.
+ */
+export function partRecordKey(key: string, index: number | "comment"): string {
+  const first = recordKeyFor(key);
+  if (index === 0) return first;
+  const place = index === "comment" ? MAX_PARTS : index;
+  const micros = TID.fromStr(first).timestamp() + place;
+  const hash = createHash("sha256").update(`${first}#${index}`).digest();
+  return TID.fromTime(micros, hash.readUInt16BE(0) & 0x3ff).toString();
+}
+
+/** A post and at most 24 further parts (decisions.md "Rich posts"): the first comment's place is after them. */
+const MAX_PARTS = 25;
+
 /** The TID record key for `key`: the same key always gives the same record key. */
 export function recordKeyFor(key: string): string {
   if (TID_PATTERN.test(key)) return key;

@@ -19,7 +19,15 @@ import { findMetaPost } from "./meta-recent.ts";
  * account's recent posts back (meta-recent.ts). Only a published container makes a post, and none is
  * published before its id is saved, so that read finds nothing and the post is sent again; it is read
  * all the same, because a post is never sent again on reasoning alone where the network can be asked.
+ *
+ * A carousel is one more step before the container: each item is a container of its own
+ * (is_carousel_item=true), waited on until FINISHED, and the carousel's container names them in
+ * `children`. Items publish nothing alone, so an attempt cut off among them simply makes them again;
+ * the carousel's container is saved and resumed from as any other.
  */
+
+/** What a container flow publishes: a post, or one part of a thread (its own step beside the thread's). */
+export type ContainerPost = Pick<PublishInput, "text" | "step" | "saveStep" | "signal">;
 
 export interface ContainerFlow {
   graph: MetaGraphConfig;
@@ -37,6 +45,8 @@ export interface ContainerFlow {
   textField: string;
   /** What the container is made of (media_type, image_url, text or caption, …). */
   params: Record<string, string>;
+  /** A carousel's items, each what its container is made of; the container then names them in `children`. */
+  items?: readonly Record<string, string>[];
   /** How long this attempt waits for a container Meta is still processing before it lets go. */
   waitMs?: number;
 }
@@ -46,11 +56,11 @@ const RETRY_PROCESSING_MS = 30_000;
 /** Meta asks to poll a container about once a minute at most for video; images are ready fast. */
 const POLL_DELAYS_MS = [0, 1_000, 2_000, 4_000, 8_000, 15_000];
 /** How far before the container was made a found post may be dated (clocks apart). */
-const CLOCK_SLACK_MS = 5 * 60_000;
+export const CLOCK_SLACK_MS = 5 * 60_000;
 
 export async function publishThroughContainer(
   flow: ContainerFlow,
-  post: PublishInput,
+  post: ContainerPost,
 ): Promise<PublishedPost> {
   const { graph } = flow;
   const saved = post.step;
@@ -65,8 +75,11 @@ export async function publishThroughContainer(
   }
   if (!container) {
     madeAt = graph.now();
+    const params = flow.items
+      ? { ...flow.params, children: await makeItems(flow, post.signal) }
+      : flow.params;
     // A container publishes nothing: one whose answer was lost is simply made again.
-    const made = await metaCall(graph, flow.token, "POST", flow.createPath, flow.params, post.signal, true);
+    const made = await metaCall(graph, flow.token, "POST", flow.createPath, params, post.signal, true);
     if (typeof made.id !== "string") {
       throw new NetworkError(graph.network, "retry", `${graph.name} answered the container without its id.`);
     }
@@ -96,6 +109,36 @@ export async function publishThroughContainer(
     post.signal,
   );
   return { id: published.id, permalink: typeof read.permalink === "string" ? read.permalink : "" };
+}
+
+/** Makes a carousel's item containers and waits until each is FINISHED: their ids, comma-separated. */
+async function makeItems(flow: ContainerFlow, signal: AbortSignal): Promise<string> {
+  const ids: string[] = [];
+  for (const item of flow.items ?? []) {
+    const made = await metaCall(
+      flow.graph,
+      flow.token,
+      "POST",
+      flow.createPath,
+      { ...item, is_carousel_item: "true" },
+      signal,
+      true,
+    );
+    if (typeof made.id !== "string") {
+      throw new NetworkError(
+        flow.graph.network,
+        "retry",
+        `${flow.graph.name} answered a carousel item without its id.`,
+      );
+    }
+    ids.push(made.id);
+  }
+  // Meta takes a carousel only of finished items; they process side by side, so they are waited on after.
+  for (const id of ids) {
+    const state = await waitUntilFinished(flow, id, signal);
+    if (state !== "FINISHED") throw unusable(flow, `a carousel item is ${state}`);
+  }
+  return ids.join(",");
 }
 
 async function containerState(
@@ -156,7 +199,7 @@ async function waitUntilFinished(
 }
 
 /** The post a PUBLISHED container became, among the account's recent posts (same text, made since). */
-async function foundOrFail(flow: ContainerFlow, post: PublishInput, madeAt: number): Promise<PublishedPost> {
+async function foundOrFail(flow: ContainerFlow, post: ContainerPost, madeAt: number): Promise<PublishedPost> {
   const find = { text: post.text, since: madeAt - CLOCK_SLACK_MS };
   const found = await findMetaPost(flow.graph, flow, flow.token, find, post.signal);
   if (found) return found;

@@ -15,6 +15,15 @@ import { listMetaPosts, metaFakeTime } from "./meta-fake-listing.ts";
  * network's insights scope), throttling (error 17 with X-Business-Use-Case-Usage), and tokens
  * that expire or are revoked (error 190). Each network's fake (threads/fake, instagram/fake) sets the
  * names that differ.
+ *
+ * Rich posts, as each network documents them: carousels (item containers made with
+ * is_carousel_item=true, then a CAROUSEL container naming them in `children`, each one this account's,
+ * an item, FINISHED and used once, their count within the network's bounds), `alt_text` on image
+ * containers (and on video ones where the network takes it), replies (Threads' `reply_to_id`, with
+ * threads_manage_replies; listed at GET /{user}/replies with threads_read_replies, never among the
+ * account's threads), polls (Threads' `poll_attachment` on a TEXT post: 2–4 options of 1–25
+ * characters) and comments (Instagram's POST /{ig-media-id}/comments with
+ * instagram_business_manage_comments). Without the scope a call needs it is refused with error 10.
  */
 
 export interface MetaFakeShape {
@@ -44,6 +53,18 @@ export interface MetaFakeShape {
   /** The scope GET /{media-id}/insights needs, and the lifetime metrics it knows for a post. */
   insightsScope: string;
   insightMetrics: readonly string[];
+  /** Most items in a carousel (Threads 20, Instagram 10); the fewest is 2 on both. */
+  maxCarouselItems: number;
+  /** Which media types take `alt_text` (Threads: IMAGE and VIDEO; Instagram: IMAGE). */
+  altTextTypes: readonly string[];
+  /** The media type of a video carousel item (VIDEO on both) and of a video post (Threads VIDEO, Instagram REELS). */
+  videoType: string;
+  /** Replies (`reply_to_id`): the scope making one needs, and the one reading them; null: no replies. */
+  replies: { scope: string; readScope: string } | null;
+  /** Whether a TEXT post takes `poll_attachment` (Threads). */
+  polls: boolean;
+  /** Comments on a post (POST /{media-id}/comments): the scope they need; null when the API has none. */
+  commentsScope: string | null;
   permalink(username: string, id: string): string;
 }
 
@@ -70,6 +91,33 @@ export interface MetaFakeContainer {
   mediaUrl: string | null;
   status: "IN_PROGRESS" | "FINISHED" | "PUBLISHED" | "EXPIRED" | "ERROR";
   errorMessage: string | null;
+  /** Made with is_carousel_item=true: it can only be a carousel's child, never published alone. */
+  carouselItem?: boolean;
+  /** A carousel item already named as a child of a carousel container. */
+  usedBy?: string;
+  alt?: string | null;
+  /** A CAROUSEL container's items, in order. */
+  children?: MetaFakeContainer[];
+  /** The post this one replies to (`reply_to_id`). */
+  replyTo?: string | null;
+  /** The poll's options (`poll_attachment`), in order. */
+  poll?: string[] | null;
+}
+
+/** One item of a published carousel. */
+export interface MetaFakeItem {
+  mediaType: string;
+  mediaUrl: string | null;
+  alt: string | null;
+}
+
+/** A comment on a post (Instagram's /{media-id}/comments). */
+export interface MetaFakeComment {
+  id: string;
+  mediaId: string;
+  userId: string;
+  text: string;
+  at: number;
 }
 
 export interface MetaFakePost {
@@ -83,6 +131,14 @@ export interface MetaFakePost {
   at: number;
   /** Lifetime insights by metric name (views, likes, reach, …), as tests set them; absent ones are 0. */
   insights: Record<string, number>;
+  /** The image's or video's alt text, where it was given. */
+  alt?: string | null;
+  /** A carousel's items, in order. */
+  children?: MetaFakeItem[];
+  /** The post this one replies to (a Threads reply). */
+  replyTo?: string | null;
+  /** The poll's options, in order. */
+  poll?: string[] | null;
 }
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -98,6 +154,7 @@ export class MetaFake {
   readonly tokens: MetaFakeToken[] = [];
   readonly containers = new Map<string, MetaFakeContainer>();
   readonly posts: MetaFakePost[] = [];
+  readonly comments: MetaFakeComment[] = [];
   /** Each token request: its grant type and status. */
   readonly tokenRequests: { grantType: string; status: number }[] = [];
   /** How often each container's status was read. */
@@ -368,24 +425,34 @@ export class MetaFake {
     if (first === user.id && edge === this.shape.createEdge && request.method === "POST") {
       if (!known.scopes.some((s) => /content_publish/.test(s)))
         return graphError(403, 10, "Application does not have permission for this action");
-      return this.#makeContainer(user, form());
+      return this.#makeContainer(user, known, form());
+    }
+    if (first === user.id && edge === "replies" && this.shape.replies && request.method === "GET") {
+      if (!known.scopes.includes(this.shape.replies.readScope))
+        return graphError(
+          403,
+          10,
+          `Application does not have permission for this action (${this.shape.replies.readScope})`,
+        );
+      this.listings.push(Object.fromEntries(q));
+      return this.#listing(user, q, (p) => Boolean(p.replyTo), `${user.id}/replies`);
+    }
+    if (
+      edge === "comments" &&
+      segments.length === 2 &&
+      this.shape.commentsScope &&
+      request.method === "POST"
+    ) {
+      const post = this.posts.find((p) => p.id === first);
+      if (post) return this.#comment(known, post, form());
     }
     if (first === user.id && edge === this.shape.publishEdge && request.method === "POST") {
       return this.#publish(user, form().get("creation_id") ?? "");
     }
     if (first === user.id && edge === this.shape.listEdge && request.method === "GET") {
       this.listings.push(Object.fromEntries(q));
-      return listMetaPosts({
-        // Newest first by when each was published; of two at once, the later made first.
-        posts: this.postsOf(user)
-          .reverse()
-          .sort((a, b) => b.at - a.at)
-          .map((p) => ({ ...p, username: user.username })),
-        query: q,
-        textField: this.shape.textField,
-        nodeType: this.shape.mediaNode,
-        address: `${this.url}${this.shape.version}/${user.id}/${edge}`,
-      });
+      // Replies are the account's too, but they are listed at /replies, not among its posts.
+      return this.#listing(user, q, (p) => !p.replyTo, `${user.id}/${edge}`);
     }
     if (first === user.id && edge === this.shape.limitEdge && request.method === "GET") {
       return {
@@ -432,6 +499,46 @@ export class MetaFake {
     );
   }
 
+  #listing(
+    user: MetaFakeUser,
+    q: URLSearchParams,
+    which: (p: MetaFakePost) => boolean,
+    path: string,
+  ): FakeAnswer {
+    return listMetaPosts({
+      // Newest first by when each was published; of two at once, the later made first.
+      posts: this.postsOf(user)
+        .filter(which)
+        .reverse()
+        .sort((a, b) => b.at - a.at)
+        .map((p) => ({ ...p, username: user.username })),
+      query: q,
+      textField: this.shape.textField,
+      nodeType: this.shape.mediaNode,
+      address: `${this.url}${this.shape.version}/${path}`,
+    });
+  }
+
+  /** POST /{media-id}/comments?message=…: a comment by the account on a post (Instagram). */
+  #comment(token: MetaFakeToken, post: MetaFakePost, form: URLSearchParams): FakeAnswer {
+    const scope = this.shape.commentsScope!;
+    if (!token.scopes.includes(scope))
+      return graphError(403, 10, `Application does not have permission for this action (${scope})`);
+    const message = form.get("message") ?? "";
+    if (message.trim() === "") return graphError(400, 100, "The parameter message is required.");
+    if ([...message].length > 2200)
+      return graphError(400, 100, "The comment is longer than 2200 characters.");
+    const comment = {
+      id: String(this.#nextId++),
+      mediaId: post.id,
+      userId: token.userId,
+      text: message,
+      at: this.#now(),
+    };
+    this.comments.push(comment);
+    return { status: 200, json: { id: comment.id } };
+  }
+
   /** GET /{media-id}/insights?metric=a,b: each metric's lifetime value, as Meta documents the answer. */
   #insights(token: MetaFakeToken, post: MetaFakePost, metric: string): FakeAnswer {
     if (!token.scopes.includes(this.shape.insightsScope))
@@ -455,15 +562,39 @@ export class MetaFake {
     return { status: 200, json: { data } };
   }
 
-  async #makeContainer(user: MetaFakeUser, form: URLSearchParams): Promise<FakeAnswer> {
-    const mediaType = form.get("media_type") ?? (form.get("video_url") ? "VIDEO" : "IMAGE");
-    const text = form.get(this.shape.textField) ?? "";
+  async #makeContainer(user: MetaFakeUser, token: MetaFakeToken, form: URLSearchParams): Promise<FakeAnswer> {
+    const { shape } = this;
+    const carouselItem = form.get("is_carousel_item") === "true";
+    const mediaType =
+      form.get("media_type") ??
+      (form.get("video_url") ? shape.videoType : form.get("children") ? "" : "IMAGE");
+    const text = form.get(shape.textField) ?? "";
     const mediaUrl = form.get("image_url") ?? form.get("video_url");
-    if (mediaType === "TEXT" && !this.shape.textOnly)
+    const alt = form.get("alt_text");
+    if (mediaType === "TEXT" && !shape.textOnly)
       return graphError(400, 100, "The parameter image_url is required.");
+    if (mediaType === "CAROUSEL") return this.#makeCarousel(user, token, form, text);
     if (mediaType !== "TEXT" && !mediaUrl)
       return graphError(400, 100, "The parameter image_url or video_url is required.");
-    const limit = this.shape.name === "Threads" ? 500 : 2200;
+    const video = mediaType === shape.videoType || (carouselItem && mediaType === "VIDEO");
+    if (mediaType !== "TEXT" && mediaType !== "IMAGE" && !video)
+      return graphError(
+        400,
+        100,
+        `The parameter media_type must be one of the documented values, not ${mediaType}.`,
+      );
+    if (carouselItem && mediaType === "TEXT")
+      return graphError(400, 100, "A carousel item must be an IMAGE or a VIDEO.");
+    if (alt !== null) {
+      if (!shape.altTextTypes.includes(video ? "VIDEO" : mediaType))
+        return graphError(400, 100, `The parameter alt_text is not supported for ${mediaType} media.`);
+      if ([...alt].length > 1000) return graphError(400, 100, "The alt_text is longer than 1000 characters.");
+    }
+    const replyTo = this.#replyTarget(token, form);
+    if (replyTo && "status" in replyTo) return replyTo;
+    const poll = this.#poll(form, mediaType);
+    if (poll && "status" in poll) return poll;
+    const limit = shape.name === "Threads" ? 500 : 2200;
     if ([...text].length > limit) return graphError(400, 100, `The text is longer than ${limit} characters.`);
     if (mediaUrl) {
       // As Meta does: the media is fetched from its URL now; one it cannot fetch or read is refused.
@@ -480,17 +611,124 @@ export class MetaFake {
         );
       }
     }
-    const container: MetaFakeContainer = {
-      id: String(this.#nextId++),
-      userId: user.id,
+    return this.#container(user, {
       mediaType,
       text,
       mediaUrl,
+      carouselItem,
+      alt,
+      replyTo: replyTo?.id ?? null,
+      poll: poll?.options ?? null,
+    });
+  }
+
+  #container(
+    user: MetaFakeUser,
+    made: Pick<
+      MetaFakeContainer,
+      "mediaType" | "text" | "mediaUrl" | "carouselItem" | "alt" | "replyTo" | "poll" | "children"
+    >,
+  ): FakeAnswer {
+    const container: MetaFakeContainer = {
+      id: String(this.#nextId++),
+      userId: user.id,
+      ...made,
       status: this.holdContainers ? "IN_PROGRESS" : "FINISHED",
       errorMessage: null,
     };
     this.containers.set(container.id, container);
     return { status: 200, json: { id: container.id } };
+  }
+
+  /** media_type=CAROUSEL: its `children` are this account's unused carousel items, all FINISHED. */
+  #makeCarousel(user: MetaFakeUser, token: MetaFakeToken, form: URLSearchParams, text: string): FakeAnswer {
+    const ids = (form.get("children") ?? "").split(",").filter(Boolean);
+    const { maxCarouselItems } = this.shape;
+    if (ids.length < 2 || ids.length > maxCarouselItems)
+      return graphError(
+        400,
+        100,
+        `The parameter children must name 2 to ${maxCarouselItems} carousel items; it names ${ids.length}.`,
+        2207045,
+      );
+    const children: MetaFakeContainer[] = [];
+    for (const id of ids) {
+      const child = this.containers.get(id);
+      if (!child || child.userId !== user.id || !child.carouselItem)
+        return graphError(
+          400,
+          100,
+          `Invalid parameter: ${id} is not a carousel item of this account.`,
+          2207001,
+        );
+      if (child.usedBy) return graphError(400, 100, `The carousel item ${id} was already used.`, 2207001);
+      if (child.status !== "FINISHED")
+        return graphError(400, 9007, `The carousel item ${id} is not ready (${child.status}).`, 2207027);
+      children.push(child);
+    }
+    if (form.has("alt_text"))
+      return graphError(400, 100, "alt_text goes on each carousel item, not the carousel.");
+    const replyTo = this.#replyTarget(token, form);
+    if (replyTo && "status" in replyTo) return replyTo;
+    if (form.has("poll_attachment"))
+      return graphError(400, 100, "A poll can only be attached to a TEXT post.");
+    const limit = this.shape.name === "Threads" ? 500 : 2200;
+    if ([...text].length > limit) return graphError(400, 100, `The text is longer than ${limit} characters.`);
+    const answer = this.#container(user, {
+      mediaType: "CAROUSEL",
+      text,
+      mediaUrl: null,
+      replyTo: replyTo?.id ?? null,
+      children,
+    });
+    const id = (answer.json as { id: string }).id;
+    for (const child of children) child.usedBy = id;
+    return answer;
+  }
+
+  /** `reply_to_id`: a post that exists, with the scope replying needs; null when it is not a reply. */
+  #replyTarget(token: MetaFakeToken, form: URLSearchParams): { id: string } | FakeAnswer | null {
+    const id = form.get("reply_to_id");
+    if (id === null) return null;
+    const { replies } = this.shape;
+    if (!replies) return graphError(400, 100, "The parameter reply_to_id is not supported.");
+    if (!token.scopes.includes(replies.scope))
+      return graphError(403, 10, `Application does not have permission for this action (${replies.scope})`);
+    if (!this.posts.some((p) => p.id === id))
+      return graphError(400, 100, `Invalid parameter: reply_to_id ${id} is not a post.`, 4279009);
+    return { id };
+  }
+
+  /** `poll_attachment`: {option_a, option_b[, option_c[, option_d]]}, on a TEXT post only. */
+  #poll(form: URLSearchParams, mediaType: string): { options: string[] } | FakeAnswer | null {
+    const raw = form.get("poll_attachment");
+    if (raw === null) return null;
+    if (!this.shape.polls) return graphError(400, 100, "The parameter poll_attachment is not supported.");
+    if (mediaType !== "TEXT") return graphError(400, 100, "A poll can only be attached to a TEXT post.");
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      return graphError(400, 100, "poll_attachment must be a JSON object.");
+    }
+    const keys = ["option_a", "option_b", "option_c", "option_d"];
+    const given = parsed !== null && typeof parsed === "object" ? (parsed as Record<string, unknown>) : {};
+    const unknown = Object.keys(given).filter((k) => !keys.includes(k));
+    const options = keys.map((k) => given[k]).filter((v) => v !== undefined);
+    const contiguous = keys.slice(0, options.length).every((k) => given[k] !== undefined);
+    if (
+      unknown.length > 0 ||
+      !contiguous ||
+      options.length < 2 ||
+      options.some((o) => typeof o !== "string" || [...o].length < 1 || [...o].length > 25)
+    ) {
+      return graphError(
+        400,
+        100,
+        "poll_attachment must hold option_a and option_b (and optionally option_c, option_d), each 1 to 25 characters.",
+      );
+    }
+    return { options: options as string[] };
   }
 
   #publish(user: MetaFakeUser, creationId: string): FakeAnswer {
@@ -499,6 +737,8 @@ export class MetaFake {
     if (!container || container.userId !== user.id) return graphError(400, 100, "Invalid parameter", 2207001);
     if (container.status === "PUBLISHED")
       return graphError(400, 100, "The media has already been published.", 2207006);
+    if (container.carouselItem)
+      return graphError(400, 100, "A carousel item is published through its carousel.", 2207001);
     if (container.status !== "FINISHED") return graphError(400, 9007, "Media ID is not available", 2207027);
     if (this.#today(user).length >= this.postsPerDay) {
       return graphError(
@@ -521,7 +761,18 @@ export class MetaFake {
       permalink: this.shape.permalink(user.username, id),
       at: this.#now(),
       insights: {},
+      alt: container.alt ?? null,
+      replyTo: container.replyTo ?? null,
+      poll: container.poll ?? null,
+      ...(container.children && {
+        children: container.children.map((c) => ({
+          mediaType: c.mediaType,
+          mediaUrl: c.mediaUrl,
+          alt: c.alt ?? null,
+        })),
+      }),
     };
+    for (const child of container.children ?? []) child.status = "PUBLISHED";
     this.posts.push(post);
     return { status: 200, json: { id } };
   }

@@ -58,6 +58,30 @@ export function discordError(status: number, body: ErrorBody | null): NetworkErr
       { status },
     );
   }
+  if (status === 400 && code === 220001) {
+    return new NetworkError(
+      "discord",
+      "refused",
+      `This webhook posts to a forum channel, where every post opens a thread: give the post's thread a title in options.discord.thread_name ${said}.`,
+      { status },
+    );
+  }
+  if (status === 400 && code === 220003) {
+    return new NetworkError(
+      "discord",
+      "refused",
+      `options.discord.thread_name opens a thread in a forum channel only, and this webhook posts to another kind of channel: remove thread_name, or connect a forum channel's webhook ${said}.`,
+      { status },
+    );
+  }
+  if (status === 400 && code === 10003) {
+    return new NetworkError(
+      "discord",
+      "refused",
+      `The forum thread this post's first message opened no longer exists (it was deleted), so the rest of the post cannot follow it ${said}.`,
+      { status },
+    );
+  }
   if (status === 413) {
     return new NetworkError(
       "discord",

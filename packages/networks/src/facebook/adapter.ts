@@ -8,9 +8,9 @@ import {
 import { type FacebookApiConfig, GRAPH_VERSION } from "./api.ts";
 import { facebookDescription } from "./describe.ts";
 import { findFacebookPost } from "./find-published.ts";
+import { publishFacebookRich } from "./first-comment.ts";
 import { readFacebookMetrics } from "./metrics.ts";
 import { FACEBOOK_DEFAULT_SCOPES, facebookOAuth } from "./oauth.ts";
-import { publishFacebook } from "./publish.ts";
 import { FACEBOOK_MAX_VIDEO_BYTES } from "./video.ts";
 
 export const FACEBOOK_API_URL = "https://graph.facebook.com";
@@ -26,9 +26,10 @@ export interface FacebookAdapterOptions extends OAuthAdapterOptions {
 }
 
 /**
- * A Facebook Page through the Graph API with its Page token: text, photo and video posts. Facebook takes
- * no key of ours for a post, so after an attempt whose answer was lost the Page's recent posts are read
- * back for one with the same text (find-published.ts).
+ * A Facebook Page through the Graph API with its Page token: text, photo (with alt text), several-photo
+ * and video posts, and the Page's first comment on the post (first-comment.ts). Facebook takes no key of
+ * ours for a post, so after an attempt whose answer was lost the Page's recent posts are read back for
+ * one with the same text (find-published.ts).
  */
 export function facebookAdapter(options: FacebookAdapterOptions = {}): NetworkAdapter {
   const version = options.version ?? GRAPH_VERSION;
@@ -58,7 +59,7 @@ export function facebookAdapter(options: FacebookAdapterOptions = {}): NetworkAd
         api,
       }),
     ),
-    publish: (account, post) => publishFacebook(api, account, post),
+    publish: (account, post) => publishFacebookRich(api, account, post),
     findPublished: (account, lost, signal) => findFacebookPost(api, account, lost, signal),
     readMetrics: (account, post, signal) => readFacebookMetrics(api, account, post, signal),
   };

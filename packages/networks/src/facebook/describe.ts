@@ -2,8 +2,13 @@
 import { NETWORK_RULES } from "@socialpub/core";
 import { type NetworkDescription, oauthSettings } from "../describe.ts";
 
-/** Listing the user's Pages, and posting to them. */
-export const FACEBOOK_DEFAULT_SCOPES = ["pages_show_list", "pages_manage_posts", "pages_read_engagement"];
+/** Listing the user's Pages, posting to them, and commenting as the Page (the first comment). */
+export const FACEBOOK_DEFAULT_SCOPES = [
+  "pages_show_list",
+  "pages_manage_posts",
+  "pages_read_engagement",
+  "pages_manage_engagement",
+];
 
 export const facebookDescription = {
   id: "facebook",

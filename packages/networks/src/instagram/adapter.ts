@@ -30,8 +30,9 @@ export interface InstagramAdapterOptions extends OAuthAdapterOptions {
 }
 
 /**
- * Instagram professional accounts through the Instagram API with Instagram Login: an image or a reel
- * (video) that Instagram fetches from the post's public media URL, with the text as caption, published
+ * Instagram professional accounts through the Instagram API with Instagram Login: an image (with its
+ * alt text), a reel (video), or a carousel of 2–10 images and videos, that Instagram fetches from the
+ * post's public media URLs, with the text as caption; the first comment on the published media; published
  * in two steps (container, polled until FINISHED, then media_publish) whose progress is kept on the
  * target so a restart never posts twice. An attempt cut off before its container was saved is looked
  * for among the account's recent media (findPublished, common/meta-recent.ts) before it is sent again.

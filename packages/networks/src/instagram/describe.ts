@@ -2,11 +2,15 @@
 import { NETWORK_RULES } from "@socialpub/core";
 import { type NetworkDescription, oauthSettings } from "../describe.ts";
 
-/** Reading the professional account, publishing to it, and reading a post's insights (its figures). */
+/**
+ * Reading the professional account, publishing to it, reading a post's insights (its figures), and
+ * adding the first comment to a post (instagram_business_manage_comments).
+ */
 export const INSTAGRAM_DEFAULT_SCOPES = [
   "instagram_business_basic",
   "instagram_business_content_publish",
   "instagram_business_manage_insights",
+  "instagram_business_manage_comments",
 ];
 
 export const instagramDescription = {

@@ -24,8 +24,9 @@ export interface LinkedInAdapterOptions extends OAuthAdapterOptions {
 }
 
 /**
- * LinkedIn through its versioned REST API: posts as the member who connected (text, or text with one
- * image). LinkedIn takes no key of ours for a post, so after an attempt whose answer was lost the
+ * LinkedIn through its versioned REST API: posts as the member who connected (text, with one image or a
+ * multi-image post of up to 20, each with its alt text; PUBLIC or CONNECTIONS), and adds a first
+ * comment as the member. LinkedIn takes no key of ours for a post, so after an attempt whose answer was lost the
  * member's recent posts are read back for one with the same text (find-published.ts; an app LinkedIn
  * has approved for r_member_social only).
  */

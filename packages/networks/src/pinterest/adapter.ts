@@ -25,8 +25,8 @@ export interface PinterestAdapterOptions extends OAuthAdapterOptions {
 }
 
 /**
- * Pinterest through the API v5 with the user's OAuth 2.0 token: one image pin per post on the board
- * chosen at connect. Pinterest has no way to look a pin up by a key of ours, so after an attempt without
+ * Pinterest through the API v5 with the user's OAuth 2.0 token: one pin per post (an image, or a
+ * carousel of 2–5) on the board chosen at connect or options.pinterest.board_id. Pinterest has no way to look a pin up by a key of ours, so after an attempt without
  * an answer the board's pins are read back for one with the same text made since (find-published.ts):
  * found, it is the post; not there, the pin is made again.
  */

@@ -9,7 +9,9 @@ import { pinTitle, pinterestPermalink } from "./publish.ts";
  * /v5/boards/{board_id}/pins, `boards:read` and `pins:read`, which the connect asks for): Pinterest
  * lists a board's pins newest first, paged with a bookmark, each with its description, title and
  * created_at. A pin is the attempt's when its description is exactly the text sent and its title the
- * first line the adapter made of it (publish.ts), made since the attempt could publish.
+ * first line the adapter made of it (publish.ts), made since the attempt could publish. A pin whose
+ * board or title came from the post's options is looked for with those (`findPinOn`, from the publish's
+ * own saved step).
  */
 
 const READ_BACK = {
@@ -31,20 +33,39 @@ interface BoardPins {
   bookmark?: string | null;
 }
 
-export async function findPin(
+export function findPin(
   api: PinterestApiConfig,
   account: AccountSession,
   lost: LostAttempt,
   signal: AbortSignal,
 ): Promise<PublishedPost | null> {
+  const board = String(account.credentials.board_id ?? "");
+  const sent = { text: lost.text, title: pinTitle(lost.text), board, since: lost.since };
+  return findPinOn(api, account, sent, signal);
+}
+
+/** What a pin was sent as: its description, its title, its board, and since when. */
+export interface SentPin {
+  text: string;
+  title: string;
+  board: string;
+  since: number;
+}
+
+export async function findPinOn(
+  api: PinterestApiConfig,
+  account: AccountSession,
+  sent: SentPin,
+  signal: AbortSignal,
+): Promise<PublishedPost | null> {
   const token = String(account.credentials.access_token ?? "");
-  const board = encodeURIComponent(String(account.credentials.board_id ?? ""));
-  const title = asStored(pinTitle(lost.text));
+  const board = encodeURIComponent(sent.board);
+  const title = asStored(sent.title);
   return readBackSince<string>({
     network: "pinterest",
     name: "Pinterest",
-    text: asStored(lost.text),
-    since: lost.since,
+    text: asStored(sent.text),
+    since: sent.since,
     maxPages: MAX_PAGES,
     async readPage(bookmark) {
       const query = new URLSearchParams({ page_size: String(PAGE_SIZE) });

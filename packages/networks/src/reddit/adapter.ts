@@ -35,7 +35,8 @@ export const defaultRedditUserAgent = (clientId: string) =>
 
 /**
  * Reddit through its OAuth API with the user's token: one post per publish to the subreddit chosen at
- * connect. Reddit takes no key of ours for a post, so after an attempt whose answer was lost the
+ * connect (or options.reddit.subreddit): text, link, image or gallery, with flair, nsfw and spoiler, and
+ * a first comment as the account's reply. Reddit takes no key of ours for a post, so after an attempt whose answer was lost the
  * account's submitted posts are read back for one with the same title and body (find-published.ts).
  */
 export function redditAdapter(options: RedditAdapterOptions = {}): NetworkAdapter {

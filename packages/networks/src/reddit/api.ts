@@ -66,7 +66,8 @@ export function redditError(status: number, body: unknown, headers: Headers, now
 }
 
 /**
- * One call with the access token; `form` is sent urlencoded. Before anything was sent a failure is
+ * One call with the access token; `form` is sent urlencoded (`{json}`: as JSON, as the gallery submit
+ * takes it). Before anything was sent a failure is
  * `retry`; after, with no answer, `unknown` (it may have been made), unless `idempotent`.
  */
 export async function redditCall(
@@ -74,7 +75,7 @@ export async function redditCall(
   token: string,
   method: string,
   path: string,
-  form: Record<string, string> | null,
+  form: Record<string, string> | { json: unknown } | null,
   signal: AbortSignal,
   idempotent = false,
 ): Promise<unknown> {
@@ -83,13 +84,20 @@ export async function redditCall(
     accept: "application/json",
     "user-agent": config.userAgent,
   };
-  if (form) headers["content-type"] = "application/x-www-form-urlencoded";
+  let body: string | undefined;
+  if (form && "json" in form) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(form.json);
+  } else if (form) {
+    headers["content-type"] = "application/x-www-form-urlencoded";
+    body = new URLSearchParams(form as Record<string, string>).toString();
+  }
   let response: Response;
   try {
     response = await config.fetch(`${config.apiUrl}${path}`, {
       method,
       headers,
-      ...(form && { body: new URLSearchParams(form).toString() }),
+      ...(body !== undefined && { body }),
       signal,
     });
   } catch (cause) {

@@ -11,7 +11,9 @@ import { redditPermalink, splitPost } from "./publish.ts";
  * holds what the publish split the text into: the first line as its title, and the rest as a text
  * post's body or, when the rest is one web address, as a link post's URL. An image post keeps only
  * its title (the publish sends no body with an image), so it is matched by its title; the image is
- * Reddit's copy of an upload the lost attempt made, not something the retry can compare.
+ * Reddit's copy of an upload the lost attempt made, not something the retry can compare. A gallery
+ * likewise. A post whose title and subreddit came from its options is looked for with those
+ * (`findRedditSubmission`, from the publish's own saved step).
  */
 
 const READ_BACK = {
@@ -36,36 +38,57 @@ interface Submitted {
   url?: unknown;
   post_hint?: unknown;
   is_reddit_media_domain?: unknown;
+  is_gallery?: unknown;
 }
 
 interface Listing {
   data?: { children?: { data?: Submitted }[]; after?: string | null };
 }
 
-export async function findRedditPost(
+export function findRedditPost(
   api: RedditApiConfig,
   account: AccountSession,
   lost: LostAttempt,
   signal: AbortSignal,
 ): Promise<PublishedPost | null> {
+  const { title, body } = splitPost(lost.text);
+  const subreddit = String(account.credentials.subreddit ?? "");
+  return findRedditSubmission(api, account, { title, body, subreddit, since: lost.since }, signal);
+}
+
+/** What a submission was sent as: its title, its body (or link), where, and since when. */
+export interface RedditSubmission {
+  title: string;
+  body: string;
+  subreddit: string;
+  since: number;
+}
+
+export async function findRedditSubmission(
+  api: RedditApiConfig,
+  account: AccountSession,
+  sent: RedditSubmission,
+  signal: AbortSignal,
+): Promise<PublishedPost | null> {
   const token = String(account.credentials.access_token ?? "");
   const user = encodeURIComponent(String(account.credentials.username ?? ""));
-  const subreddit = String(account.credentials.subreddit ?? "").toLowerCase();
-  const { title, body } = splitPost(lost.text);
+  const subreddit = sent.subreddit.toLowerCase();
+  const { title, body } = sent;
   // One string per post that says what it holds, the same for the attempt and for a post it made.
   const key = (postTitle: string, rest: string) => `${postTitle}\n${rest}`;
   const textOf = (post: Submitted): string | null => {
     if (typeof post.title !== "string" || String(post.subreddit ?? "").toLowerCase() !== subreddit)
       return null;
     if (post.is_self === true) return key(post.title, typeof post.selftext === "string" ? post.selftext : "");
-    if (post.post_hint === "image" || post.is_reddit_media_domain === true) return key(post.title, body);
+    if (post.post_hint === "image" || post.is_reddit_media_domain === true || post.is_gallery === true)
+      return key(post.title, body);
     return key(post.title, typeof post.url === "string" ? post.url : "");
   };
   return readBackSince<string>({
     network: "reddit",
     name: "Reddit",
     text: key(title, body),
-    since: lost.since,
+    since: sent.since,
     maxPages: MAX_PAGES,
     async readPage(after) {
       const query = new URLSearchParams({ sort: "new", limit: String(PAGE_SIZE), raw_json: "1" });

@@ -4,9 +4,12 @@ import {
   NetworkError,
   type PublishedPost,
   type PublishInput,
+  publishThread,
+  type SentPart,
 } from "@socialpub/core";
 import { describeFetchFailure } from "../common/fetch-failure.ts";
 import { type RedditApiConfig, redditCall, redditError } from "./api.ts";
+import { findRedditSubmission } from "./find-published.ts";
 
 /** Reddit takes images up to 20 MB. */
 export const REDDIT_MAX_IMAGE_BYTES = 20 * 1024 * 1024;
@@ -38,11 +41,27 @@ interface Listing {
   data?: { children?: { data?: { id?: string; title?: string; permalink?: string; subreddit?: string } }[] };
 }
 
+/** The most images in a gallery this server sends (Reddit's galleries take 20). */
+export const REDDIT_MAX_GALLERY_IMAGES = 20;
+
+/** What a submission is made of, once the options are applied. */
+interface Submission {
+  title: string;
+  body: string;
+  subreddit: string;
+  /** flair_id, nsfw, spoiler as the submit takes them. */
+  extras: { flair_id?: string; nsfw?: boolean; spoiler?: boolean };
+}
+
 /**
- * Submits one post (POST /api/submit) to the subreddit chosen at connect: the text's first line as the
- * title; with an image, an image post (the image leased and uploaded first: POST /api/media/asset.json,
- * then the upload form it answers); without, a link post when the rest of the text is one web address,
- * else a self (text) post with the rest as its body.
+ * Submits one post to the subreddit chosen at connect (or `options.subreddit`): the text's first line
+ * as the title (or `options.title`, the whole text then being the body); with one image, an image
+ * post (the image leased and uploaded first: POST /api/media/asset.json, then the upload form it
+ * answers); with several, a gallery (each uploaded so, then POST /api/submit_gallery_post.json naming
+ * their asset ids in order); without, a link post when the rest of the text is one web address, else a
+ * self (text) post with the rest as its body. `flair_id`, `nsfw` and `spoiler` go with any kind. A
+ * first comment is the account's reply to the new post (POST /api/comment), through publishThread, which
+ * keeps its outcome in the step so a retry never comments twice.
  */
 export async function publishReddit(
   api: RedditApiConfig,
@@ -50,19 +69,79 @@ export async function publishReddit(
   post: PublishInput,
 ): Promise<PublishedPost> {
   const token = String(account.credentials.access_token ?? "");
-  const subreddit = String(account.credentials.subreddit ?? "");
-  const { title, body } = splitPost(post.text);
+  const submission = submissionOf(post, String(account.credentials.subreddit ?? ""));
+  const images = checkedImages(post.media);
+  const submit = () => submitPost(api, account, submission, images, post.signal);
+  // A post the service would look for by its text alone (findPublished) goes out as it always has;
+  // one whose title or place came from its options, a gallery or one with a first comment keeps its
+  // progress in the step, so a lost answer is looked for as it was sent and the comment made once.
+  const plain =
+    !post.firstComment &&
+    images.length <= 1 &&
+    post.options?.title === undefined &&
+    post.options?.subreddit === undefined;
+  if (plain) return submit();
+  return publishThread("reddit", post, {
+    async send(part) {
+      await part.saveStep({ [SENT_SINCE]: api.now() });
+      return submit();
+    },
+    async find(part) {
+      const since = part.step?.[SENT_SINCE];
+      // No time saved: that attempt stopped before the post was sent.
+      if (typeof since !== "number") return null;
+      const { title, body, subreddit } = submission;
+      const sent = { title, body, subreddit, since: since - CLOCK_SLACK_MS };
+      return findRedditSubmission(api, account, sent, post.signal);
+    },
+    comment: (text, root) => commentOn(api, token, root.id, text, post.signal),
+  });
+}
+
+/** The step's key for when the post was sent (Unix ms), so a lost answer is looked for from then. */
+const SENT_SINCE = "reddit_sent_at";
+/** How far Reddit's clock may be behind ours. */
+const CLOCK_SLACK_MS = 60_000;
+
+function submissionOf(post: PublishInput, connected: string): Submission {
+  const options = post.options ?? {};
+  const str = (value: unknown) => (typeof value === "string" && value.length > 0 ? value : undefined);
+  const chosenTitle = str(options.title);
+  const { title, body } = chosenTitle
+    ? { title: [...chosenTitle].slice(0, TITLE_LIMIT).join(""), body: post.text.trim() }
+    : splitPost(post.text);
   if (title.length === 0) {
     throw new NetworkError(
       "reddit",
       "refused",
-      "Reddit: a post needs a title; the post's first line is empty.",
+      "Reddit: a post needs a title; the post's first line is empty (or set options.reddit.title).",
     );
   }
+  const subreddit = str(options.subreddit)?.replace(/^r\//, "") ?? connected;
+  const extras: Submission["extras"] = {};
+  const flair = str(options.flair_id);
+  if (flair) extras.flair_id = flair;
+  if (options.nsfw === true) extras.nsfw = true;
+  if (options.spoiler === true) extras.spoiler = true;
+  return { title, body, subreddit, extras };
+}
+
+async function submitPost(
+  api: RedditApiConfig,
+  account: AccountSession,
+  { title, body, subreddit, extras }: Submission,
+  images: readonly MediaFile[],
+  signal: AbortSignal,
+): Promise<PublishedPost> {
+  const token = String(account.credentials.access_token ?? "");
+  if (images.length > 1) return submitGallery(api, token, { title, subreddit, extras }, images, signal);
   const form: Record<string, string> = { api_type: "json", sr: subreddit, title, resubmit: "true" };
-  if (post.media.length > 0) {
+  if (extras.flair_id) form.flair_id = extras.flair_id;
+  if (extras.nsfw) form.nsfw = "true";
+  if (extras.spoiler) form.spoiler = "true";
+  if (images.length === 1) {
     form.kind = "image";
-    form.url = await uploadImage(api, token, onlyImage(post.media), post.signal);
+    form.url = (await uploadImage(api, token, images[0]!, signal)).url;
   } else if (ONLY_URL.test(body)) {
     form.kind = "link";
     form.url = body;
@@ -70,18 +149,101 @@ export async function publishReddit(
     form.kind = "self";
     form.text = body;
   }
-  const answer = (await redditCall(api, token, "POST", "/api/submit", form, post.signal)) as SubmitAnswer;
+  const answer = (await redditCall(api, token, "POST", "/api/submit", form, signal)) as SubmitAnswer;
   const refused = answer?.json?.errors?.[0];
   if (refused) throw submitRefusal(refused, api.now());
   const data = answer?.json?.data;
   if (data?.id && data.url) return { id: data.id, permalink: data.url };
   // An image post is answered before Reddit has made it: it is read back from the account's newest posts.
-  if (form.kind === "image") return findNewest(api, account, title, subreddit, post.signal);
+  if (form.kind === "image") return findNewest(api, account, title, subreddit, signal);
   throw new NetworkError(
     "reddit",
     "unknown",
     "Reddit answered the post without its id; check the subreddit.",
   );
+}
+
+/**
+ * A gallery: each image uploaded (its lease's asset id names it), then one submit of them all, in
+ * order. Reddit answers with the new post's URL, its id inside it.
+ */
+async function submitGallery(
+  api: RedditApiConfig,
+  token: string,
+  { title, subreddit, extras }: Omit<Submission, "body">,
+  images: readonly MediaFile[],
+  signal: AbortSignal,
+): Promise<PublishedPost> {
+  const items: { media_id: string; caption: string; outbound_url: string }[] = [];
+  for (const image of images) {
+    const { assetId } = await uploadImage(api, token, image, signal);
+    if (!assetId)
+      throw new NetworkError("reddit", "retry", "Reddit answered the image lease without its asset id.");
+    items.push({ media_id: assetId, caption: "", outbound_url: "" });
+  }
+  const answer = (await redditCall(
+    api,
+    token,
+    "POST",
+    "/api/submit_gallery_post.json",
+    {
+      json: {
+        api_type: "json",
+        sr: subreddit,
+        title,
+        items,
+        nsfw: extras.nsfw ?? false,
+        spoiler: extras.spoiler ?? false,
+        sendreplies: true,
+        show_error_list: true,
+        ...(extras.flair_id && { flair_id: extras.flair_id }),
+      },
+    },
+    signal,
+  )) as SubmitAnswer;
+  const refused = answer?.json?.errors?.[0];
+  if (refused) throw submitRefusal(refused, api.now());
+  const url = answer?.json?.data?.url;
+  const id = url ? /\/comments\/([a-z0-9]+)/i.exec(url)?.[1] : undefined;
+  if (!url || !id)
+    throw new NetworkError(
+      "reddit",
+      "unknown",
+      "Reddit answered the gallery without its address; check the subreddit.",
+    );
+  return { id, permalink: url };
+}
+
+interface CommentAnswer {
+  json?: {
+    errors?: [string, string, string?][];
+    data?: { things?: { data?: { id?: string; name?: string; permalink?: string } }[] };
+  };
+}
+
+/** The account's reply to its new post (POST /api/comment on t3_<id>). */
+async function commentOn(
+  api: RedditApiConfig,
+  token: string,
+  postId: string,
+  text: string,
+  signal: AbortSignal,
+): Promise<SentPart> {
+  const form = { api_type: "json", thing_id: `t3_${postId}`, text };
+  const answer = (await redditCall(api, token, "POST", "/api/comment", form, signal)) as CommentAnswer;
+  const refused = answer?.json?.errors?.[0];
+  if (refused)
+    throw new NetworkError(
+      "reddit",
+      "refused",
+      `Reddit refused the comment (Reddit said: ${refused[0]}: ${refused[1]}).`,
+    );
+  const made = answer?.json?.data?.things?.[0]?.data;
+  if (!made?.id) throw new NetworkError("reddit", "unknown", "Reddit answered the comment without its id.");
+  return {
+    id: made.id,
+    permalink: made.permalink ? redditPermalink(made.permalink) : "",
+  };
 }
 
 /** Reddit's refusals inside a 200: RATELIMIT waits, the rest is the post being wrong there. */
@@ -105,31 +267,39 @@ function submitRefusal([code, message]: [string, string, string?], now: number):
   return new NetworkError("reddit", "refused", `Reddit refused the post ${said}.`);
 }
 
-function onlyImage(media: readonly MediaFile[]): MediaFile {
+function checkedImages(media: readonly MediaFile[]): readonly MediaFile[] {
   const refuse = (why: string) => new NetworkError("reddit", "refused", `Reddit: ${why}`);
-  if (media.length > 1) throw refuse("this server posts one image per Reddit post; the post has more.");
-  const image = media[0]!;
-  if (!IMAGE_TYPES.test(image.contentType)) {
+  if (media.length > REDDIT_MAX_GALLERY_IMAGES)
     throw refuse(
-      `this server posts JPEG, PNG and GIF images to Reddit; ${image.contentType} is not one of them.`,
+      `a gallery takes at most ${REDDIT_MAX_GALLERY_IMAGES} images; the post has ${media.length}.`,
     );
+  for (const image of media) {
+    if (!IMAGE_TYPES.test(image.contentType)) {
+      throw refuse(
+        `this server posts JPEG, PNG and GIF images to Reddit; ${image.contentType} is not one of them.`,
+      );
+    }
+    if (image.bytes.length > REDDIT_MAX_IMAGE_BYTES)
+      throw refuse("Reddit takes images up to 20 MB; one of the post's images is larger.");
   }
-  if (image.bytes.length > REDDIT_MAX_IMAGE_BYTES)
-    throw refuse("Reddit takes images up to 20 MB; the post's image is larger.");
-  return image;
+  return media;
 }
 
 interface LeaseAnswer {
   args?: { action?: string; fields?: { name: string; value: string }[] };
+  asset?: { asset_id?: string };
 }
 
-/** Leases an upload slot, sends the image to it, and answers the address a post names it by. */
+/**
+ * Leases an upload slot, sends the image to it, and answers the address an image post names it by and
+ * the asset id a gallery names it by.
+ */
 async function uploadImage(
   api: RedditApiConfig,
   token: string,
   image: MediaFile,
   signal: AbortSignal,
-): Promise<string> {
+): Promise<{ url: string; assetId: string }> {
   // A lease posts nothing, so one that went unanswered is simply asked again.
   const lease = (await redditCall(
     api,
@@ -143,6 +313,7 @@ async function uploadImage(
   const action = lease?.args?.action;
   const fields = lease?.args?.fields ?? [];
   const key = fields.find((f) => f.name === "key")?.value;
+  const assetId = lease?.asset?.asset_id ?? "";
   if (!action || !key)
     throw new NetworkError("reddit", "retry", "Reddit answered the image lease without an upload form.");
   // The form's address is protocol-relative (//host): it takes the API's scheme.
@@ -165,7 +336,7 @@ async function uploadImage(
   }
   await response.arrayBuffer().catch(() => undefined);
   if (!response.ok) throw redditError(response.status, null, response.headers, api.now());
-  return `${target.href.replace(/\/+$/, "")}/${key}`;
+  return { url: `${target.href.replace(/\/+$/, "")}/${key}`, assetId };
 }
 
 /** The account's newest post in `subreddit` titled `title`: an image post just made. */

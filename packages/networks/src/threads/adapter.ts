@@ -25,11 +25,14 @@ export interface ThreadsAdapterOptions extends OAuthAdapterOptions {
 }
 
 /**
- * Threads through its Graph API with the user's long-lived token: text, or text with one image or
- * video that Threads fetches from the post's public media URL, published in two steps (container,
- * then threads_publish) whose progress is kept on the target so a restart never posts twice. An
- * attempt cut off before its container was saved is looked for among the account's recent threads
- * (findPublished, common/meta-recent.ts) before it is sent again.
+ * Threads through its Graph API with the user's long-lived token: text, text with an image or video
+ * that Threads fetches from the post's public media URL (with its alt text), or a carousel of 2–20,
+ * published in two steps (container, then threads_publish) whose progress is kept on the target so a
+ * restart never posts twice. An attempt cut off before its container was saved is looked for among the
+ * account's recent threads (findPublished, common/meta-recent.ts) before it is sent again. A thread's
+ * later parts are replies (`reply_to_id`), each to the part before, published part by part from the
+ * saved step (common/meta-thread.ts); the first comment is a reply to the first part; a poll goes on a
+ * text post (`poll_attachment`).
  */
 export function threadsAdapter(options: ThreadsAdapterOptions = {}): NetworkAdapter {
   const host = baseUrl(options.apiUrl, THREADS_API_URL);

@@ -2,8 +2,18 @@
 import { NETWORK_RULES } from "@socialpub/core";
 import { type NetworkDescription, oauthSettings } from "../describe.ts";
 
-/** Reading the profile, publishing, and reading a post's insights (its figures). */
-export const THREADS_DEFAULT_SCOPES = ["threads_basic", "threads_content_publish", "threads_manage_insights"];
+/**
+ * Reading the profile, publishing, reading a post's insights (its figures), and replying: a thread's
+ * later parts and the first comment are the account's replies (threads_manage_replies), read back
+ * after a lost answer among its replies (threads_read_replies).
+ */
+export const THREADS_DEFAULT_SCOPES = [
+  "threads_basic",
+  "threads_content_publish",
+  "threads_manage_insights",
+  "threads_manage_replies",
+  "threads_read_replies",
+];
 
 export const threadsDescription = {
   id: "threads",

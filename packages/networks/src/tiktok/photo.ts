@@ -1,7 +1,6 @@
 import { NetworkError, type PublishInput } from "@socialpub/core";
 import { tiktokCall } from "./api.ts";
-import type { CreatorInfo } from "./creator.ts";
-import type { TikTokPublishConfig } from "./publish.ts";
+import type { Interactions, TikTokPublishConfig } from "./publish.ts";
 import { pullable } from "./pull.ts";
 
 /** TikTok's photo posts take up to 35 images, a title of 90 characters and a description of 4000. */
@@ -11,12 +10,13 @@ const TITLE_CHARS = 90;
 /**
  * Starts a photo post (POST /v2/post/publish/content/init/). TikTok fetches photos itself and only from
  * a domain verified in the app's settings (PULL_FROM_URL; no upload exists for photos), so each image's
- * URL must be on one of SOCIALPUB_TIKTOK_VERIFIED_DOMAINS. The title is the text's first line.
+ * URL must be on one of SOCIALPUB_TIKTOK_VERIFIED_DOMAINS. The title is the text's first line. A photo
+ * post takes disable_comment only (there is no duet or stitch of photos).
  */
 export async function photoInit(
   config: TikTokPublishConfig,
   token: string,
-  creator: CreatorInfo,
+  interactions: Interactions,
   privacy: string,
   post: PublishInput,
 ): Promise<string> {
@@ -32,7 +32,7 @@ export async function photoInit(
       title: [...(post.text.split("\n")[0] ?? "")].slice(0, TITLE_CHARS).join(""),
       description: post.text,
       privacy_level: privacy,
-      disable_comment: creator.commentDisabled,
+      disable_comment: interactions.disable_comment,
       auto_add_music: true,
     },
     source_info: {

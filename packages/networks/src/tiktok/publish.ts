@@ -16,7 +16,7 @@ import { planChunks, uploadChunks } from "./upload.ts";
 
 /*
  * A TikTok Direct Post in two steps: the creator is queried (privacy levels, interaction settings,
- * whether they may post now), the post is started (POST /v2/post/publish/video/init/) and its video
+ * whether they may post now; options.tiktok's privacy_level and disable_* are checked against them), the post is started (POST /v2/post/publish/video/init/) and its video
  * sent, then its status is polled (POST /v2/post/publish/status/fetch/) until PUBLISH_COMPLETE or
  * FAILED. The publish_id is saved on the target as soon as TikTok answers it, so a retry or a restart
  * polls that post instead of starting a second one.
@@ -86,10 +86,16 @@ async function start(
   creator: CreatorInfo,
   post: PublishInput,
 ): Promise<string> {
-  const privacy = privacyFor(config, creator);
+  const chosen = post.options ?? {};
+  const privacy = privacyFor(
+    config,
+    creator,
+    typeof chosen.privacy_level === "string" ? chosen.privacy_level : undefined,
+  );
+  const interactions = interactionsFor(creator, chosen);
   const media = post.media;
   if (media.length > 0 && media.every((m) => IMAGE.test(m.contentType))) {
-    return photoInit(config, token, creator, privacy, post);
+    return photoInit(config, token, interactions, privacy, post);
   }
   const video = onlyVideo(media);
   refuseTooLong(video, creator);
@@ -99,9 +105,7 @@ async function start(
     post_info: {
       title: post.text,
       privacy_level: privacy,
-      disable_comment: creator.commentDisabled,
-      disable_duet: creator.duetDisabled,
-      disable_stitch: creator.stitchDisabled,
+      ...interactions,
     },
     source_info: pull
       ? { source: "PULL_FROM_URL", video_url: video.url }
@@ -127,8 +131,33 @@ async function start(
   return publishId;
 }
 
-/** Audited apps post publicly where the creator allows it; unaudited ones may only post privately. */
-export function privacyFor(config: Pick<TikTokPublishConfig, "audited">, creator: CreatorInfo): string {
+/**
+ * The privacy level: `options.tiktok.privacy_level` when the creator is offered it (creator_info) and
+ * the app may post with it; otherwise audited apps post publicly where the creator allows it, and
+ * unaudited ones privately, the only way TikTok lets them post.
+ */
+export function privacyFor(
+  config: Pick<TikTokPublishConfig, "audited">,
+  creator: CreatorInfo,
+  chosen?: string,
+): string {
+  if (chosen !== undefined) {
+    if (!creator.privacyLevels.includes(chosen)) {
+      throw new NetworkError(
+        "tiktok",
+        "refused",
+        `TikTok does not offer this creator the privacy level ${chosen} now (offered: ${creator.privacyLevels.join(", ") || "none"}); set options.tiktok.privacy_level to one of them.`,
+      );
+    }
+    if (!config.audited && chosen !== "SELF_ONLY") {
+      throw new NetworkError(
+        "tiktok",
+        "refused",
+        `TikTok lets an app it has not audited post privately only (SELF_ONLY), so options.tiktok.privacy_level ${chosen} cannot be used; leave it out, or set the server's TikTok audited setting once TikTok has audited the app.`,
+      );
+    }
+    return chosen;
+  }
   const wanted = config.audited ? "PUBLIC_TO_EVERYONE" : "SELF_ONLY";
   if (creator.privacyLevels.includes(wanted)) return wanted;
   if (config.audited && creator.privacyLevels.length > 0) return creator.privacyLevels[0]!;
@@ -137,6 +166,29 @@ export function privacyFor(config: Pick<TikTokPublishConfig, "audited">, creator
     "refused",
     `TikTok does not offer this creator ${wanted === "SELF_ONLY" ? "private (SELF_ONLY) posts, the only kind an unaudited app may make" : "any privacy level to post with"} (offered: ${creator.privacyLevels.join(", ") || "none"}).`,
   );
+}
+
+/** Whether others may comment on, duet and stitch the post, as TikTok's post_info takes them. */
+export interface Interactions {
+  disable_comment: boolean;
+  disable_duet: boolean;
+  disable_stitch: boolean;
+}
+
+/**
+ * What the options ask (`disable_comment`, `disable_duet`, `disable_stitch`), where the creator's own
+ * settings allow it: an interaction the creator has turned off in TikTok (creator_info) stays off
+ * whatever the options say, as TikTok asks apps to show it.
+ */
+export function interactionsFor(
+  creator: CreatorInfo,
+  options: Readonly<Record<string, unknown>>,
+): Interactions {
+  return {
+    disable_comment: creator.commentDisabled || options.disable_comment === true,
+    disable_duet: creator.duetDisabled || options.disable_duet === true,
+    disable_stitch: creator.stitchDisabled || options.disable_stitch === true,
+  };
 }
 
 function onlyVideo(media: readonly MediaFile[]): MediaFile {

@@ -1,8 +1,10 @@
 import { NetworkError } from "@socialpub/core";
 import { describeFetchFailure } from "../common/fetch-failure.ts";
+import type { XOAuth1Signer } from "./oauth1.ts";
 
 /*
- * Calls to the X API v2 with a user's OAuth 2.0 access token, and what its errors mean. X answers
+ * Calls to the X API v2 with a user's OAuth 2.0 access token (or signed with OAuth 1.0a user-context
+ * credentials, oauth1.ts), and what its errors mean. X answers
  * errors as `{title, detail, type, status}` (problem JSON) or `{errors:[{message}]}`, and says its
  * limits in x-rate-limit-limit / -remaining / -reset (the reset as Unix seconds).
  */
@@ -23,7 +25,16 @@ export function xSaidBy(body: unknown, status: number): string {
   return `(X said: ${status}${text.length > 0 ? ` ${[...new Set(text)].join(": ")}` : ""})`;
 }
 
-export function xError(status: number, body: unknown, headers: Headers, now: number): NetworkError {
+/** How a call is authorized: a user's OAuth 2.0 access token, or an OAuth 1.0a signer. */
+export type XAuth = string | XOAuth1Signer;
+
+export function xError(
+  status: number,
+  body: unknown,
+  headers: Headers,
+  now: number,
+  oauth1 = false,
+): NetworkError {
   const said = xSaidBy(body, status);
   if (status === 429) {
     const reset = Number(headers.get("x-rate-limit-reset"));
@@ -33,6 +44,14 @@ export function xError(status: number, body: unknown, headers: Headers, now: num
       "retry",
       `X's limit for this account or app is used up until ${new Date(now + retryAfterMs).toISOString()}; the post waits until then ${said}.`,
       { status, retryAfterMs },
+    );
+  }
+  if (status === 401 && oauth1) {
+    return new NetworkError(
+      "x",
+      "reauth",
+      `X does not accept the API key and access token: one of the four is wrong, or was regenerated on X's developer portal ${said}`,
+      { status },
     );
   }
   if (status === 401) {
@@ -68,14 +87,16 @@ export function xError(status: number, body: unknown, headers: Headers, now: num
  */
 export async function xCall(
   config: XApiConfig,
-  token: string,
+  token: XAuth,
   method: string,
   path: string,
   body: { json: unknown } | { form: FormData } | null,
   signal: AbortSignal,
   idempotent = false,
 ): Promise<unknown> {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: "application/json" };
+  const url = `${config.apiUrl}${path}`;
+  const authorization = typeof token === "string" ? `Bearer ${token}` : token.authorization(method, url);
+  const headers: Record<string, string> = { authorization, accept: "application/json" };
   let payload: BodyInit | undefined;
   if (body && "json" in body) {
     headers["content-type"] = "application/json";
@@ -85,13 +106,14 @@ export async function xCall(
   }
   let response: Response;
   try {
-    response = await config.fetch(`${config.apiUrl}${path}`, { method, headers, body: payload, signal });
+    response = await config.fetch(url, { method, headers, body: payload, signal });
   } catch (cause) {
     const failure = describeFetchFailure(cause, signal);
     const kind = failure.notSent || idempotent ? "retry" : "unknown";
     throw new NetworkError("x", kind, `X ${failure.reason}`, { cause });
   }
   const answer = await response.json().catch(() => null);
-  if (!response.ok) throw xError(response.status, answer, response.headers, config.now());
+  if (!response.ok)
+    throw xError(response.status, answer, response.headers, config.now(), typeof token !== "string");
   return answer;
 }

@@ -1,5 +1,5 @@
 import { type MediaFile, NetworkError } from "@socialpub/core";
-import { type XApiConfig, xCall } from "./api.ts";
+import { type XApiConfig, type XAuth, xCall } from "./api.ts";
 
 /*
  * X's chunked media upload, as x-openapi.json describes it: POST /2/media/upload/initialize (the
@@ -37,7 +37,7 @@ interface UploadData {
 /** Opens an upload; answers its id and when X lets it go (ms since the epoch). */
 export async function initializeUpload(
   api: XApiConfig,
-  token: string,
+  token: XAuth,
   file: MediaFile,
   category: UploadCategory,
   signal: AbortSignal,
@@ -63,7 +63,7 @@ export async function initializeUpload(
 /** Sends every segment of the file (again, when resuming: a segment sent twice replaces itself). */
 export async function appendSegments(
   api: XApiConfig,
-  token: string,
+  token: XAuth,
   id: string,
   file: MediaFile,
   segmentBytes: number,
@@ -92,7 +92,7 @@ export async function appendSegments(
 /** Closes the upload: X checks the bytes add up and starts processing them. */
 export async function finalizeUpload(
   api: XApiConfig,
-  token: string,
+  token: XAuth,
   id: string,
   signal: AbortSignal,
 ): Promise<Processing> {
@@ -105,7 +105,7 @@ export async function finalizeUpload(
 /** Where an upload X was handed earlier stands; `gone` when X no longer knows it. */
 export async function uploadState(
   api: XApiConfig,
-  token: string,
+  token: XAuth,
   id: string,
   signal: AbortSignal,
 ): Promise<UploadState> {

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { type MediaFile, NetworkError, type PublishInput, type PublishStep } from "@socialpub/core";
 import { currentStep, saveAttemptStep } from "../common/attempt-step.ts";
-import type { XApiConfig } from "./api.ts";
+import type { XApiConfig, XAuth } from "./api.ts";
 import {
   appendSegments,
   finalizeUpload,
@@ -37,7 +37,7 @@ type Stage = "appending" | "finalized" | "posting";
 
 export interface ResumableUpload {
   api: XApiConfig;
-  token: string;
+  token: XAuth;
   file: MediaFile;
   category: UploadCategory;
   segmentBytes: number;

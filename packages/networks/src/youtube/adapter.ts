@@ -37,8 +37,9 @@ export interface YouTubeAdapterOptions extends OAuthAdapterOptions {
 }
 
 /**
- * YouTube through the Data API v3 with the channel owner's Google grant: one video per post, uploaded
- * through a resumable session kept on the target, so a restart resumes it and never uploads twice. An
+ * YouTube through the Data API v3 with the channel owner's Google grant: one video per post (with the
+ * options' title, privacy, tags, category and made-for-kids, and a first comment by the channel),
+ * uploaded through a resumable session kept on the target, so a restart resumes it and never uploads twice. An
  * attempt cut off before its session was saved is looked for among the channel's uploads
  * (findPublished, find-published.ts) before it is sent again.
  */

@@ -5,6 +5,8 @@ import { type NetworkDescription, oauthSettings } from "../describe.ts";
 export const YOUTUBE_DEFAULT_SCOPES = [
   "https://www.googleapis.com/auth/youtube.upload",
   "https://www.googleapis.com/auth/youtube.readonly",
+  // The channel's first comment on its new video (commentThreads.insert).
+  "https://www.googleapis.com/auth/youtube.force-ssl",
 ];
 
 export const youtubeDescription = {

@@ -7,7 +7,7 @@
 export const TITLE_LIMIT = 100;
 export const DESCRIPTION_LIMIT_BYTES = 5000;
 
-const noAngles = (s: string) => s.replace(/</g, "‹").replace(/>/g, "›");
+export const noAngles = (s: string) => s.replace(/</g, "‹").replace(/>/g, "›");
 
 export interface VideoText {
   title: string;
@@ -34,6 +34,11 @@ export function videoText(text: string, fallback: string): VideoText {
   const title = cutTitle(line);
   const description = title === line ? rest : [line, rest].filter(Boolean).join("\n\n");
   return { title, description: cutBytes(description, DESCRIPTION_LIMIT_BYTES) };
+}
+
+/** A whole text as a description (its title given apart): angles replaced, cut to YouTube's bytes. */
+export function videoDescription(text: string): string {
+  return cutBytes(noAngles(text.trim()), DESCRIPTION_LIMIT_BYTES);
 }
 
 function cutTitle(line: string): string {

@@ -199,18 +199,19 @@ describe.skipIf(NO_PDS)(needsPds("bluesky adapter against a real PDS"), { timeou
     const log: string[] = [];
     const adapter = blueskyAdapter({ fetch: loggingFetch(log) });
     const account = sessionOf(await adapter.connect(connectFields(alice), context()));
+    // Bluesky takes video as MP4 only.
     const video = {
       bytes: new Uint8Array(10),
-      contentType: "video/mp4",
-      filename: "clip.mp4",
-      url: "https://example.com/clip.mp4",
+      contentType: "video/quicktime",
+      filename: "clip.mov",
+      url: "https://example.com/clip.mov",
     };
     const error = await adapter
       .publish(account, input("A clip", "key-video", { media: [video] }))
       .catch(keep);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.kind).toBe("refused");
-    expect(error.message).toContain("video/mp4");
+    expect(error.message).toBe("Bluesky takes videos as MP4 (video/mp4); clip.mov is video/quicktime");
     expect(countOf(log, "com.atproto.repo.uploadBlob")).toBe(0);
   });
 

@@ -6,7 +6,9 @@ import { TID } from "@atproto/common-web";
 import { newId } from "@socialpub/core";
 import { describe, expect, it } from "vitest";
 import { classify, retryAfterMsOf } from "../../src/bluesky/errors.ts";
-import { recordKeyFor } from "../../src/bluesky/record-key.ts";
+import { partRecordKey, recordKeyFor } from "../../src/bluesky/record-key.ts";
+import { mp4Dimensions } from "../../src/bluesky/video.ts";
+import { tinyMp4 } from "./helpers.ts";
 
 describe("classify", () => {
   it("turns a 429 into retry with the ratelimit-reset hint", () => {
@@ -67,5 +69,37 @@ describe("recordKeyFor", () => {
     // The TID's time (microseconds) is the post id's creation time (milliseconds).
     expect(Math.floor(TID.fromStr(rkey).timestamp() / 1000)).toBe(madeAt);
     expect(TID.is(recordKeyFor("any key at all"))).toBe(true);
+  });
+});
+
+describe("partRecordKey", () => {
+  it("gives each part and the first comment a TID of its own, always the same, sorting after the post's", () => {
+    const key = `${newId("post", Date.UTC(2026, 10, 24, 12, 30, 15, 250))}:bluesky`;
+    const first = recordKeyFor(key);
+    expect(partRecordKey(key, 0)).toBe(first);
+    const keys = [
+      first,
+      ...Array.from({ length: 24 }, (_, i) => partRecordKey(key, i + 1)),
+      partRecordKey(key, "comment"),
+    ];
+    for (const rkey of keys) expect(TID.is(rkey)).toBe(true);
+    expect(new Set(keys).size).toBe(26);
+    // Record keys sort as the thread reads: the post, its parts in order, then the first comment.
+    expect([...keys].sort()).toEqual(keys);
+    expect(partRecordKey(key, 2)).toBe(keys[2]);
+    expect(partRecordKey(`${key}x`, 2)).not.toBe(keys[2]);
+  });
+});
+
+describe("mp4Dimensions", () => {
+  it("reads the track header's width and height, turned a quarter when its matrix says so", () => {
+    expect(mp4Dimensions(tinyMp4(1280, 720))).toEqual({ width: 1280, height: 720 });
+    expect(mp4Dimensions(tinyMp4(1920, 1080, true))).toEqual({ width: 1080, height: 1920 });
+  });
+
+  it("says nothing for bytes that are not an MP4 with a sized track, rather than failing", () => {
+    expect(mp4Dimensions(new Uint8Array(10))).toBeUndefined();
+    expect(mp4Dimensions(tinyMp4(0, 0))).toBeUndefined();
+    expect(mp4Dimensions(tinyMp4(640, 480).subarray(0, 60))).toBeUndefined();
   });
 });

@@ -61,3 +61,27 @@ export function solidPng(width: number, height: number): Uint8Array {
     Buffer.concat([signature, chunk("IHDR", header), chunk("IDAT", pixels), chunk("IEND", Buffer.alloc(0))]),
   );
 }
+
+/**
+ * The smallest MP4 that says its size: an `ftyp` box (brand isom) and a `moov` holding one track whose
+ * header (`tkhd`) gives width × height, turned a quarter when `quarterTurn`. Nothing in it plays; a
+ * PDS takes it as video/mp4 from its first bytes, as it does a real one.
+ */
+export function tinyMp4(width: number, height: number, quarterTurn = false): Uint8Array {
+  const box = (type: string, ...content: Buffer[]) => {
+    const body = Buffer.concat(content);
+    const size = Buffer.alloc(4);
+    size.writeUInt32BE(8 + body.length);
+    return Buffer.concat([size, Buffer.from(type, "ascii"), body]);
+  };
+  const ftyp = box("ftyp", Buffer.from("isom", "ascii"), Buffer.from([0, 0, 2, 0]), Buffer.from("isommp41"));
+  const tkhd = Buffer.alloc(84); // version 0: flags, times, track id, duration, layer…, matrix, size
+  tkhd.writeUInt32BE(1, 12); // track id
+  const matrix = quarterTurn
+    ? [0, 0x10000, 0, -0x10000, 0, 0, 0, 0, 0x40000000]
+    : [0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000];
+  for (const [i, value] of matrix.entries()) tkhd.writeInt32BE(value, 40 + i * 4);
+  tkhd.writeUInt32BE(width * 0x10000, 76);
+  tkhd.writeUInt32BE(height * 0x10000, 80);
+  return new Uint8Array(Buffer.concat([ftyp, box("moov", box("trak", box("tkhd", tkhd)))]));
+}

@@ -69,6 +69,7 @@ describe("Pinterest: a lost pin read back from the board", () => {
         link: null,
         altText: null,
         image: { contentType: "image/png", bytes: 10 },
+        images: [{ contentType: "image/png", bytes: 10 }],
         createdAt: at(i),
         analytics: {},
       };

@@ -114,6 +114,7 @@ export function toPost(row: Row): PostRecord {
     published_at: nullableInt(row, "published_at"),
     created_at: int(row, "created_at"),
     ...captionsOf(row),
+    ...richOf(nullableText(row, "rich")),
   };
 }
 
@@ -182,7 +183,7 @@ export function keyAndUserFromColumns(row: readonly unknown[]): {
 
 /** The posts columns `postFromColumns` reads, in its order. */
 export const POST_COLUMNS =
-  "id, user_id, mode, caption, platforms, status, media, scheduled_at, published_at, created_at, captions";
+  "id, user_id, mode, caption, platforms, status, media, scheduled_at, published_at, created_at, captions, rich";
 
 /** A post from a row read as an array of POST_COLUMNS (what a page of posts reads: cheaper to build). */
 export function postFromColumns(row: readonly unknown[]): PostRecord {
@@ -198,6 +199,7 @@ export function postFromColumns(row: readonly unknown[]): PostRecord {
     published_at: (row[8] as number | null) ?? null,
     created_at: row[9] as number,
     ...(row[10] == null ? {} : { captions: JSON.parse(row[10] as string) as PostRecord["captions"] }),
+    ...richOf((row[11] as string | null) ?? null),
   };
 }
 
@@ -210,6 +212,44 @@ function captionsOf(row: Row): Pick<PostRecord, "captions"> {
 /** What the captions column holds: the overrides as JSON, or null when there are none. */
 export function captionsColumn(captions: PostRecord["captions"]): string | null {
   return captions && Object.keys(captions).length > 0 ? JSON.stringify(captions) : null;
+}
+
+/** A rich post's content: present only when the post has some, as every store hands it back. */
+function richOf(json: string | null): Pick<PostRecord, "rich"> {
+  return json === null ? {} : { rich: JSON.parse(json) as PostRecord["rich"] };
+}
+
+/**
+ * What the rich column holds: a rich post's content as JSON (keys whose value is undefined left out),
+ * or null when it names nothing.
+ */
+export function richColumn(rich: PostRecord["rich"]): string | null {
+  const json = rich === undefined ? "{}" : JSON.stringify(rich);
+  return json === "{}" ? null : json;
+}
+
+/**
+ * What one of a target's rich columns holds (parts, first_comment, notes): the field as JSON, or null
+ * when the target has no such field (one written before rich posts). A first comment of null is the
+ * JSON `null`, so it comes back null rather than absent.
+ */
+export function targetJsonColumn(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value);
+}
+
+/** A target's rich fields from their columns: each present only when its column is not null. */
+function targetRichOf(
+  parts: string | null,
+  firstComment: string | null,
+  notes: string | null,
+): Pick<TargetRecord, "parts" | "first_comment" | "notes"> {
+  return {
+    ...(parts === null ? {} : { parts: JSON.parse(parts) as TargetRecord["parts"] }),
+    ...(firstComment === null
+      ? {}
+      : { first_comment: JSON.parse(firstComment) as TargetRecord["first_comment"] }),
+    ...(notes === null ? {} : { notes: JSON.parse(notes) as TargetRecord["notes"] }),
+  };
 }
 
 export function toTarget(row: Row): TargetRecord {
@@ -234,12 +274,17 @@ export function toTarget(row: Row): TargetRecord {
     publish_step: nullableText(row, "publish_step"),
     metrics_due_at: nullableInt(row, "metrics_due_at"),
     metrics_reads: int(row, "metrics_reads"),
+    ...targetRichOf(
+      nullableText(row, "parts"),
+      nullableText(row, "first_comment"),
+      nullableText(row, "notes"),
+    ),
   };
 }
 
 /** The targets columns `targetFromColumns` reads, in its order. */
 export const TARGET_COLUMNS =
-  "post_id, platform, status, text, permalink, error, published_at, reach, likes, comments, shares, attempts, attempted_at, in_flight, outcome_unknown, next_attempt_at, remote_id, publish_step, metrics_due_at, metrics_reads";
+  "post_id, platform, status, text, permalink, error, published_at, reach, likes, comments, shares, attempts, attempted_at, in_flight, outcome_unknown, next_attempt_at, remote_id, publish_step, metrics_due_at, metrics_reads, parts, first_comment, notes";
 
 /** A target from a row read as an array of TARGET_COLUMNS (what publishing reads: cheaper to build). */
 export function targetFromColumns(row: readonly unknown[]): TargetRecord {
@@ -264,6 +309,11 @@ export function targetFromColumns(row: readonly unknown[]): TargetRecord {
     publish_step: (row[17] as string | null) ?? null,
     metrics_due_at: (row[18] as number | null) ?? null,
     metrics_reads: row[19] as number,
+    ...targetRichOf(
+      (row[20] as string | null) ?? null,
+      (row[21] as string | null) ?? null,
+      (row[22] as string | null) ?? null,
+    ),
   };
 }
 
@@ -359,8 +409,8 @@ export function newDeliveryId(): string {
 }
 
 /**
- * A target's columns after its key (status … publish_step), in the order both the insert of a post's
- * targets and the update of finished ones list them.
+ * A target's columns after its key (status … publish_step, then parts, first_comment, notes), in the
+ * order both the insert of a post's targets and the update of finished ones list them.
  */
 export function targetValues(t: TargetRecord): SQLInputValue[] {
   return [
@@ -382,5 +432,8 @@ export function targetValues(t: TargetRecord): SQLInputValue[] {
     t.metrics_due_at,
     t.metrics_reads,
     t.publish_step,
+    targetJsonColumn(t.parts),
+    targetJsonColumn(t.first_comment),
+    targetJsonColumn(t.notes),
   ];
 }

@@ -105,8 +105,9 @@ export interface PostStore {
    * Publishing completes through this (`from: ["publishing"]`), so a post deleted meanwhile stays deleted;
    * an edit goes through it too (`from` the status it read, draft or scheduled), so an edit racing the
    * scheduler either lands before the claim or is refused, never half. `patch.captions` replaces the
-   * overrides (`{}` removes them). `effects` may be a function of the updated record (to answer with the
-   * post as it was written); it is called, and its effects written, only when the transition is applied.
+   * overrides (`{}` removes them); `patch.rich` replaces the whole rich content (`{}` removes it).
+   * `effects` may be a function of the updated record (to answer with the post as it was written); it
+   * is called, and its effects written, only when the transition is applied.
    */
   transitionPost(
     id: string,

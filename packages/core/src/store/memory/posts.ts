@@ -8,7 +8,7 @@ import type {
   TargetRecord,
 } from "../types.ts";
 import { refuseTakenClaim } from "./idempotency.ts";
-import { copy, type MemoryTables, setCaptions } from "./tables.ts";
+import { copy, type MemoryTables, setCaptions, setRich } from "./tables.ts";
 
 export async function insertPost(
   db: MemoryTables,
@@ -22,6 +22,7 @@ export async function insertPost(
   db.postsChanged();
   const stored = copy(post);
   setCaptions(stored, post.captions);
+  setRich(stored, post.rich);
   db.posts.set(post.id, stored);
   db.targets.set(post.id, copy(targets));
   const created = db.postCreations.get(post.user_id) ?? [];
@@ -117,11 +118,7 @@ export async function transitionPost(
   if (patch.platforms !== undefined) post.platforms = copy(patch.platforms);
   if (patch.media !== undefined) post.media = patch.media;
   if (patch.captions !== undefined) setCaptions(post, patch.captions);
-  // As captions: an empty object removes what a rich post added.
-  if (patch.rich !== undefined) {
-    if (Object.keys(patch.rich).length > 0) post.rich = copy(patch.rich);
-    else delete post.rich;
-  }
+  if (patch.rich !== undefined) setRich(post, patch.rich);
   if (targets) db.targets.set(id, copy(targets));
   db.writeEffects(typeof effects === "function" ? effects(copy(post)) : effects);
   return copy(post);

@@ -47,6 +47,16 @@ export function setCaptions(post: PostRecord, captions: PostRecord["captions"]):
   else delete post.captions;
 }
 
+/**
+ * A rich post's content as every store keeps it: absent when it names nothing (no empty object), and
+ * without keys whose value is undefined, as a JSON column would hand it back.
+ */
+export function setRich(post: PostRecord, rich: PostRecord["rich"]): void {
+  const kept = Object.fromEntries(Object.entries(rich ?? {}).filter(([, value]) => value !== undefined));
+  if (Object.keys(kept).length > 0) post.rich = copy(kept) as PostRecord["rich"];
+  else delete post.rich;
+}
+
 /** The health a live account's ending grant calls for at `now` when it differs (settleEndingGrants). */
 export function endingGrantHealth(a: AccountRecord, now: number, aheadMs: number): AccountHealth | null {
   if (a.mode !== "live" || a.grant_ends_at === undefined) return null;

@@ -1,8 +1,24 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { NetworkId } from "../../contract/networks.ts";
 import { newId } from "../../ids.ts";
-import type { PostRecord, Store } from "../../store/types.ts";
+import type { FirstCommentRecord, PartRecord, PostRecord, RichContent, Store } from "../../store/types.ts";
 import { type StoreFixture, T0 } from "./fixture.ts";
+
+/** One message of a target, pending, as planned for a network. */
+const part = (text: string): PartRecord => ({
+  text,
+  media: [],
+  status: "pending",
+  remote_id: null,
+  permalink: null,
+});
+/** A first comment not added yet. */
+const comment = (text: string): FirstCommentRecord => ({
+  text,
+  status: "pending",
+  permalink: null,
+  error: null,
+});
 
 /** Posts: written, read, edited, and claimed when due. */
 export function describePosts(fixture: StoreFixture): void {
@@ -226,6 +242,96 @@ export function describePosts(fixture: StoreFixture): void {
       ]);
       expect(await store.claimDuePosts(T0, 10)).toEqual([{ ...q, caption: "in time", status: "publishing" }]);
       expect((await store.getTargets(q.id))[0]!.text).toBe("in time");
+    });
+  });
+
+  describe("rich posts", () => {
+    beforeEach(() => {
+      store = fixture.store;
+    });
+
+    /** Everything a rich post adds, each field filled in. */
+    const rich = (): RichContent => ({
+      media: [
+        { ref: "https://example.com/a.png", alt: "A chart of sign-ups by week" },
+        { ref: "med_01HZ0000000000000000000000" },
+        { ref: "https://example.com/c.jpg", alt: "Émilie at the launch, 🎉" },
+      ],
+      thread: [
+        { caption: "Second part.", captions: { bluesky: "Second, for Bluesky." } },
+        { caption: "Third part, with a picture.", media: [{ ref: "https://example.com/d.png", alt: "D" }] },
+      ],
+      first_comment: "Release notes: https://example.com/notes",
+      poll: { options: ["Yes", "No", "Later"], duration_minutes: 1440 },
+      options: {
+        youtube: { title: "Launch", privacy: "unlisted", tags: ["a", "b"] },
+        x: { reply_settings: "following" },
+      },
+      split: "thread",
+    });
+
+    it("rich content (media with alt, thread, first comment, poll, options, split) is kept with the post: insert, getPost, listPosts, claimDuePosts", async () => {
+      const u = await user();
+      const p = post(u.id, { media: "https://example.com/a.png", scheduled_at: T0, rich: rich() });
+      await store.insertPost(p, [target(p.id)]);
+      expect(await store.getPost(u.id, p.id)).toEqual(p);
+      expect((await store.listPosts(u.id, { limit: 10 }))[0]).toEqual(p);
+      // The scheduler's claim hands publishing the whole content.
+      expect(await store.claimDuePosts(T0, 10)).toEqual([{ ...p, status: "publishing" }]);
+      // Copies: changing what was handed out, or what was given, changes nothing stored.
+      const got = (await store.getPost(u.id, p.id))!;
+      got.rich!.media![0]!.alt = "changed";
+      got.rich!.thread!.pop();
+      p.rich!.poll!.options.push("changed");
+      expect((await store.getPost(u.id, p.id))!.rich).toEqual(rich());
+    });
+
+    it("a post with no rich content has none, never an empty object, and its first media item stays `media`", async () => {
+      const u = await user();
+      const plain = post(u.id, { media: "https://example.com/a.png" });
+      const empty = post(u.id, { rich: {} });
+      const undefinedOnly = post(u.id, { rich: { thread: undefined, poll: undefined } });
+      for (const p of [plain, empty, undefinedOnly]) await store.insertPost(p, [target(p.id)]);
+      for (const p of [plain, empty, undefinedOnly]) {
+        expect(await store.getPost(u.id, p.id)).not.toHaveProperty("rich");
+      }
+      for (const listed of await store.listPosts(u.id, { limit: 10 }))
+        expect(listed).not.toHaveProperty("rich");
+      expect((await store.getPost(u.id, plain.id))!.media).toBe("https://example.com/a.png");
+    });
+
+    it("transitionPost replaces the rich content with the targets, keeps it when the patch does not name it, and {} removes it", async () => {
+      const u = await user();
+      const p = post(u.id, { platforms: ["x", "bluesky"], rich: rich() });
+      await store.insertPost(p, [target(p.id, "x"), target(p.id, "bluesky")]);
+      // An edit that names other fields leaves the rich content as it is.
+      const renamed = await store.transitionPost(p.id, ["scheduled"], { caption: "Renamed" });
+      expect(renamed).toEqual({ ...p, caption: "Renamed" });
+      // A PATCH that changes it: the new content replaces the old whole, with the targets.
+      const next: RichContent = {
+        media: [{ ref: "https://example.com/z.png", alt: "Z" }],
+        first_comment: "Only a comment now",
+      };
+      const targets = [
+        target(p.id, "x", { parts: [part("Renamed")], first_comment: comment("Only a comment now") }),
+        target(p.id, "bluesky", { parts: [part("Renamed")], first_comment: comment("Only a comment now") }),
+      ];
+      const edited = await store.transitionPost(p.id, ["scheduled"], { rich: next }, targets);
+      expect(edited).toEqual({ ...p, caption: "Renamed", rich: next });
+      expect(await store.getPost(u.id, p.id)).toEqual({ ...p, caption: "Renamed", rich: next });
+      expect((await store.listPosts(u.id, { limit: 1 }))[0]).toEqual({
+        ...p,
+        caption: "Renamed",
+        rich: next,
+      });
+      expect(await store.getTargets(p.id)).toEqual(targets);
+      // {} removes it.
+      const cleared = await store.transitionPost(p.id, ["scheduled"], { rich: {} });
+      expect(cleared).not.toHaveProperty("rich");
+      expect(await store.getPost(u.id, p.id)).not.toHaveProperty("rich");
+      // A refused compare-and-set writes none of it.
+      expect(await store.transitionPost(p.id, ["draft"], { rich: rich() })).toBeNull();
+      expect(await store.getPost(u.id, p.id)).not.toHaveProperty("rich");
     });
   });
 

@@ -1,7 +1,16 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { NetworkId } from "../../contract/networks.ts";
-import type { PostRecord, Store } from "../../store/types.ts";
+import type { PartRecord, PostRecord, Store } from "../../store/types.ts";
 import { type StoreFixture, T0 } from "./fixture.ts";
+
+/** One message of a target, not sent yet. */
+const threadPart = (text: string): PartRecord => ({
+  text,
+  media: [],
+  status: "pending",
+  remote_id: null,
+  permalink: null,
+});
 
 /** Publishing targets: attempts claimed, outcomes settled with their post. */
 export function describePublishing(fixture: StoreFixture): void {
@@ -213,6 +222,112 @@ export function describePublishing(fixture: StoreFixture): void {
       const kept = { ...threads!, next_attempt_at: T0 + 60_000, publish_step: '{"container":"5"}' };
       await store.finishTargets(p.id, [kept], T0 + 10);
       expect((await store.getTargets(p.id))[1]).toEqual(kept);
+    });
+
+    it("a target's parts, first comment and notes go with it: insert, attempts begun and claimed, outcomes written, a retry's replacement", async () => {
+      const u = await user();
+      const p = post(u.id, {
+        mode: "live",
+        status: "publishing",
+        platforms: ["x", "bluesky", "pinterest", "discord"],
+        rich: { thread: [{ caption: "Two." }, { caption: "Three." }], first_comment: "Link in here" },
+      });
+      const x = target(p.id, "x", {
+        text: "One.",
+        parts: [threadPart("One."), threadPart("Two."), threadPart("Three.")],
+        first_comment: { text: "Link in here", status: "pending", permalink: null, error: null },
+        notes: [],
+      });
+      // Written before rich posts: none of the fields (and they come back absent, not null or empty).
+      const bluesky = target(p.id, "bluesky");
+      const pinterest = target(p.id, "pinterest", {
+        parts: [
+          {
+            ...threadPart("One.\n\nTwo.\n\nThree."),
+            media: [{ ref: "https://example.com/a.png", alt: "A" }, { ref: "med_1" }],
+          },
+        ],
+        first_comment: { text: "Link in here", status: "not_carried", permalink: null, error: null },
+        notes: ["the thread's parts are joined to the text", "pinterest takes no first comment"],
+      });
+      const discord = target(p.id, "discord", { parts: [threadPart("One.")], first_comment: null });
+      await store.insertPost(p, [x, bluesky, pinterest, discord]);
+      const stored = await store.getTargets(p.id);
+      expect(stored).toEqual([x, bluesky, pinterest, discord]);
+      for (const field of ["parts", "first_comment", "notes"]) expect(stored[1]).not.toHaveProperty(field);
+      expect(stored[3]!.first_comment).toBeNull();
+      expect(stored[3]).not.toHaveProperty("notes");
+
+      const [begun] = await store.beginTargetAttempts(p.id, ["x"], T0);
+      expect(begun).toEqual({ ...x, in_flight: true, attempts: 1, attempted_at: T0, next_attempt_at: null });
+      if (store.beginAllAttempts) {
+        const all = await store.beginAllAttempts(p.id, T0);
+        expect(all.targets.map((t) => t.parts)).toEqual([x.parts, undefined, pinterest.parts, discord.parts]);
+        expect(all.started.find((t) => t.platform === "pinterest")).toMatchObject({ notes: pinterest.notes });
+      }
+
+      // The thread stopped at its second part: the first stays published, the first comment went out.
+      const failedX = {
+        ...begun!,
+        status: "failed" as const,
+        in_flight: false,
+        error: "X: part 2 of 3: duplicate content",
+        parts: [
+          {
+            ...threadPart("One."),
+            status: "published" as const,
+            remote_id: "1",
+            permalink: "https://x.com/i/1",
+          },
+          { ...threadPart("Two."), status: "failed" as const },
+          threadPart("Three."),
+        ],
+        first_comment: {
+          text: "Link in here",
+          status: "published" as const,
+          permalink: "https://x.com/i/9",
+          error: null,
+        },
+        notes: ["part 2 of 3 failed: duplicate content"],
+      };
+      // Outcomes of two posts written together (as publishes finishing at once are).
+      const q = post(u.id, { status: "publishing", platforms: ["x"] });
+      const qx = target(q.id, "x", { parts: [threadPart("Q")] });
+      await store.insertPost(q, [qx]);
+      const publishedQx = {
+        ...qx,
+        status: "published" as const,
+        parts: [
+          {
+            ...threadPart("Q"),
+            status: "published" as const,
+            remote_id: "7",
+            permalink: "https://x.com/i/7",
+          },
+        ],
+        notes: ["cut to 280 characters"],
+      };
+      await Promise.all([
+        store.finishTargets(p.id, [failedX], T0 + 5),
+        store.finishTargets(q.id, [publishedQx], T0 + 5),
+      ]);
+      expect((await store.getTargets(p.id))[0]).toEqual(failedX);
+      expect(await store.getTargets(q.id)).toEqual([publishedQx]);
+
+      // A retry puts the failed target back, its progress kept, and the next attempt is handed it.
+      const retried = { ...failedX, status: "pending" as const, error: null, next_attempt_at: T0 + 10 };
+      const targets = (await store.getTargets(p.id)).map((t) => (t.platform === "x" ? retried : t));
+      await store.transitionPost(p.id, ["publishing"], {}, targets);
+      expect(await store.getTargets(p.id)).toEqual(targets);
+      const [claimed] = await store.claimDueTargets(T0 + 10, 10);
+      expect(claimed!.post.rich).toEqual(p.rich);
+      expect(claimed!.target).toEqual({
+        ...retried,
+        in_flight: true,
+        attempts: 2,
+        attempted_at: T0 + 10,
+        next_attempt_at: null,
+      });
     });
 
     it("recentAttempts lists an account's attempts since a time, per user, mode and network, in flight or done", async () => {

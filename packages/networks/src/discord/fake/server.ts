@@ -4,6 +4,7 @@ import { type FakeAnswer, type FakeRequest, formDataOf, startFakeServer } from "
 import type { OpenApiCheck } from "../../common/openapi-check.ts";
 import { API_PREFIX, discordSpecCheck } from "./spec-check.ts";
 import {
+  type FakeThread,
   type FakeWebhook,
   messageOf,
   type StoredAttachment,
@@ -23,6 +24,8 @@ import {
 
 const CONTENT_LIMIT = 2000;
 const MAX_FILES = 10;
+/** A poll: a question of up to 300 characters, 1–10 answers of up to 55, open 1–768 hours. */
+const POLL = { question: 300, answers: 10, answer: 55, maxHours: 768 };
 /** Webhook uploads: 10 MiB a file. */
 const FILE_LIMIT_BYTES = 10 * 1024 * 1024;
 /** Discord lets a webhook execute 5 times in 2 seconds. */
@@ -89,6 +92,7 @@ export class DiscordFake {
   saidRetryAfter: number | null = null;
   readonly #webhooks = new Map<string, FakeWebhook>();
   readonly #messages: StoredMessage[] = [];
+  readonly #threads = new Map<string, FakeThread>();
   readonly #buckets = new Map<string, Bucket>();
   readonly #close: () => Promise<void>;
   #onRequest: ((request: DiscordFakeRequest) => void) | undefined;
@@ -148,7 +152,13 @@ export class DiscordFake {
   }
 
   /** Creates an incoming webhook in a channel, as a server's Integrations settings do; `url` is what a user pastes. */
-  addWebhook(options: { name: string; guildId?: string; channelId?: string }): FakeWebhook & { url: string } {
+  addWebhook(options: {
+    name: string;
+    guildId?: string;
+    channelId?: string;
+    /** A forum channel's webhook (default false). */
+    forum?: boolean;
+  }): FakeWebhook & { url: string } {
     const webhook: FakeWebhook = {
       id: snowflake(),
       token: randomBytes(51).toString("base64url").slice(0, 68),
@@ -156,6 +166,7 @@ export class DiscordFake {
       guildId: options.guildId ?? snowflake(),
       channelId: options.channelId ?? snowflake(),
       applicationId: null,
+      forum: options.forum ?? false,
     };
     this.#webhooks.set(webhook.id, webhook);
     return { ...webhook, url: `${this.url}/api/webhooks/${webhook.id}/${webhook.token}` };
@@ -169,6 +180,11 @@ export class DiscordFake {
   /** The messages a webhook posted, oldest first. */
   messages(webhookId: string): readonly StoredMessage[] {
     return this.#messages.filter((m) => m.webhookId === webhookId);
+  }
+
+  /** The threads webhooks opened in forum channels (thread_name). */
+  threads(): readonly FakeThread[] {
+    return [...this.#threads.values()];
   }
 
   /** Rate-limits the webhook's bucket: requests answer 429 for the next `seconds`. */
@@ -315,13 +331,23 @@ export class DiscordFake {
     if (refused) return { ...refused, headers: { ...headers, ...refused.headers } };
     const payload = (parsed.body ?? {}) as {
       content?: string | null;
+      username?: string | null;
+      thread_name?: string | null;
+      poll?: PollRequest | null;
       attachments?: { id: string | number; description?: string }[];
     };
+    const where = this.#channelFor(
+      webhook,
+      payload.thread_name ?? null,
+      request.url.searchParams.get("thread_id"),
+    );
+    if ("status" in where) return { ...where, headers: { ...headers, ...where.headers } };
     const message: StoredMessage = {
       id: snowflake(now),
       webhookId,
-      channelId: webhook.channelId,
+      channelId: where.channelId,
       content: payload.content ?? "",
+      username: payload.username ?? webhook.name,
       attachments: parsed.files.map(({ index, file }): StoredAttachment => {
         const meta = payload.attachments?.find((a) => String(a.id) === index);
         return {
@@ -333,10 +359,61 @@ export class DiscordFake {
         };
       }),
       timestamp: new Date(now).toISOString().replace("Z", "+00:00"),
+      ...(payload.poll
+        ? {
+            poll: {
+              question: payload.poll.question?.text ?? "",
+              answers: payload.poll.answers.map((a) => a.poll_media?.text ?? ""),
+              hours: payload.poll.duration ?? 24,
+              multiselect: payload.poll.allow_multiselect ?? false,
+            },
+          }
+        : {}),
     };
+    if (where.open) this.#threads.set(where.open.id, where.open);
     this.#messages.push(message);
     if (request.url.searchParams.get("wait") !== "true") return { status: 204, headers };
     return { status: 200, headers, json: messageOf(webhook, message, this.url) };
+  }
+
+  /**
+   * The channel a message goes to, as Discord routes a webhook's message: its channel; in a forum
+   * channel, a new thread (thread_name) or an existing one (thread_id), one of the two and not both;
+   * thread_name anywhere else is refused.
+   */
+  #channelFor(
+    webhook: FakeWebhook,
+    threadName: string | null,
+    threadId: string | null,
+  ): { channelId: string; open?: FakeThread } | Answer {
+    if (threadName !== null && threadId !== null) {
+      return discordError(
+        400,
+        220002,
+        "Webhooks posted to forum channels cannot have both a thread_name and thread_id",
+      );
+    }
+    if (threadId !== null) {
+      const thread = this.#threads.get(threadId);
+      if (!thread || thread.parentId !== webhook.channelId)
+        return discordError(400, 10003, "Unknown Channel");
+      return { channelId: thread.id };
+    }
+    if (threadName !== null) {
+      if (!webhook.forum)
+        return discordError(400, 220003, "Webhooks can only create threads in forum channels");
+      if (threadName.trim() === "") return invalidField(["thread_name"], "This field is required");
+      const id = snowflake();
+      return { channelId: id, open: { id, name: threadName, parentId: webhook.channelId } };
+    }
+    if (webhook.forum) {
+      return discordError(
+        400,
+        220001,
+        "Webhooks posted to forum channels must have a thread_name or thread_id",
+      );
+    }
+    return { channelId: webhook.channelId };
   }
 
   async #parseBody(request: FakeRequest): Promise<ParsedBody & { error?: Answer }> {
@@ -383,6 +460,13 @@ export class DiscordFake {
   }
 }
 
+interface PollRequest {
+  question?: { text?: string | null };
+  answers: { poll_media?: { text?: string | null } }[];
+  duration?: number | null;
+  allow_multiselect?: boolean | null;
+}
+
 interface ParsedBody {
   body?: unknown;
   files: { index: string; file: File }[];
@@ -394,6 +478,7 @@ function validateMessage(parsed: ParsedBody): Answer | null {
     content?: unknown;
     embeds?: unknown[];
     attachments?: { id: unknown }[];
+    poll?: unknown;
   };
   const content = typeof payload.content === "string" ? payload.content : "";
   if ([...content].length > CONTENT_LIMIT) {
@@ -413,7 +498,39 @@ function validateMessage(parsed: ParsedBody): Answer | null {
       );
     }
   }
-  if (content.trim() === "" && parsed.files.length === 0 && (payload.embeds?.length ?? 0) === 0) {
+  if (payload.poll !== undefined && payload.poll !== null) {
+    const poll = payload.poll as Partial<PollRequest>;
+    const question = poll.question?.text ?? "";
+    if (question.trim() === "") {
+      return invalidField(["poll", "question", "text"], "This field is required");
+    }
+    if ([...question].length > POLL.question) {
+      return invalidField(["poll", "question", "text"], `Must be ${POLL.question} or fewer in length.`);
+    }
+    const answers = Array.isArray(poll.answers) ? poll.answers : [];
+    if (answers.length === 0 || answers.length > POLL.answers) {
+      return invalidField(["poll", "answers"], `Must be between 1 and ${POLL.answers} in length.`);
+    }
+    for (const [i, answer] of answers.entries()) {
+      const text = answer?.poll_media?.text ?? "";
+      if (text.trim() === "" || [...text].length > POLL.answer) {
+        return invalidField(
+          ["poll", "answers", String(i), "poll_media", "text"],
+          `Must be between 1 and ${POLL.answer} in length.`,
+        );
+      }
+    }
+    const hours = poll.duration;
+    if (
+      hours !== undefined &&
+      hours !== null &&
+      (!Number.isInteger(hours) || hours < 1 || hours > POLL.maxHours)
+    ) {
+      return invalidField(["poll", "duration"], `Must be between 1 and ${POLL.maxHours}.`);
+    }
+  }
+  const hasPoll = payload.poll !== undefined && payload.poll !== null;
+  if (content.trim() === "" && parsed.files.length === 0 && (payload.embeds?.length ?? 0) === 0 && !hasPoll) {
     return discordError(400, 50006, "Cannot send an empty message");
   }
   return null;

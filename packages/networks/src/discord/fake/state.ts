@@ -11,6 +11,23 @@ export interface FakeWebhook {
   guildId: string;
   channelId: string;
   applicationId: string | null;
+  /** A forum channel's webhook: each message goes to a thread, opened by thread_name or named by thread_id. */
+  forum: boolean;
+}
+
+/** A thread a webhook opened in a forum channel (thread_name): its id is the channel its messages are in. */
+export interface FakeThread {
+  id: string;
+  name: string;
+  parentId: string;
+}
+
+export interface StoredPoll {
+  question: string;
+  answers: string[];
+  /** Hours it stays open (24 when the message did not say). */
+  hours: number;
+  multiselect: boolean;
 }
 
 export interface StoredAttachment {
@@ -28,6 +45,9 @@ export interface StoredMessage {
   content: string;
   attachments: StoredAttachment[];
   timestamp: string;
+  /** The name the message was posted under: the webhook's, or the request's `username`. */
+  username: string;
+  poll?: StoredPoll;
 }
 
 const DISCORD_EPOCH = 1_420_070_400_000n;
@@ -61,7 +81,7 @@ export function messageOf(webhook: FakeWebhook, message: StoredMessage, apiUrl: 
     channel_id: message.channelId,
     author: {
       id: webhook.id,
-      username: webhook.name,
+      username: message.username,
       avatar: null,
       discriminator: "0000",
       public_flags: 0,
@@ -90,5 +110,19 @@ export function messageOf(webhook: FakeWebhook, message: StoredMessage, apiUrl: 
     flags: 0,
     components: [],
     webhook_id: webhook.id,
+    ...(message.poll
+      ? {
+          poll: {
+            question: { text: message.poll.question },
+            answers: message.poll.answers.map((text, i) => ({ answer_id: i + 1, poll_media: { text } })),
+            expiry: new Date(Date.parse(message.timestamp) + message.poll.hours * 3_600_000)
+              .toISOString()
+              .replace("Z", "+00:00"),
+            allow_multiselect: message.poll.multiselect,
+            layout_type: 1,
+            results: { answer_counts: [], is_finalized: false },
+          },
+        }
+      : {}),
   };
 }

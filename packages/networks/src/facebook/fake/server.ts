@@ -13,6 +13,12 @@ import { type FakeAnswer, type FakeRequest, formDataOf, isJpegPngOrGif } from ".
  * habits: errors as `{error: {message, type, code, fbtrace_id}}`, code 190 for a
  * dead token, code 32 with X-Business-Use-Case-Usage for a Page over its limit, code 324 for a photo
  * that is not one, code 352 for a video in a format Facebook does not take. Meta publishes no OpenAPI description: the shapes follow the Graph API documentation.
+ *
+ * Rich posts, as the Pages API documents them: a photo's alt text (`alt_text_custom`); several photos in
+ * one post, each uploaded unpublished (POST /{page-id}/photos with published=false, answered with the
+ * photo's id only) and then attached to a feed post (`attached_media[n]={"media_fbid": id}`, each an
+ * unpublished photo of this Page used once); and comments as the Page (POST /{post-id}/comments with
+ * pages_manage_engagement, else error 200), each read back with its permalink_url.
  */
 
 const DAY_SECONDS = 24 * 60 * 60;
@@ -27,7 +33,9 @@ export interface FacebookFakePost {
   id: string;
   pageId: string;
   message: string;
-  photo: { type: string; bytes: number } | null;
+  photo: FacebookFakePhoto | null;
+  /** A post of several photos: each attached photo, in order. */
+  photos?: FacebookFakePhoto[];
   /** A video post's file (its id is the video's, without the Page's prefix). */
   video?: { type: string; bytes: number };
   /** When Facebook made it (Unix ms). */
@@ -38,13 +46,38 @@ export interface FacebookFakePost {
   shares: number;
 }
 
+export interface FacebookFakePhoto {
+  type: string;
+  bytes: number;
+  /** `alt_text_custom`, where it was given. */
+  alt?: string | null;
+}
+
+/** A photo uploaded with published=false, waiting to be attached to a post. */
+export interface FacebookFakeUnpublished extends FacebookFakePhoto {
+  id: string;
+  pageId: string;
+  /** The post it was attached to, once it was. */
+  attachedTo: string | null;
+}
+
+export interface FacebookFakeComment {
+  id: string;
+  postId: string;
+  pageId: string;
+  message: string;
+  permalink: string;
+}
+
 export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
   readonly version: string;
   readonly oauth: FakeOAuth;
   readonly users = new Map<string, FacebookFakeUser>();
   readonly posts: FacebookFakePost[] = [];
-  /** Page tokens: which Page, and the user whose grant they hang on. */
-  readonly pageTokens = new Map<string, { pageId: string; userId: string }>();
+  readonly unpublishedPhotos: FacebookFakeUnpublished[] = [];
+  readonly comments: FacebookFakeComment[] = [];
+  /** Page tokens: which Page, the user whose grant they hang on, and the permissions that grant gave. */
+  readonly pageTokens = new Map<string, { pageId: string; userId: string; scopes: readonly string[] }>();
   /** Lifetime of long-lived user tokens issued from now on (Meta: 60 days). */
   longLivedSeconds = 60 * DAY_SECONDS;
   /** The query of every read of a Page's posts (GET /{page-id}/posts), in order. */
@@ -61,7 +94,14 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
     this.#now = now;
     this.oauth = new FakeOAuth({
       name: "Facebook",
-      scopes: ["pages_show_list", "pages_manage_posts", "pages_read_engagement", "public_profile", "email"],
+      scopes: [
+        "pages_show_list",
+        "pages_manage_posts",
+        "pages_read_engagement",
+        "pages_manage_engagement",
+        "public_profile",
+        "email",
+      ],
       scopeSeparator: ",",
       authorizePath: `/${version}/dialog/oauth`,
       consentPath: `/${version}/dialog/consent`,
@@ -124,7 +164,7 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
       const user = this.users.get(grant.userId)!;
       const data = user.pages.map((p) => {
         const pageToken = `EAAP${randomBytes(24).toString("base64url")}`;
-        this.pageTokens.set(pageToken, { pageId: p.id, userId: user.id });
+        this.pageTokens.set(pageToken, { pageId: p.id, userId: user.id, scopes: grant.scopes });
         return {
           id: p.id,
           name: p.name,
@@ -136,8 +176,14 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
       });
       return { status: 200, json: { data, paging: { cursors: { before: "b", after: "a" } } } };
     }
+    const commented = /^\/(\d+_\d+)\/comments$/.exec(path);
+    if (request.method === "POST" && commented) return this.#comment(request, token, commented[1]!);
     const read = /^\/(\d+(?:_\d+)?)$/.exec(path);
-    if (request.method === "GET" && read) return this.#postFields(token, read[1]!, request.url.searchParams);
+    if (request.method === "GET" && read) {
+      const comment = this.comments.find((c) => c.id === read[1]);
+      if (comment) return this.#commentFields(token, comment);
+      return this.#postFields(token, read[1]!, request.url.searchParams);
+    }
     const listed = /^\/(\d+)\/posts$/.exec(path);
     if (request.method === "GET" && listed)
       return this.#pagePosts(token, listed[1]!, request.url.searchParams);
@@ -240,6 +286,44 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
     };
   }
 
+  /** POST /{post-id}/comments: a comment as the Page, with pages_manage_engagement. */
+  #comment(request: FakeRequest, token: string, postId: string): FakeAnswer {
+    const page = this.pageTokens.get(token);
+    const grant = page && this.oauth.grants.find((g) => g.userId === page.userId && !g.revoked);
+    if (!page || !grant) return invalidToken();
+    if (!page.scopes.includes("pages_manage_engagement"))
+      return graphError(
+        403,
+        200,
+        "OAuthException",
+        "(#200) This endpoint requires the 'pages_manage_engagement' permission",
+      );
+    const post = this.posts.find((p) => p.id === postId);
+    if (!post)
+      return graphError(400, 100, "GraphMethodException", `Object with ID '${postId}' does not exist.`);
+    const message = new URLSearchParams(new TextDecoder().decode(request.body)).get("message") ?? "";
+    if (message.trim() === "")
+      return graphError(400, 100, "OAuthException", "(#100) Missing message or attachment");
+    const local = String(this.#nextId++);
+    const comment = {
+      id: `${postId.split("_")[1]}_${local}`,
+      postId,
+      pageId: page.pageId,
+      message,
+      permalink: `https://www.facebook.com/${postId}?comment_id=${local}`,
+    };
+    this.comments.push(comment);
+    return { status: 200, json: { id: comment.id } };
+  }
+
+  #commentFields(token: string, comment: FacebookFakeComment): FakeAnswer {
+    if (!this.pageTokens.has(token)) return invalidToken();
+    return {
+      status: 200,
+      json: { id: comment.id, message: comment.message, permalink_url: comment.permalink },
+    };
+  }
+
   /** A code for a short-lived user token (the shared OAuth fake), or fb_exchange_token for a 60-day one. */
   #token(request: FakeRequest, form: URLSearchParams): FakeAnswer {
     if (form.get("grant_type") !== "fb_exchange_token") {
@@ -306,9 +390,15 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
     }
     let message: string;
     let photo: FacebookFakePost["photo"] = null;
+    let photos: FacebookFakeUnpublished[] | undefined;
     if (edge === "feed") {
-      message = new URLSearchParams(new TextDecoder().decode(request.body)).get("message") ?? "";
-      if (!message) return graphError(400, 100, "OAuthException", "(#100) Missing message or attachment");
+      const form = new URLSearchParams(new TextDecoder().decode(request.body));
+      message = form.get("message") ?? "";
+      const attached = attachedMedia(form, this.unpublishedPhotos, pageId);
+      if (typeof attached === "string") return graphError(400, 100, "OAuthException", attached);
+      if (attached.length > 0) photos = attached;
+      if (!message && !photos)
+        return graphError(400, 100, "OAuthException", "(#100) Missing message or attachment");
     } else if (edge === "videos") {
       const form = await formDataOf(request);
       const source = form.get("source");
@@ -352,15 +442,26 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
       const bytes = Buffer.from(await source.arrayBuffer());
       if (!isJpegPngOrGif(bytes))
         return graphError(400, 324, "OAuthException", "(#324) Missing or invalid image file");
-      photo = { type: source.type, bytes: bytes.length };
+      const alt = form.get("alt_text_custom");
+      photo = { type: source.type, bytes: bytes.length, alt: typeof alt === "string" ? alt : null };
+      if (form.get("published") === "false") {
+        // An unpublished photo is no post: it waits to be attached to one (attached_media).
+        const unpublished = { ...photo, id: String(this.#nextId++), pageId, attachedTo: null };
+        this.unpublishedPhotos.push(unpublished);
+        return { status: 200, json: { id: unpublished.id } };
+      }
     }
     times.push(this.#now());
     const postId = `${pageId}_${this.#nextId++}`;
+    for (const p of photos ?? []) p.attachedTo = postId;
     this.posts.push({
       id: postId,
       pageId,
       message,
       photo,
+      ...(photos && {
+        photos: photos.map((p) => ({ type: p.type, bytes: p.bytes, alt: p.alt ?? null })),
+      }),
       createdAt: this.#now(),
       reactions: 0,
       comments: 0,
@@ -371,6 +472,31 @@ export class FacebookFake extends OAuthNetworkFake<FacebookFakeUser> {
       json: edge === "feed" ? { id: postId } : { id: String(this.#nextId++), post_id: postId },
     };
   }
+}
+
+/**
+ * `attached_media[n]={"media_fbid":"…"}`: the Page's unpublished photos, in order, each used once; a
+ * message naming what is wrong when one is not.
+ */
+function attachedMedia(
+  form: URLSearchParams,
+  unpublished: readonly FacebookFakeUnpublished[],
+  pageId: string,
+): FacebookFakeUnpublished[] | string {
+  const found: FacebookFakeUnpublished[] = [];
+  for (let i = 0; form.has(`attached_media[${i}]`); i++) {
+    let fbid: unknown;
+    try {
+      fbid = (JSON.parse(form.get(`attached_media[${i}]`)!) as { media_fbid?: unknown }).media_fbid;
+    } catch {
+      return `(#100) param attached_media[${i}] must be a JSON object with media_fbid`;
+    }
+    const photo = unpublished.find((p) => p.id === fbid && p.pageId === pageId);
+    if (!photo) return `(#100) param attached_media[${i}] is not an unpublished photo of this Page`;
+    if (photo.attachedTo !== null) return `(#100) the photo ${photo.id} is already attached to a post`;
+    found.push(photo);
+  }
+  return found;
 }
 
 /** Which summaries `fields` asks for: `reactions.summary(total_count).limit(0)` → reactions. */

@@ -8,6 +8,9 @@ import { MetaFake, type MetaFakeShape } from "../../common/meta-fake.ts";
  * is read, POST /v23.0/{ig-user}/media_publish, the account's media (GET /v23.0/{ig-user}/media:
  * caption, timestamp, permalink, newest first, paged), a post's insights (GET /v23.0/{media}/insights: reach,
  * views, likes, comments, shares, saved, total_interactions), 50 posts a day, 2200 characters.
+ * Carousels of 2–10 items (IMAGE, or VIDEO, each with is_carousel_item=true), `alt_text` on images
+ * only (not reels), and comments on a post (POST /v23.0/{ig-media}/comments with
+ * instagram_business_manage_comments).
  */
 export const INSTAGRAM_FAKE_SHAPE: MetaFakeShape = {
   name: "Instagram",
@@ -33,6 +36,12 @@ export const INSTAGRAM_FAKE_SHAPE: MetaFakeShape = {
   wrapCodeAnswer: true,
   insightsScope: "instagram_business_manage_insights",
   insightMetrics: ["reach", "views", "likes", "comments", "shares", "saved", "total_interactions"],
+  maxCarouselItems: 10,
+  altTextTypes: ["IMAGE"],
+  videoType: "REELS",
+  replies: null,
+  polls: false,
+  commentsScope: "instagram_business_manage_comments",
   permalink: (_username, id) => `https://www.instagram.com/p/${id}/`,
 };
 

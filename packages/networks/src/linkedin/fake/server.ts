@@ -13,8 +13,11 @@ import { type FakeAnswer, type FakeRequest, isJpegPngOrGif } from "../../common/
  * authorize page and token endpoint (/oauth/v2/…: no PKCE, the client's id and secret in the form,
  * 60-day access tokens, a refresh token only for apps approved for programmatic refresh, not rotated),
  * OpenID userinfo, the image upload (initializeUpload, then a PUT of the bytes to the upload URL),
- * /rest/posts, which answers 201 with the post's URN in x-restli-id, and its author finder
- * (GET /rest/posts?q=author: the member's own posts, newest first, with r_member_social only). LinkedIn's habits: a missing or
+ * /rest/posts, which answers 201 with the post's URN in x-restli-id (one image as content.media, 2–20
+ * as content.multiImage, each an uploaded image with optional altText; visibility PUBLIC or
+ * CONNECTIONS), its author finder (GET /rest/posts?q=author: the member's own posts, newest first, with
+ * r_member_social only), and the Comments API (POST /rest/socialActions/{post}/comments, w_member_social:
+ * the member comments on an existing post, at most 1,250 characters). LinkedIn's habits: a missing or
  * retired LinkedIn-Version is a 426, a used-up daily limit a 429 without a reset header, errors as
  * `{status, serviceErrorCode, code, message}`. LinkedIn publishes no OpenAPI description: the shapes
  * follow its API documentation.
@@ -33,17 +36,35 @@ export interface LinkedInFakePost {
   urn: string;
   author: string;
   commentary: string;
+  /** The first image's URN and alt text (the only one of a single-image post). */
   imageUrn: string | null;
   altText: string | null;
+  /** Every image, in order, with its alt text: one for content.media, 2–20 for content.multiImage. */
+  images: { urn: string; altText: string | null }[];
+  visibility: string;
   version: string;
   /** When LinkedIn made it (Unix ms). */
   createdAt: number;
 }
 
+export interface LinkedInFakeComment {
+  urn: string;
+  /** The post's URN commented on. */
+  object: string;
+  actor: string;
+  text: string;
+  createdAt: number;
+}
+
+/** The most characters of a comment's text. */
+const COMMENT_MAX_LENGTH = 1250;
+const VISIBILITIES = new Set(["PUBLIC", "CONNECTIONS", "LOGGED_IN"]);
+
 export class LinkedInFake extends OAuthNetworkFake<LinkedInFakeMember> {
   readonly oauth: FakeOAuth;
   readonly members = new Map<string, LinkedInFakeMember>();
   readonly posts: LinkedInFakePost[] = [];
+  readonly comments: LinkedInFakeComment[] = [];
   /** Images by URN: uploaded once their bytes were PUT. */
   readonly images = new Map<
     string,
@@ -148,6 +169,9 @@ export class LinkedInFake extends OAuthNetworkFake<LinkedInFakeMember> {
     }
     if (request.method === "POST" && pathname === "/rest/posts") return this.#post(grant, json, version);
     if (request.method === "GET" && pathname === "/rest/posts") return this.#findByAuthor(grant, request);
+    const commenting = /^\/rest\/socialActions\/([^/]+)\/comments$/.exec(pathname);
+    if (request.method === "POST" && commenting)
+      return this.#comment(grant, decodeURIComponent(commenting[1]!), json);
     return error(404, 0, "NOT_FOUND", `No route ${pathname}`);
   }
 
@@ -190,7 +214,7 @@ export class LinkedInFake extends OAuthNetworkFake<LinkedInFakeMember> {
       return error(403, 100, "ACCESS_DENIED", "Not enough permissions to post as this author");
     const problems = [
       typeof b.commentary === "string" && [...b.commentary].length <= 3000 ? null : "/commentary",
-      b.visibility === "PUBLIC" ? null : "/visibility",
+      typeof b.visibility === "string" && VISIBILITIES.has(b.visibility) ? null : "/visibility",
       b.lifecycleState === "PUBLISHED" ? null : "/lifecycleState",
       (b.distribution as { feedDistribution?: string } | undefined)?.feedDistribution === "MAIN_FEED"
         ? null
@@ -198,10 +222,33 @@ export class LinkedInFake extends OAuthNetworkFake<LinkedInFakeMember> {
     ].filter(Boolean);
     if (problems.length > 0)
       return error(422, 0, "UNPROCESSABLE_ENTITY", `ERROR :: ${problems.join(", ")} :: invalid`);
-    const imageUrn =
-      (b.content as { media?: { id?: string; altText?: string } } | undefined)?.media?.id ?? null;
-    if (imageUrn !== null && !this.images.get(imageUrn)?.bytes) {
-      return error(400, 0, "INVALID_CONTENT", `The image ${imageUrn} has not been uploaded`);
+    const content = b.content as
+      | { media?: { id?: string; altText?: string }; multiImage?: { images?: unknown } }
+      | undefined;
+    let images: { urn: string; altText: string | null }[] = [];
+    if (content?.media && content.multiImage)
+      return error(422, 0, "UNPROCESSABLE_ENTITY", "ERROR :: /content :: only one content type");
+    if (content?.media) {
+      images = [{ urn: String(content.media.id ?? ""), altText: content.media.altText ?? null }];
+    } else if (content?.multiImage) {
+      const listed = content.multiImage.images;
+      if (!Array.isArray(listed) || listed.length < 2 || listed.length > 20)
+        return error(
+          422,
+          0,
+          "UNPROCESSABLE_ENTITY",
+          "ERROR :: /content/multiImage/images :: a multi-image post has 2 to 20 images",
+        );
+      images = listed.map((i: { id?: unknown; altText?: unknown }) => ({
+        urn: String(i?.id ?? ""),
+        altText: typeof i?.altText === "string" ? i.altText : null,
+      }));
+    }
+    for (const image of images) {
+      if (!this.images.get(image.urn)?.bytes)
+        return error(400, 0, "INVALID_CONTENT", `The image ${image.urn} has not been uploaded`);
+      if (image.altText !== null && image.altText.length > 4086)
+        return error(422, 0, "UNPROCESSABLE_ENTITY", "ERROR :: altText :: longer than 4086 characters");
     }
     const since = this.#now() - DAY_MS;
     const times = (this.#postTimes.get(grant.userId) ?? []).filter((t) => t > since);
@@ -219,12 +266,56 @@ export class LinkedInFake extends OAuthNetworkFake<LinkedInFakeMember> {
       urn,
       author,
       commentary: b.commentary as string,
-      imageUrn,
-      altText: (b.content as { media?: { altText?: string } } | undefined)?.media?.altText ?? null,
+      imageUrn: images[0]?.urn ?? null,
+      altText: images[0]?.altText ?? null,
+      images,
+      visibility: b.visibility as string,
       version,
       createdAt: this.#now(),
     });
     return { status: 201, headers: { "x-restli-id": urn, "x-linkedin-id": urn }, text: "" };
+  }
+
+  /**
+   * A comment by the member on an existing post: `actor` must be the member, `object` the post in the
+   * path; answers 201 with the comment (its commentUrn) and the URN in x-restli-id.
+   */
+  #comment(grant: FakeGrant, target: string, body: unknown): FakeAnswer {
+    if (!grant.scopes.includes("w_member_social"))
+      return error(403, 100, "ACCESS_DENIED", "Not enough permissions to create a comment");
+    const b = (body ?? {}) as { actor?: unknown; object?: unknown; message?: { text?: unknown } };
+    const actor = `urn:li:person:${grant.userId}`;
+    if (b.actor !== actor)
+      return error(403, 100, "ACCESS_DENIED", "Not enough permissions to comment as this actor");
+    const post = this.posts.find((p) => p.urn === target);
+    if (!post) return error(404, 0, "NOT_FOUND", `${target} does not exist`);
+    if (b.object !== undefined && b.object !== target)
+      return error(400, 0, "ILLEGAL_ARGUMENT", "object must be the entity in the path");
+    const text = b.message?.text;
+    if (typeof text !== "string" || text.length === 0 || [...text].length > COMMENT_MAX_LENGTH)
+      return error(
+        422,
+        0,
+        "UNPROCESSABLE_ENTITY",
+        `ERROR :: /message/text :: 1 to ${COMMENT_MAX_LENGTH} characters`,
+      );
+    const activity = `urn:li:activity:${post.urn.split(":").at(-1)}`;
+    const urn = `urn:li:comment:(${activity},${this.#nextId++})`;
+    const createdAt = this.#now();
+    this.comments.push({ urn, object: target, actor, text, createdAt });
+    return {
+      status: 201,
+      headers: { "x-restli-id": urn },
+      json: {
+        actor,
+        object: activity,
+        commentUrn: urn,
+        id: urn.slice(urn.lastIndexOf(",") + 1, -1),
+        message: { text },
+        created: { actor, time: createdAt },
+        lastModified: { actor, time: createdAt },
+      },
+    };
   }
 
   /**
@@ -249,7 +340,7 @@ export class LinkedInFake extends OAuthNetworkFake<LinkedInFakeMember> {
       id: p.urn,
       author: p.author,
       commentary: p.commentary,
-      visibility: "PUBLIC",
+      visibility: p.visibility,
       lifecycleState: "PUBLISHED",
       lifecycleStateInfo: { isEditedByAuthor: false },
       isReshareDisabledByAuthor: false,
@@ -257,7 +348,7 @@ export class LinkedInFake extends OAuthNetworkFake<LinkedInFakeMember> {
       createdAt: p.createdAt,
       publishedAt: p.createdAt,
       lastModifiedAt: p.createdAt,
-      ...(p.imageUrn && { content: { media: { id: p.imageUrn, ...(p.altText && { altText: p.altText }) } } }),
+      ...(p.images.length > 0 && { content: contentOf(p.images) }),
     }));
     const next = new URLSearchParams(query);
     next.set("start", String(start + count));
@@ -267,6 +358,11 @@ export class LinkedInFake extends OAuthNetworkFake<LinkedInFakeMember> {
         : [];
     return { status: 200, json: { paging: { start, count, links, total: mine.length }, elements } };
   }
+}
+
+function contentOf(images: readonly { urn: string; altText: string | null }[]) {
+  const listed = images.map((i) => ({ id: i.urn, ...(i.altText !== null && { altText: i.altText }) }));
+  return listed.length === 1 ? { media: listed[0] } : { multiImage: { images: listed } };
 }
 
 function error(status: number, serviceErrorCode: number, code: string, message: string): FakeAnswer {

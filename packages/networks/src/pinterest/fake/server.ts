@@ -12,7 +12,8 @@ import { PinterestFakeOAuth } from "./oauth.ts";
 /*
  * A stateful fake of the Pinterest API v5 on a loopback port, for tests that cannot reach Pinterest:
  * its OAuth pages and token endpoint (oauth.ts), the signed-in account (GET /v5/user_account), its
- * boards (GET /v5/boards, paged with a bookmark), pins (POST /v5/pins with an image in base64), a
+ * boards (GET /v5/boards, paged with a bookmark), pins (POST /v5/pins with an image in base64, or a
+ * carousel of 2–5 with multiple_image_base64), a
  * board's pins (GET /v5/boards/{board_id}/pins, newest first, paged with a bookmark) and a Pin's
  * analytics (GET /v5/pins/{pin_id}/analytics), with
  * Pinterest's errors: an expired or revoked token (401), an unknown board (404), an image that is not
@@ -49,7 +50,10 @@ export interface PinterestFakePin {
   description: string | null;
   link: string | null;
   altText: string | null;
+  /** The first image (the only one of a pin that is not a carousel). */
   image: { contentType: string; bytes: number };
+  /** Every image, in order: one, or a carousel's 2–5. */
+  images: { contentType: string; bytes: number }[];
   /** When it was made (Unix ms). */
   createdAt: number;
   /** What /v5/pins/{id}/analytics reports (IMPRESSION, SAVE, TOTAL_COMMENTS, TOTAL_REACTIONS, …); tests set them. */
@@ -198,13 +202,23 @@ export class PinterestFake extends OAuthNetworkFake<PinterestFakeUser> {
     const board = user.boards.find((x) => x.id === b.board_id);
     if (!board) return error(404, 2, "Board not found.");
     const source = (b.media_source ?? {}) as Record<string, unknown>;
-    if (source.source_type !== "image_base64" || typeof source.data !== "string") {
-      return error(400, 1, "Invalid parameters: media_source is required.");
-    }
-    const bytes = Buffer.from(source.data, "base64");
-    const kind = imageKind(bytes);
-    if (kind === null || kind !== source.content_type || bytes.length > IMAGE_LIMIT_BYTES) {
-      return error(400, 1, "Invalid parameters: the image could not be read as a JPEG or PNG.");
+    let sent: { data?: unknown; content_type?: unknown }[];
+    if (source.source_type === "image_base64") sent = [source];
+    else if (source.source_type === "multiple_image_base64" && Array.isArray(source.items)) {
+      sent = source.items as { data?: unknown; content_type?: unknown }[];
+      if (sent.length < 2 || sent.length > 5)
+        return error(400, 1, "Invalid parameters: a carousel Pin has 2 to 5 images.");
+    } else return error(400, 1, "Invalid parameters: media_source is required.");
+    const images: PinterestFakePin["images"] = [];
+    for (const item of sent) {
+      if (typeof item?.data !== "string")
+        return error(400, 1, "Invalid parameters: media_source is required.");
+      const bytes = Buffer.from(item.data, "base64");
+      const kind = imageKind(bytes);
+      if (kind === null || kind !== item.content_type || bytes.length > IMAGE_LIMIT_BYTES) {
+        return error(400, 1, "Invalid parameters: the image could not be read as a JPEG or PNG.");
+      }
+      images.push({ contentType: kind, bytes: bytes.length });
     }
     times.push(this.#now());
     const pin: PinterestFakePin = {
@@ -215,7 +229,8 @@ export class PinterestFake extends OAuthNetworkFake<PinterestFakeUser> {
       description: typeof b.description === "string" ? b.description : null,
       link: typeof b.link === "string" ? b.link : null,
       altText: typeof b.alt_text === "string" ? b.alt_text : null,
-      image: { contentType: kind, bytes: bytes.length },
+      image: images[0]!,
+      images,
       createdAt: this.#now(),
       analytics: {},
     };

@@ -13,9 +13,10 @@ import { type FakeAnswer, type FakeRequest, formDataOf, isJpegPngOrGif } from ".
  * authorize page and token endpoint (www.reddit.com/api/v1/…: no PKCE, Basic client credentials,
  * one-hour tokens, a refresh token for duration=permanent that does not rotate), and its OAuth API: the
  * account (/api/v1/me), a subreddit's about page, the image lease (/api/media/asset.json) and the upload
- * form it points to, /api/submit (self, link and image posts), a user's submitted posts (newest first,
- * with the history scope) and /api/info (a post's score,
- * comments and crossposts). Reddit's
+ * form it points to, /api/submit (self, link and image posts, with flair_id, nsfw and spoiler),
+ * /api/submit_gallery_post.json (a gallery of 2–20 uploaded assets, as JSON), /api/comment (a reply to a
+ * post, with the submit scope), a user's submitted posts (newest first, with the history scope) and
+ * /api/info (a post's score, comments and crossposts). Reddit's
  * habits: every answer carries X-Ratelimit-Used/-Remaining/-Reset; a used-up window is a 429; a
  * generic User-Agent is throttled with a 429; refusals of a submit come as HTTP 200 with json.errors
  * (RATELIMIT, SUBREDDIT_NOEXIST, NO_LINKS, TOO_LONG). Reddit publishes no OpenAPI description: the
@@ -34,6 +35,8 @@ export interface RedditFakeUser {
 
 export interface RedditFakeSubreddit {
   name: string;
+  /** The link flair templates' ids a post may choose; a flair_id outside them is refused. */
+  flairs?: string[];
   /** What the subreddit takes: any kind, text (self) only, or links (and images) only. */
   submissionType: "any" | "self" | "link";
   subscribers: number;
@@ -43,8 +46,13 @@ export interface RedditFakePost {
   id: string;
   userId: string;
   subreddit: string;
-  kind: "self" | "link" | "image";
+  kind: "self" | "link" | "image" | "gallery";
   title: string;
+  /** A gallery's images, in order: each upload's key. */
+  gallery: string[];
+  flairId: string | null;
+  nsfw: boolean;
+  spoiler: boolean;
   text: string | null;
   url: string | null;
   permalink: string;
@@ -56,11 +64,21 @@ export interface RedditFakePost {
   crossposts: number;
 }
 
+export interface RedditFakeComment {
+  id: string;
+  userId: string;
+  /** The fullname replied to (t3_<post id>). */
+  parent: string;
+  text: string;
+  permalink: string;
+}
+
 export class RedditFake extends OAuthNetworkFake<RedditFakeUser> {
   readonly oauth: FakeOAuth;
   readonly users = new Map<string, RedditFakeUser>();
   readonly subreddits = new Map<string, RedditFakeSubreddit>();
   readonly posts: RedditFakePost[] = [];
+  readonly comments: RedditFakeComment[] = [];
   /** Uploaded images by key, with their type and size. */
   readonly uploads = new Map<string, { type: string; bytes: number }>();
   /** The query of every read of a user's submitted posts, in order. */
@@ -73,6 +91,8 @@ export class RedditFake extends OAuthNetworkFake<RedditFakeUser> {
   submitBreakMinutes: number | null = null;
   readonly #requestTimes: number[] = [];
   readonly #leases = new Map<string, string>();
+  /** Each lease's asset id, by the key its upload goes under. */
+  readonly #assets = new Map<string, string>();
   readonly #now: () => number;
   #nextId = 1_000_000;
 
@@ -172,6 +192,9 @@ export class RedditFake extends OAuthNetworkFake<RedditFakeUser> {
     }
     if (request.method === "POST" && pathname === "/api/media/asset.json") return this.#lease(grant, form!);
     if (request.method === "POST" && pathname === "/api/submit") return this.#submit(grant, user, form!);
+    if (request.method === "POST" && pathname === "/api/submit_gallery_post.json")
+      return this.#submitGallery(grant, user, request);
+    if (request.method === "POST" && pathname === "/api/comment") return this.#comment(grant, user, form!);
     if (request.method === "GET" && pathname === "/api/info") {
       if (!scoped("read")) return forbidden();
       // Fullnames (t3_<id>) separated by commas; unknown ones are left out of the listing.
@@ -230,8 +253,17 @@ export class RedditFake extends OAuthNetworkFake<RedditFakeUser> {
         is_self: p.kind === "self",
         selftext: text(p.text ?? ""),
         url: p.kind === "self" ? `https://www.reddit.com${p.permalink}` : p.url,
-        is_reddit_media_domain: p.kind === "image",
+        is_reddit_media_domain: p.kind === "image" || p.kind === "gallery",
         ...(p.kind === "image" && { post_hint: "image" }),
+        ...(p.kind === "gallery" && {
+          is_gallery: true,
+          gallery_data: {
+            items: p.gallery.map((key, i) => ({ media_id: this.#assets.get(key), id: i + 1 })),
+          },
+        }),
+        over_18: p.nsfw,
+        spoiler: p.spoiler,
+        link_flair_template_id: p.flairId,
       },
     }));
     const more = start + limit < mine.length;
@@ -251,7 +283,9 @@ export class RedditFake extends OAuthNetworkFake<RedditFakeUser> {
       return { status: 400, json: { message: "Bad Request", error: 400 } };
     }
     const key = `rte_images/${randomBytes(8).toString("hex")}`;
+    const assetId = randomBytes(6).toString("hex");
     this.#leases.set(key, type);
+    this.#assets.set(key, assetId);
     const host = new URL(this.url).host;
     return {
       status: 200,
@@ -264,7 +298,7 @@ export class RedditFake extends OAuthNetworkFake<RedditFakeUser> {
             { name: "policy", value: randomBytes(12).toString("base64") },
           ],
         },
-        asset: { asset_id: randomBytes(6).toString("hex"), processing_state: "incomplete" },
+        asset: { asset_id: assetId, processing_state: "incomplete" },
       },
     };
   }
@@ -328,21 +362,20 @@ export class RedditFake extends OAuthNetworkFake<RedditFakeUser> {
     }
     if (kind === "link" && !/^https?:\/\//.test(url ?? ""))
       return refuse("BAD_URL", "you should check that url", "url");
-    const id = (this.#nextId++).toString(36);
-    const permalink = `/r/${sr.name}/comments/${id}/post/`;
-    this.posts.push({
-      id,
+    const flairId = form.get("flair_id");
+    if (flairId !== null && !sr.flairs?.includes(flairId))
+      return refuse("BAD_FLAIR_TEMPLATE_ID", "that flair doesn't exist", "flair_id");
+    const { id, permalink } = this.#make({
       userId: user.id,
       subreddit: sr.name,
       kind,
       title,
       text: kind === "self" ? (form.get("text") ?? "") : null,
       url: kind === "self" ? null : url,
-      permalink,
-      createdAt: this.#now(),
-      score: 1,
-      comments: 0,
-      crossposts: 0,
+      gallery: [],
+      flairId,
+      nsfw: form.get("nsfw") === "true",
+      spoiler: form.get("spoiler") === "true",
     });
     if (kind === "image") {
       // Reddit answers an image post before making it: where to watch for it, not its id.
@@ -365,6 +398,115 @@ export class RedditFake extends OAuthNetworkFake<RedditFakeUser> {
         json: {
           errors: [],
           data: { url: `https://www.reddit.com${permalink}`, drafts_count: 0, id, name: `t3_${id}` },
+        },
+      },
+    };
+  }
+
+  #make(post: Omit<RedditFakePost, "id" | "permalink" | "createdAt" | "score" | "comments" | "crossposts">) {
+    const id = (this.#nextId++).toString(36);
+    const permalink = `/r/${post.subreddit}/comments/${id}/post/`;
+    this.posts.push({ ...post, id, permalink, createdAt: this.#now(), score: 1, comments: 0, crossposts: 0 });
+    return { id, permalink };
+  }
+
+  /**
+   * A gallery, as JSON: `sr`, `title`, `items` (2–20, each the media_id of an uploaded asset, a caption of
+   * at most 180 characters and an outbound_url), `nsfw`, `spoiler`, `flair_id`. Answered with the new
+   * post's URL (its id inside it) and fullname.
+   */
+  #submitGallery(grant: FakeGrant, user: RedditFakeUser, request: FakeRequest): FakeAnswer {
+    if (!grant.scopes.includes("submit")) return forbidden();
+    if (!(request.headers.get("content-type") ?? "").startsWith("application/json"))
+      return { status: 415, json: { message: "Unsupported Media Type", error: 415 } };
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(new TextDecoder().decode(request.body)) as Record<string, unknown>;
+    } catch {
+      return { status: 400, json: { message: "Bad Request", error: 400 } };
+    }
+    const refuse = (code: string, message: string, field: string) => ({
+      status: 200,
+      json: { json: { errors: [[code, message, field]] } },
+    });
+    const sr = this.subreddits.get(String(body.sr ?? "").toLowerCase());
+    if (!sr) return refuse("SUBREDDIT_NOEXIST", "That community doesn't exist.", "sr");
+    if (sr.submissionType === "self") return refuse("NO_IMAGES", "that community doesn't allow images", "sr");
+    const title = typeof body.title === "string" ? body.title : "";
+    if (!title) return refuse("NO_TEXT", "we need something here", "title");
+    if ([...title].length > 300) return refuse("TOO_LONG", "this is too long (max: 300)", "title");
+    const items = Array.isArray(body.items) ? (body.items as Record<string, unknown>[]) : [];
+    if (items.length < 2 || items.length > 20)
+      return refuse("INVALID_GALLERY", "a gallery has 2 to 20 items", "items");
+    const keys: string[] = [];
+    for (const item of items) {
+      const key = [...this.#assets].find(([, asset]) => asset === item?.media_id)?.[0];
+      if (!key || !this.uploads.has(key))
+        return refuse("MEDIA_NOT_FOUND", "that media wasn't found", "items");
+      if (typeof item.caption === "string" && [...item.caption].length > 180)
+        return refuse("TOO_LONG", "this is too long (max: 180)", "caption");
+      keys.push(key);
+    }
+    const flairId = typeof body.flair_id === "string" ? body.flair_id : null;
+    if (flairId !== null && !sr.flairs?.includes(flairId))
+      return refuse("BAD_FLAIR_TEMPLATE_ID", "that flair doesn't exist", "flair_id");
+    const { id, permalink } = this.#make({
+      userId: user.id,
+      subreddit: sr.name,
+      kind: "gallery",
+      title,
+      text: null,
+      url: `https://www.reddit.com/gallery/${this.#nextId.toString(36)}`,
+      gallery: keys,
+      flairId,
+      nsfw: body.nsfw === true,
+      spoiler: body.spoiler === true,
+    });
+    return {
+      status: 200,
+      json: { json: { errors: [], data: { url: `https://www.reddit.com${permalink}`, id: `t3_${id}` } } },
+    };
+  }
+
+  /** A comment replying to a post (thing_id t3_<id>), with the submit scope; at most 10,000 characters. */
+  #comment(grant: FakeGrant, user: RedditFakeUser, form: URLSearchParams): FakeAnswer {
+    if (!grant.scopes.includes("submit")) return forbidden();
+    const refuse = (code: string, message: string, field: string) => ({
+      status: 200,
+      json: { json: { errors: [[code, message, field]] } },
+    });
+    const parent = form.get("thing_id") ?? "";
+    const post = this.posts.find((p) => `t3_${p.id}` === parent);
+    if (!post) return refuse("NO_THING_ID", "can't find that thing", "parent");
+    const text = form.get("text") ?? "";
+    if (!text) return refuse("NO_TEXT", "we need something here", "text");
+    if ([...text].length > 10_000) return refuse("TOO_LONG", "this is too long (max: 10000)", "text");
+    const id = (this.#nextId++).toString(36);
+    const permalink = `${post.permalink}${id}/`;
+    this.comments.push({ id, userId: user.id, parent, text, permalink });
+    post.comments += 1;
+    return {
+      status: 200,
+      json: {
+        json: {
+          errors: [],
+          data: {
+            things: [
+              {
+                kind: "t1",
+                data: {
+                  id,
+                  name: `t1_${id}`,
+                  body: text,
+                  author: user.name,
+                  link_id: parent,
+                  parent_id: parent,
+                  subreddit: post.subreddit,
+                  permalink,
+                },
+              },
+            ],
+          },
         },
       },
     };

@@ -12,6 +12,7 @@ import {
   messageOf,
   type StoredFile,
   type StoredMessage,
+  type StoredPoll,
   userOf,
 } from "./state.ts";
 
@@ -26,6 +27,11 @@ const CAPTION_LIMIT = 1024;
 const TEXT_LIMIT = 4096;
 const PHOTO_LIMIT_BYTES = 10 * 1024 * 1024;
 const UPLOAD_LIMIT_BYTES = 50 * 1024 * 1024;
+/** sendPoll's bounds, as the Bot API documents them. */
+const POLL_QUESTION_LIMIT = 300;
+const POLL_OPTION_LIMIT = 100;
+const POLL_MAX_OPTIONS = 12;
+const POLL_MAX_OPEN_PERIOD = 2_628_000;
 /** Bots may send at most 20 messages a minute to one group. */
 const GROUP_MESSAGES_PER_MINUTE = 20;
 
@@ -83,6 +89,7 @@ export class TelegramFake {
   #nextChat = 1_000_000_001;
   #nextBot = 7_000_000_001;
   #nextGroup = 1;
+  #nextPoll = 5_000_000_001;
 
   private constructor(url: string, close: () => Promise<void>) {
     this.url = url;
@@ -291,7 +298,7 @@ export class TelegramFake {
         const text = String(params.text ?? "");
         if (text.trim() === "") throw badRequest("message text is empty");
         if ([...text].length > TEXT_LIMIT) throw badRequest("message is too long");
-        return messageOf(chat, bot, this.#store(chat, { text }));
+        return this.#sent(chat, bot, this.#store(chat, { text, ...extrasOf(chat, params) }));
       }
       case "sendPhoto":
       case "sendVideo":
@@ -300,7 +307,7 @@ export class TelegramFake {
         const kind = method === "sendPhoto" ? "photo" : method === "sendVideo" ? "video" : "animation";
         const caption = captionOf(params.caption);
         const file = fileOf(params[kind], files, kind, files.get(kind));
-        return messageOf(chat, bot, this.#store(chat, { caption, file }));
+        return this.#sent(chat, bot, this.#store(chat, { caption, file, ...extrasOf(chat, params) }));
       }
       case "sendMediaGroup": {
         const chat = this.#sendableChat(bot, params.chat_id);
@@ -313,11 +320,18 @@ export class TelegramFake {
             throw badRequest(`unsupported media type ${item.type}`);
           return { caption: captionOf(item.caption), file: fileOf(item.media, files, item.type) };
         });
+        const extras = extrasOf(chat, params);
         const group = String(this.#nextGroup++);
         this.#pace(chat, items.length);
+        // Every message of the album replies to the same message, as Telegram sends it.
         return items.map((item) =>
-          messageOf(chat, bot, this.#store(chat, { ...item, mediaGroupId: group }, false)),
+          this.#sent(chat, bot, this.#store(chat, { ...item, ...extras, mediaGroupId: group }, false)),
         );
+      }
+      case "sendPoll": {
+        const chat = this.#sendableChat(bot, params.chat_id);
+        const poll = pollOf(chat, params, String(this.#nextPoll++));
+        return this.#sent(chat, bot, this.#store(chat, { poll, ...extrasOf(chat, params) }));
       }
       default:
         throw new BotApiError(404, "Not Found");
@@ -371,7 +385,17 @@ export class TelegramFake {
     for (let i = 0; i < count; i++) chat.recentSends.push(now);
   }
 
+  /** A sent message as the Bot API answers it, with the message it replies to. */
+  #sent(chat: FakeChat, bot: FakeBot, message: StoredMessage): Record<string, unknown> {
+    const replied = message.replyTo === undefined ? undefined : chat.messages[message.replyTo - 1];
+    return messageOf(chat, bot, message, replied);
+  }
+
   #store(chat: FakeChat, message: Omit<StoredMessage, "messageId" | "date">, pace = true): StoredMessage {
+    // A reply to a message the chat does not have is refused, as Telegram does.
+    if (message.replyTo !== undefined && !chat.messages[message.replyTo - 1]) {
+      throw badRequest("message to be replied not found");
+    }
     if (pace) this.#pace(chat, 1);
     const stored = { messageId: chat.messages.length + 1, date: Math.floor(Date.now() / 1000), ...message };
     chat.messages.push(stored);
@@ -412,6 +436,56 @@ function parseMaybe(value: unknown): unknown {
   } catch {
     throw badRequest("can't parse media JSON object");
   }
+}
+
+/** What any send may carry besides its content: the message it replies to, and how it is delivered. */
+function extrasOf(chat: FakeChat, params: Params): Pick<StoredMessage, "replyTo" | "silent" | "protected"> {
+  const reply = params.reply_parameters === undefined ? undefined : parseMaybe(params.reply_parameters);
+  let replyTo: number | undefined;
+  if (reply !== undefined) {
+    const id = (reply as { message_id?: unknown } | null)?.message_id;
+    if (!Number.isInteger(id)) throw badRequest("invalid reply parameters specified");
+    const withoutReply = (reply as { allow_sending_without_reply?: unknown }).allow_sending_without_reply;
+    // Sent without the reply when the message is gone and the sender allowed it.
+    if (chat.messages[(id as number) - 1] || withoutReply !== true) replyTo = id as number;
+  }
+  return {
+    ...(replyTo !== undefined ? { replyTo } : {}),
+    ...(flag(params.disable_notification) ? { silent: true } : {}),
+    ...(flag(params.protect_content) ? { protected: true } : {}),
+  };
+}
+
+const flag = (value: unknown) => value === true || value === "true";
+
+/** A poll as sendPoll documents it: a question of 1–300 characters, 1–12 options of 1–100, open_period 5–2,628,000 s. */
+function pollOf(chat: FakeChat, params: Params, id: string): StoredPoll {
+  const question = String(params.question ?? "");
+  if (question.trim() === "") throw badRequest("poll question must be non-empty");
+  if ([...question].length > POLL_QUESTION_LIMIT)
+    throw badRequest("poll question length must not exceed 300");
+  const options = parseMaybe(params.options);
+  if (!Array.isArray(options) || options.length === 0) throw badRequest("poll must have at least 1 option");
+  if (options.length > POLL_MAX_OPTIONS) throw badRequest("poll can't have more than 12 options");
+  const texts = options.map((option: unknown) => {
+    const text = typeof option === "string" ? option : String((option as { text?: unknown })?.text ?? "");
+    if (text.trim() === "" || [...text].length > POLL_OPTION_LIMIT) {
+      throw badRequest("poll options length must not exceed 100");
+    }
+    return text;
+  });
+  const isAnonymous = params.is_anonymous === undefined ? true : flag(params.is_anonymous);
+  if (!isAnonymous && chat.type === "channel") {
+    throw badRequest("non-anonymous polls can't be sent to channel chats");
+  }
+  let openPeriod: number | undefined;
+  if (params.open_period !== undefined) {
+    openPeriod = Number(params.open_period);
+    if (!Number.isInteger(openPeriod) || openPeriod < 5 || openPeriod > POLL_MAX_OPEN_PERIOD) {
+      throw badRequest("wrong open period specified");
+    }
+  }
+  return { id, question, options: texts, isAnonymous, ...(openPeriod !== undefined ? { openPeriod } : {}) };
 }
 
 function captionOf(value: unknown): string | undefined {

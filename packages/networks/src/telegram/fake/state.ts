@@ -34,6 +34,22 @@ export interface StoredMessage {
   caption?: string;
   file?: StoredFile;
   mediaGroupId?: string;
+  /** The message this one replies to (reply_parameters.message_id). */
+  replyTo?: number;
+  /** Sent with disable_notification (members got no sound). */
+  silent?: boolean;
+  /** Sent with protect_content (it cannot be forwarded or saved). */
+  protected?: boolean;
+  poll?: StoredPoll;
+}
+
+export interface StoredPoll {
+  id: string;
+  question: string;
+  options: string[];
+  isAnonymous: boolean;
+  /** Seconds it stays open (open_period), when the sender gave one. */
+  openPeriod?: number;
 }
 
 export interface FakeChat {
@@ -134,8 +150,14 @@ export function chatMemberOf(chat: FakeChat, bot: FakeBot) {
   }
 }
 
-export function messageOf(chat: FakeChat, bot: FakeBot, message: StoredMessage) {
+export function messageOf(
+  chat: FakeChat,
+  bot: FakeBot,
+  message: StoredMessage,
+  replied?: StoredMessage,
+): Record<string, unknown> {
   const file = message.file;
+  const poll = message.poll;
   const fileId = `fake-${chat.id}-${message.messageId}`;
   return {
     message_id: message.messageId,
@@ -192,5 +214,31 @@ export function messageOf(chat: FakeChat, bot: FakeBot, message: StoredMessage) 
         }
       : {}),
     ...(message.caption !== undefined && message.caption !== "" ? { caption: message.caption } : {}),
+    ...(message.protected ? { has_protected_content: true } : {}),
+    // Telegram includes the message replied to, without its own reply.
+    ...(replied ? { reply_to_message: messageOf(chat, bot, replied) } : {}),
+    ...(poll
+      ? {
+          poll: {
+            id: poll.id,
+            question: poll.question,
+            options: poll.options.map((text, i) => ({
+              persistent_id: `${poll.id}-${i}`,
+              text,
+              voter_count: 0,
+            })),
+            total_voter_count: 0,
+            is_closed: false,
+            is_anonymous: poll.isAnonymous,
+            type: "regular",
+            allows_multiple_answers: false,
+            allows_revoting: true,
+            members_only: false,
+            ...(poll.openPeriod !== undefined
+              ? { open_period: poll.openPeriod, close_date: message.date + poll.openPeriod }
+              : {}),
+          },
+        }
+      : {}),
   };
 }

@@ -7,7 +7,9 @@ import { MetaFake, type MetaFakeShape } from "../../common/meta-fake.ts";
  * (TEXT, IMAGE, VIDEO) whose `status` is read, POST /v1.0/{user}/threads_publish, the account's
  * threads (GET /v1.0/{user}/threads: text, timestamp, permalink, newest first, paged), a post's insights
  * (GET /v1.0/{media}/insights: views, likes, replies, reposts, quotes, shares), 250 posts a day, 500
- * characters.
+ * characters. Carousels of 2–20 items, `alt_text` on images and videos, replies through `reply_to_id`
+ * (threads_manage_replies; the account's replies at GET /v1.0/{user}/replies with
+ * threads_read_replies), and polls through `poll_attachment` on TEXT posts.
  */
 export const THREADS_FAKE_SHAPE: MetaFakeShape = {
   name: "Threads",
@@ -33,6 +35,12 @@ export const THREADS_FAKE_SHAPE: MetaFakeShape = {
   wrapCodeAnswer: false,
   insightsScope: "threads_manage_insights",
   insightMetrics: ["views", "likes", "replies", "reposts", "quotes", "shares"],
+  maxCarouselItems: 20,
+  altTextTypes: ["IMAGE", "VIDEO"],
+  videoType: "VIDEO",
+  replies: { scope: "threads_manage_replies", readScope: "threads_read_replies" },
+  polls: true,
+  commentsScope: null,
   permalink: (username, id) => `https://www.threads.net/@${username}/post/${id}`,
 };
 

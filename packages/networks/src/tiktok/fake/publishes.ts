@@ -20,6 +20,10 @@ export interface FakePublish {
   source: "FILE_UPLOAD" | "PULL_FROM_URL";
   title: string;
   privacy: string;
+  /** What post_info asked of interactions (a photo post has no duet or stitch: null). */
+  disableComment: boolean;
+  disableDuet: boolean | null;
+  disableStitch: boolean | null;
   videoSize: number;
   chunkSize: number;
   totalChunks: number;
@@ -210,6 +214,9 @@ export class FakePublishes {
       source,
       title,
       privacy: String(body.post_info?.privacy_level ?? ""),
+      disableComment: body.post_info?.disable_comment === true,
+      disableDuet: mediaType === "PHOTO" ? null : body.post_info?.disable_duet === true,
+      disableStitch: mediaType === "PHOTO" ? null : body.post_info?.disable_stitch === true,
       videoSize: 0,
       chunkSize: 0,
       totalChunks: 0,

@@ -32,6 +32,10 @@ export interface TikTokFakeCreator {
   maxDurationSec: number;
   /** Posting refused for this creator (spam_risk_user_banned_from_posting). */
   banned: boolean;
+  /** What the creator turned off in TikTok's settings, as creator_info reports it. */
+  commentDisabled: boolean;
+  duetDisabled: boolean;
+  stitchDisabled: boolean;
 }
 
 const MINUTE_MS = 60_000;
@@ -108,6 +112,9 @@ export class TikTokFake extends OAuthNetworkFake<TikTokFakeCreator> {
       privacyLevels: ["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "SELF_ONLY"],
       maxDurationSec: 600,
       banned: false,
+      commentDisabled: false,
+      duetDisabled: false,
+      stitchDisabled: true,
     };
     this.creators.set(made.id, made);
     return made;
@@ -180,9 +187,9 @@ export class TikTokFake extends OAuthNetworkFake<TikTokFakeCreator> {
       creator_username: creator.username,
       creator_nickname: creator.nickname,
       privacy_level_options: creator.privacyLevels,
-      comment_disabled: false,
-      duet_disabled: false,
-      stitch_disabled: true,
+      comment_disabled: creator.commentDisabled,
+      duet_disabled: creator.duetDisabled,
+      stitch_disabled: creator.stitchDisabled,
       max_video_post_duration_sec: creator.maxDurationSec,
     });
   }
@@ -233,6 +240,10 @@ export class TikTokFake extends OAuthNetworkFake<TikTokFakeCreator> {
         "privacy_level is not one of the creator's options.",
       );
     }
+    const flags = ["disable_comment", "disable_duet", "disable_stitch"].filter(
+      (key) => b.post_info?.[key] !== undefined && typeof b.post_info[key] !== "boolean",
+    );
+    if (flags.length > 0) return tiktokError(400, "invalid_params", `${flags.join(", ")} must be booleans.`);
     if (!this.audited && privacy !== "SELF_ONLY") {
       return tiktokError(
         403,

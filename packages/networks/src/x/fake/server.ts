@@ -7,20 +7,26 @@ import {
   startOAuthFake,
 } from "../../common/fake-oauth.ts";
 import { type FakeAnswer, type FakeRequest, formDataOf } from "../../common/fake-server.ts";
+import { operationScopesOf } from "../../common/spec-files.ts";
 import { XFakeChunkedUploads } from "./chunked.ts";
 import { type FakeApp, type FakeGrant, XFakeOAuth } from "./oauth.ts";
+import { type XFakeKeys, XFakeOAuth1 } from "./oauth1.ts";
 import { invalid, problem } from "./problem.ts";
 import { timeline, unknownUser } from "./timeline.ts";
 
 /*
  * A stateful fake of the X API v2 on a loopback port, for tests that cannot reach X: its OAuth 2.0
  * pages and token endpoint (oauth.ts), the signed-in user (GET /2/users/me), image uploads
- * (POST /2/media/upload), chunked video and GIF uploads with their processing (chunked.ts) and posts
- * (POST /2/tweets), a user's posts as their timeline lists them (GET /2/users/{id}/tweets, timeline.ts),
- * with X's errors: an expired or revoked token (401), a token without a scope the operation requires
- * (403, the scopes read from x-openapi.json's `security` entries), a duplicate post (403), and a
- * used-up limit (429 with x-rate-limit-* headers). Every API request and answer is checked against
- * x-openapi.json (specViolations).
+ * (POST /2/media/upload), chunked video and GIF uploads with their processing (chunked.ts), alt text
+ * (POST /2/media/metadata) and posts (POST /2/tweets: up to four images or one video or GIF, a reply, a
+ * poll of 2–4 options of 1–25 characters for 5–10,080 minutes and never with media, reply_settings),
+ * a user's posts and replies as their timeline lists them (GET /2/users/{id}/tweets, timeline.ts), with
+ * X's errors: an expired or revoked token (401), a token without a scope the operation requires (403,
+ * the scopes read from x-openapi.json's `security` entries), a duplicate post (403), a reply to a post
+ * that is not there (403), and a used-up limit (429 with x-rate-limit-* headers). Requests signed with
+ * OAuth 1.0a user-context keys are checked as X checks them (oauth1.ts): a wrong secret is 401, an app
+ * with read permission cannot post (403), and an operation whose `security` lacks UserToken refuses
+ * them. Every API request and answer is checked against x-openapi.json (specViolations).
  */
 
 const SPEC_FILE = "x-openapi.json";
@@ -29,6 +35,18 @@ const TEXT_LIMIT = 280;
 const IMAGE_LIMIT_BYTES = 5 * 1024 * 1024;
 /** X's limit on creating posts with a user token: 100 per 15 minutes. */
 const WINDOW_MS = 15 * 60_000;
+const POLL = { minOptions: 2, maxOptions: 4, optionMax: 25, minMinutes: 5, maxMinutes: 10_080 };
+const REPLY_SETTINGS = ["following", "mentionedUsers", "subscribers", "verified"];
+const ALT_MAX = 1000;
+
+/** What POST /2/tweets takes, as far as the fake reads it. */
+interface CreateBody {
+  text?: unknown;
+  media?: { media_ids?: string[] };
+  reply?: { in_reply_to_tweet_id?: string };
+  poll?: { options?: unknown; duration_minutes?: unknown };
+  reply_settings?: unknown;
+}
 
 export interface XFakeUser {
   id: string;
@@ -43,6 +61,12 @@ export interface XFakePost {
   mediaIds: string[];
   /** When X made it (Unix ms). */
   createdAt: number;
+  /** The post it replies to, if any. */
+  replyTo?: string | null;
+  /** The first post of its conversation (its own id when it replies to none). */
+  conversationId?: string;
+  poll?: { options: string[]; duration_minutes: number } | null;
+  replySettings?: string | null;
   /** What X counts for the post (public_metrics); zeros until a test sets them. */
   metrics?: Partial<
     Record<
@@ -65,6 +89,10 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
   readonly users = new Map<string, XFakeUser>();
   readonly posts: XFakePost[] = [];
   readonly media = new Map<string, { userId: string; bytes: number; type: string }>();
+  /** Alt text given to uploads (POST /2/media/metadata), by media id. */
+  readonly alt = new Map<string, string>();
+  /** OAuth 1.0a user-context keys (the developer portal's "Keys and tokens"). */
+  readonly oauth1: XFakeOAuth1;
   /** Chunked (video, GIF) uploads: initialize, append, finalize, STATUS. */
   readonly chunked: XFakeChunkedUploads;
   /** The ids of every post lookup (GET /2/tweets?ids=…), one array per request. */
@@ -85,6 +113,8 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
   postsPerWindow = 100;
   readonly #postTimes = new Map<string, number[]>();
   readonly #spec: FakeOAuthSpec;
+  /** The scopes an operation's UserToken entry lists: null when OAuth 1.0a user context cannot call it. */
+  readonly #userToken = operationScopesOf(SPEC_FILE, "UserToken");
   readonly #now: () => number;
   #nextId = 1_790_000_000_000_000_000n;
 
@@ -93,6 +123,7 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
     this.#spec = spec;
     this.#now = now;
     this.oauth = new XFakeOAuth(spec.scopes, now);
+    this.oauth1 = new XFakeOAuth1(now);
     this.chunked = new XFakeChunkedUploads(now, () => String(this.#nextId++));
   }
 
@@ -118,6 +149,11 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
     });
   }
 
+  /** The four OAuth 1.0a credentials of an app for `user`'s own account; "read" apps cannot post. */
+  addKeys(user: XFakeUser, permission: "read" | "read-write" = "read-write"): XFakeKeys {
+    return this.oauth1.addKeys(user.id, permission);
+  }
+
   addUser(user: { username: string; followers?: number }): XFakeUser {
     const made = { id: String(this.#nextId++), username: user.username, followers: user.followers ?? 0 };
     this.users.set(made.id, made);
@@ -138,7 +174,8 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
         )
       : json;
     this.specViolations.push(...this.#spec.checkRequest(request, pathname, body));
-    const answer = this.#api(request, pathname, json, form);
+    const caller = this.#caller(request);
+    const answer = "status" in caller ? caller : this.#api(request, pathname, json, form, caller);
     if (
       this.keepPostAnswers &&
       request.method === "POST" &&
@@ -146,18 +183,69 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
       answer.status === 201
     )
       return new Promise<FakeAnswer>(() => {});
-    answer.headers = { ...this.#rateHeaders(request), ...answer.headers };
+    answer.headers = { ...this.#rateHeaders("status" in caller ? null : caller.grant), ...answer.headers };
     this.specViolations.push(...this.#spec.checkAnswer(request, pathname, answer));
     return answer;
   }
 
-  #api(request: FakeRequest, pathname: string, json: unknown, form: FormData | null): FakeAnswer {
-    const grant = this.oauth.grantFor((request.headers.get("authorization") ?? "").replace(/^Bearer /, ""));
+  /**
+   * Who calls: an OAuth 2.0 token's grant, or the user whose OAuth 1.0a keys signed the request (the
+   * signature checked once, here, as its nonce may not come again); else X's 401.
+   */
+  #caller(request: FakeRequest): { grant: FakeGrant; oauth1: OAuth1Permission | null } | FakeAnswer {
+    const authorization = request.headers.get("authorization") ?? "";
+    if (/^OAuth\s/i.test(authorization)) {
+      const type = request.headers.get("content-type") ?? "";
+      const form = type.startsWith("application/x-www-form-urlencoded")
+        ? new URLSearchParams(new TextDecoder().decode(request.body))
+        : null;
+      const verified = this.oauth1.verify(request, this.url, form);
+      if ("refused" in verified) return problem(401, "Unauthorized", "Unauthorized", "about:blank");
+      const grant: FakeGrant = {
+        userId: verified.userId,
+        scopes: [],
+        accessToken: "",
+        refreshToken: null,
+        accessExpiresAt: Number.POSITIVE_INFINITY,
+        revoked: false,
+      };
+      return { grant, oauth1: verified.permission };
+    }
+    const grant = this.oauth.grantFor(authorization.replace(/^Bearer /, ""));
     if (!grant) return problem(401, "Unauthorized", "Unauthorized", "about:blank");
-    // Each operation's scopes as the description lists them: a token lacking one is refused.
-    const missing = this.#spec.missingScopes(grant, request.method, pathname);
-    if (missing.length > 0)
-      return problem(403, "Forbidden", `Missing scope ${missing.join(", ")}`, "about:blank");
+    return { grant, oauth1: null };
+  }
+
+  #api(
+    request: FakeRequest,
+    pathname: string,
+    json: unknown,
+    form: FormData | null,
+    caller: { grant: FakeGrant; oauth1: OAuth1Permission | null },
+  ): FakeAnswer {
+    const { grant } = caller;
+    if (caller.oauth1 !== null) {
+      // OAuth 1.0a reaches the operations whose `security` lists UserToken; posting needs write access.
+      if (this.#userToken(request.method, pathname) === null)
+        return problem(
+          403,
+          "Unsupported Authentication",
+          "Authenticating with OAuth 1.0a User Context is forbidden for this endpoint.",
+          "https://api.twitter.com/2/problems/unsupported-authentication",
+        );
+      if (request.method !== "GET" && caller.oauth1 === "read")
+        return problem(
+          403,
+          "Forbidden",
+          "Your client app is not configured with the appropriate oauth1 app permissions for this endpoint.",
+          "https://api.twitter.com/2/problems/oauth1-permissions",
+        );
+    } else {
+      // Each operation's scopes as the description lists them: a token lacking one is refused.
+      const missing = this.#spec.missingScopes(grant, request.method, pathname);
+      if (missing.length > 0)
+        return problem(403, "Forbidden", `Missing scope ${missing.join(", ")}`, "about:blank");
+    }
     if (request.method === "GET" && pathname === "/2/users/me") {
       const user = this.users.get(grant.userId)!;
       if (this.meWithoutData) {
@@ -192,6 +280,7 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
       };
     }
     if (request.method === "POST" && pathname === "/2/media/upload") return this.#upload(grant, form);
+    if (request.method === "POST" && pathname === "/2/media/metadata") return this.#metadata(grant, json);
     const chunked = this.#chunked(request, pathname, grant, json, form);
     if (chunked) return chunked;
     if (request.method === "POST" && pathname === "/2/tweets") return this.#post(grant, json);
@@ -254,7 +343,7 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
     if (times.length >= this.postsPerWindow) {
       return problem(429, "Too Many Requests", "Too Many Requests", "about:blank");
     }
-    const { text, media } = (body ?? {}) as { text?: string; media?: { media_ids?: string[] } };
+    const { text, media, reply, poll, reply_settings } = (body ?? {}) as CreateBody;
     const mediaIds = media?.media_ids ?? [];
     if (typeof text !== "string" || measure(text, "weighted") > TEXT_LIMIT) {
       return problem(
@@ -274,6 +363,18 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
         "https://api.twitter.com/2/problems/invalid-request",
       );
     }
+    const refused = this.#attachments(mediaIds, poll, reply_settings);
+    if (refused) return refused;
+    const parent = reply?.in_reply_to_tweet_id;
+    const repliedTo = parent === undefined ? null : this.posts.find((p) => p.id === parent);
+    if (repliedTo === undefined) {
+      return problem(
+        403,
+        "Forbidden",
+        "You attempted to reply to a Tweet that is deleted or not visible to you.",
+        "about:blank",
+      );
+    }
     if (this.posts.some((p) => p.userId === grant.userId && p.text === text && text.length > 0)) {
       return problem(
         403,
@@ -283,11 +384,78 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
       );
     }
     times.push(this.#now());
-    const post = { id: String(this.#nextId++), userId: grant.userId, text, mediaIds, createdAt: this.#now() };
+    const id = String(this.#nextId++);
+    const post: XFakePost = {
+      id,
+      userId: grant.userId,
+      text,
+      mediaIds,
+      createdAt: this.#now(),
+      replyTo: repliedTo?.id ?? null,
+      conversationId: repliedTo ? (repliedTo.conversationId ?? repliedTo.id) : id,
+      poll: poll
+        ? { options: poll.options as string[], duration_minutes: poll.duration_minutes as number }
+        : null,
+      replySettings: typeof reply_settings === "string" ? reply_settings : null,
+    };
     this.posts.push(post);
     return {
       status: 201,
       json: { data: { id: post.id, text: post.text, edit_history_post_ids: [post.id] } },
+    };
+  }
+
+  /**
+   * X's rules on what one post carries: up to four images, or one video or GIF alone; a poll of 2–4
+   * options of 1–25 characters for 5 to 10,080 minutes, never beside media; a known reply_settings.
+   */
+  #attachments(mediaIds: string[], poll: CreateBody["poll"], replySettings: unknown): FakeAnswer | null {
+    if (mediaIds.length > 4) return invalid("A post may carry up to 4 media; this one names more.");
+    const chunked = mediaIds.filter((id) => this.chunked.uploads.has(id));
+    if (chunked.length > 0 && mediaIds.length > 1)
+      return invalid("A post with a video or an animated GIF may carry no other media.");
+    if (poll !== undefined) {
+      if (mediaIds.length > 0) return invalid("A post may carry media or a poll, not both.");
+      const options = poll.options;
+      const minutes = poll.duration_minutes;
+      if (
+        !Array.isArray(options) ||
+        options.length < POLL.minOptions ||
+        options.length > POLL.maxOptions ||
+        !options.every((o) => typeof o === "string" && o.length >= 1 && [...o].length <= POLL.optionMax)
+      )
+        return invalid("poll.options must be 2 to 4 choices of 1 to 25 characters.");
+      if (
+        !Number.isInteger(minutes) ||
+        (minutes as number) < POLL.minMinutes ||
+        (minutes as number) > POLL.maxMinutes
+      )
+        return invalid("poll.duration_minutes must be from 5 to 10080.");
+    }
+    if (replySettings !== undefined && !REPLY_SETTINGS.includes(replySettings as string))
+      return invalid(`reply_settings must be one of ${REPLY_SETTINGS.join(", ")}.`);
+    return null;
+  }
+
+  /** Alt text for an upload of the caller's (POST /2/media/metadata), up to 1,000 characters. */
+  #metadata(grant: FakeGrant, body: unknown): FakeAnswer {
+    const { id, metadata } = (body ?? {}) as { id?: unknown; metadata?: { alt_text?: { text?: unknown } } };
+    const mine =
+      typeof id === "string" &&
+      (this.media.get(id)?.userId === grant.userId || this.chunked.uploads.get(id)?.userId === grant.userId);
+    if (!mine) return invalid("The media id is not an upload of this account.");
+    const alt = metadata?.alt_text?.text;
+    if (alt !== undefined && (typeof alt !== "string" || [...alt].length > ALT_MAX))
+      return invalid(`metadata.alt_text.text must be text of at most ${ALT_MAX} characters.`);
+    // X's media metadata documents alt text for images and GIFs only.
+    if (alt !== undefined && this.chunked.uploads.get(id)?.category === "tweet_video")
+      return invalid("Alt text is supported for images and GIFs only.");
+    if (typeof alt === "string") this.alt.set(id, alt);
+    return {
+      status: 200,
+      json: {
+        data: { id, associated_metadata: { ...(typeof alt === "string" && { alt_text: { text: alt } }) } },
+      },
     };
   }
 
@@ -348,8 +516,7 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
   }
 
   /** X's limit headers on every API answer: the post-creation window of the caller. */
-  #rateHeaders(request: FakeRequest): Record<string, string> {
-    const grant = this.oauth.grantFor((request.headers.get("authorization") ?? "").replace(/^Bearer /, ""));
+  #rateHeaders(grant: FakeGrant | null): Record<string, string> {
     const times = grant ? this.#windowOf(grant.userId) : [];
     const reset = Math.ceil(((times[0] ?? this.#now()) + WINDOW_MS) / 1000);
     return {
@@ -359,6 +526,8 @@ export class XFake extends OAuthNetworkFake<XFakeUser> {
     };
   }
 }
+
+type OAuth1Permission = "read" | "read-write";
 
 function safeJson(bytes: Uint8Array): unknown {
   try {

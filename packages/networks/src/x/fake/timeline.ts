@@ -3,8 +3,8 @@ import { invalid, NOT_FOUND } from "./problem.ts";
 
 /*
  * A user's posts as X's timeline lists them (GET /2/users/{id}/tweets, getUsersPosts in
- * x-openapi.json): newest first, max_results a page (5 to 100, 10 by default), start_time inclusive and
- * end_time exclusive, since_id and until_id, a pagination_token for the next page, and the fields
+ * x-openapi.json): newest first, replies included unless `exclude` names them, max_results a page (5 to
+ * 100, 10 by default), start_time inclusive and end_time exclusive, since_id and until_id, a pagination_token for the next page, and the fields
  * asked for in post.fields. The text reads as X shows it, not as it was sent: &, < and > escaped as
  * HTML, each link (and bare domain) wrapped as a t.co address (in entities.urls with the address it
  * stands for), and a post with media ending in a t.co link to its first media (an url entity with a
@@ -18,6 +18,8 @@ export interface TimelinePost {
   text: string;
   mediaIds: string[];
   createdAt: number;
+  replyTo?: string | null;
+  conversationId?: string;
 }
 
 /** A link, and a bare domain X links too (with a few common endings: this is a fake's rule, not X's). */
@@ -37,8 +39,10 @@ export function timeline(posts: readonly TimelinePost[], userId: string, query: 
   const before = token === null ? null : fromBase32(token);
   if (token !== null && before === null) return invalid("The pagination_token is not one X gave.");
   const fields = new Set((query.get("post.fields") ?? "").split(","));
+  const exclude = new Set((query.get("exclude") ?? "").split(","));
   const mine = posts
     .filter((p) => p.userId === userId && p.createdAt >= start && p.createdAt < end)
+    .filter((p) => !(exclude.has("replies") && p.replyTo))
     .filter((p) => BigInt(p.id) > sinceId && BigInt(p.id) < untilId)
     .filter((p) => before === null || BigInt(p.id) <= before)
     .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
@@ -123,6 +127,7 @@ function shown(post: TimelinePost, fields: Set<string>) {
     edit_history_post_ids: [post.id],
     ...(fields.has("created_at") && { created_at: new Date(post.createdAt).toISOString() }),
     ...(fields.has("author_id") && { author_id: post.userId }),
+    ...(fields.has("conversation_id") && { conversation_id: post.conversationId ?? post.id }),
     ...(fields.has("entities") && urls.length > 0 && { entities: { urls } }),
     ...(fields.has("attachments") &&
       post.mediaIds.length > 0 && { attachments: { media_keys: post.mediaIds.map((id) => `3_${id}`) } }),

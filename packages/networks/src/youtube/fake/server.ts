@@ -18,7 +18,11 @@ import { listPlaylistItems, uploadsPlaylistOf } from "./uploads.ts";
  * resumable upload of videos.insert (a POST opens a session and answers its URL in Location; PUTs send
  * the bytes, whole or in Content-Range chunks; 308 Resume Incomplete with Range until the last byte is
  * in, then 201 with the video resource; `bytes *\/N` asks where a session stands), videos.list
- * statistics, the channel's uploads playlist (uploads.ts), and the project's daily quota (10,000 units; an upload costs 1600, a read 1). Errors:
+ * statistics, the channel's uploads playlist (uploads.ts), commentThreads.insert (a top-level comment
+ * on a video, with youtube.force-ssl only; none on a video made for kids, whose comments YouTube turns
+ * off), and the project's daily quota (10,000 units; an upload costs 1600, a comment 50, a read 1).
+ * An upload's snippet takes tags (500 characters in all, invalidTags) and an assignable categoryId
+ * (invalidCategoryId), its status selfDeclaredMadeForKids. Errors:
  * 401 for an expired or revoked token, 403 quotaExceeded, 400 uploadLimitExceeded, 400 for a title or
  * description YouTube refuses or a file that is not a video, 404 for an unknown session. A project
  * Google has not audited gets every upload locked to private, as YouTube does.
@@ -37,6 +41,27 @@ const UPLOAD_SCOPES = new Set([
 ]);
 const PRIVACY = new Set(["public", "private", "unlisted"]);
 const UPLOAD_COST = 1600;
+const COMMENT_COST = 50;
+/** commentThreads.insert takes this scope only. */
+const COMMENT_SCOPE = "https://www.googleapis.com/auth/youtube.force-ssl";
+/** The video categories a video may be assigned to (videoCategories.list, region US, assignable). */
+const ASSIGNABLE_CATEGORIES = new Set([
+  "1",
+  "2",
+  "10",
+  "15",
+  "17",
+  "19",
+  "20",
+  "22",
+  "23",
+  "24",
+  "25",
+  "26",
+  "27",
+  "28",
+  "29",
+]);
 
 export interface YouTubeFakeUser {
   id: string;
@@ -49,7 +74,14 @@ export interface YouTubeFakeSession {
   userId: string;
   size: number;
   contentType: string;
-  metadata: { title: string; description: string; privacyStatus: string };
+  metadata: {
+    title: string;
+    description: string;
+    privacyStatus: string;
+    tags: string[];
+    categoryId: string;
+    madeForKids: boolean;
+  };
   received: Uint8Array;
   videoId: string | null;
 }
@@ -64,10 +96,21 @@ export interface YouTubeFakeVideo {
   requestedPrivacy: string;
   /** What YouTube made of it: private when the project is not audited. */
   privacyStatus: string;
+  tags: string[];
+  categoryId: string;
+  madeForKids: boolean;
   bytes: number;
   /** When its last byte was in (Unix ms). */
   publishedAt: number;
   statistics: { viewCount: number; likeCount: number; commentCount: number };
+}
+
+export interface YouTubeFakeComment {
+  id: string;
+  videoId: string;
+  /** The channel that commented. */
+  channelId: string;
+  text: string;
 }
 
 export interface YouTubeFakeOptions {
@@ -80,6 +123,7 @@ export class YouTubeFake extends OAuthNetworkFake<YouTubeFakeUser> {
   readonly users = new Map<string, YouTubeFakeUser>();
   readonly sessions = new Map<string, YouTubeFakeSession>();
   readonly videos: YouTubeFakeVideo[] = [];
+  readonly comments: YouTubeFakeComment[] = [];
   /** Each playlistItems.list read (the channel's uploads read back): its query. */
   readonly playlistReads: Record<string, string>[] = [];
   /** Every PUT to a session: its Content-Range and the status answered. */
@@ -194,6 +238,8 @@ export class YouTubeFake extends OAuthNetworkFake<YouTubeFakeUser> {
     if (request.method === "POST" && pathname === UPLOAD_PATH)
       return this.#opened(grant, user, request, text());
     if (request.method === "PUT" && pathname === UPLOAD_PATH) return this.#put(grant, request);
+    if (request.method === "POST" && pathname === "/youtube/v3/commentThreads")
+      return this.#comment(grant, user, request, text());
     return googleError(404, "notFound", "global", `No route ${request.method} ${pathname}`);
   }
 
@@ -361,6 +407,32 @@ export class YouTubeFake extends OAuthNetworkFake<YouTubeFakeUser> {
     if (typeof privacyStatus !== "string" || !PRIVACY.has(privacyStatus)) {
       return googleError(400, "invalidVideoMetadata", "youtube.video", "The request metadata is invalid.");
     }
+    const tags = video.snippet?.tags ?? [];
+    // YouTube counts a tag with a space as quoted, and a comma between tags.
+    const tagLength = (list: unknown[]) =>
+      list.reduce<number>((sum, t) => sum + [...String(t)].length + (/\s/.test(String(t)) ? 2 : 0), 0) +
+      Math.max(0, list.length - 1);
+    if (!Array.isArray(tags) || tags.some((t) => typeof t !== "string") || tagLength(tags) > 500) {
+      return googleError(
+        400,
+        "invalidTags",
+        "youtube.video",
+        "The request metadata specifies invalid video keywords.",
+      );
+    }
+    const categoryId = video.snippet?.categoryId ?? "22";
+    if (typeof categoryId !== "string" || !ASSIGNABLE_CATEGORIES.has(categoryId)) {
+      return googleError(
+        400,
+        "invalidCategoryId",
+        "youtube.video",
+        "The snippet.categoryId property specifies an invalid category ID.",
+      );
+    }
+    const madeForKids = video.status?.selfDeclaredMadeForKids ?? false;
+    if (typeof madeForKids !== "boolean") {
+      return googleError(400, "invalidVideoMetadata", "youtube.video", "The request metadata is invalid.");
+    }
     const made = [...this.sessions.values()].filter((s) => s.userId === user.id).length;
     if (made >= this.uploadsPerChannel) return uploadLimitExceeded();
     if (!this.#charge(UPLOAD_COST)) return quotaExceeded();
@@ -370,7 +442,7 @@ export class YouTubeFake extends OAuthNetworkFake<YouTubeFakeUser> {
       userId: user.id,
       size,
       contentType,
-      metadata: { title, description, privacyStatus },
+      metadata: { title, description, privacyStatus, tags: tags as string[], categoryId, madeForKids },
       received: new Uint8Array(0),
       videoId: null,
     });
@@ -447,6 +519,77 @@ export class YouTubeFake extends OAuthNetworkFake<YouTubeFakeUser> {
     return { status: 200, json: this.#resource(video, session) };
   }
 
+  /**
+   * commentThreads.insert (part=snippet): a top-level comment by the caller's channel on a video. Only
+   * youtube.force-ssl allows it; a video made for kids has comments off (403 commentsDisabled).
+   */
+  #comment(grant: FakeGrant, user: YouTubeFakeUser, request: FakeRequest, body: string): FakeAnswer {
+    if (request.url.searchParams.get("part") !== "snippet")
+      return googleError(400, "invalidPart", "youtube.part", "The part parameter must be snippet.");
+    if (!grant.scopes.includes(COMMENT_SCOPE)) return insufficientPermissions();
+    if (!user.channel)
+      return googleError(403, "forbidden", "youtube.commentThread", "The user has no YouTube channel.");
+    let thread: {
+      snippet?: { videoId?: unknown; topLevelComment?: { snippet?: { textOriginal?: unknown } } };
+    };
+    try {
+      thread = JSON.parse(body);
+    } catch {
+      return googleError(400, "parseError", "global", "Parse Error");
+    }
+    const videoId = thread.snippet?.videoId;
+    const text = thread.snippet?.topLevelComment?.snippet?.textOriginal;
+    const video = this.videos.find((v) => v.id === videoId);
+    if (!video)
+      return googleError(
+        404,
+        "videoNotFound",
+        "youtube.commentThread",
+        "The video identified by the videoId parameter could not be found.",
+      );
+    if (typeof text !== "string" || text.trim() === "" || [...text].length > 10_000)
+      return googleError(
+        400,
+        "commentTextRequired",
+        "youtube.commentThread",
+        "The comment text is empty or too long.",
+      );
+    if (video.madeForKids)
+      return googleError(
+        403,
+        "commentsDisabled",
+        "youtube.commentThread",
+        "The video identified by the videoId parameter has disabled comments.",
+      );
+    if (!this.#charge(COMMENT_COST)) return quotaExceeded();
+    const id = `Ug${randomBytes(12).toString("base64url")}`;
+    this.comments.push({ id, videoId: video.id, channelId: user.channel.id, text });
+    video.statistics.commentCount += 1;
+    const snippet = {
+      channelId: video.channelId,
+      videoId: video.id,
+      textDisplay: text,
+      textOriginal: text,
+      authorChannelId: { value: user.channel.id },
+      publishedAt: new Date(this.#now()).toISOString(),
+    };
+    return {
+      status: 200,
+      json: {
+        kind: "youtube#commentThread",
+        id,
+        snippet: {
+          channelId: video.channelId,
+          videoId: video.id,
+          topLevelComment: { kind: "youtube#comment", id, snippet },
+          canReply: true,
+          totalReplyCount: 0,
+          isPublic: true,
+        },
+      },
+    };
+  }
+
   #makeVideo(session: YouTubeFakeSession): YouTubeFakeVideo {
     const user = this.users.get(session.userId)!;
     const video: YouTubeFakeVideo = {
@@ -457,6 +600,9 @@ export class YouTubeFake extends OAuthNetworkFake<YouTubeFakeUser> {
       description: session.metadata.description,
       requestedPrivacy: session.metadata.privacyStatus,
       privacyStatus: this.audited ? session.metadata.privacyStatus : "private",
+      tags: session.metadata.tags,
+      categoryId: session.metadata.categoryId,
+      madeForKids: session.metadata.madeForKids,
       bytes: session.received.length,
       publishedAt: this.#now(),
       statistics: { viewCount: 0, likeCount: 0, commentCount: 0 },
@@ -476,8 +622,12 @@ export class YouTubeFake extends OAuthNetworkFake<YouTubeFakeUser> {
         channelId: video.channelId,
         title: video.title,
         description: video.description,
+        ...(video.tags.length > 0 && { tags: video.tags }),
+        categoryId: video.categoryId,
       },
       status: {
+        selfDeclaredMadeForKids: video.madeForKids,
+        madeForKids: video.madeForKids,
         uploadStatus: isVideo ? "uploaded" : "failed",
         ...(!isVideo && { failureReason: "invalidFile" }),
         privacyStatus: video.privacyStatus,

@@ -12,6 +12,7 @@ import { grantEnds } from "./0011-grant-ends.ts";
 import { postsVersionOnChangedMetrics } from "./0012-posts-version-on-changed-metrics.ts";
 import { fewerWritesPerPost } from "./0013-fewer-writes-per-post.ts";
 import { keyNamesAndUse } from "./0014-key-names-and-use.ts";
+import { richPosts } from "./0015-rich-posts.ts";
 import type { Migration } from "./types.ts";
 
 export type { Migration } from "./types.ts";
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   postsVersionOnChangedMetrics,
   fewerWritesPerPost,
   keyNamesAndUse,
+  richPosts,
 ];

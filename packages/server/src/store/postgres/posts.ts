@@ -7,7 +7,7 @@ import type {
   TargetMetrics,
   TargetRecord,
 } from "@socialpub/core";
-import { captionsColumn, toPost, toTarget } from "../rows.ts";
+import { captionsColumn, richColumn, toPost, toTarget } from "../rows.ts";
 import type { PostgresCore, Tx } from "./core.ts";
 import { enabledEndpoints } from "./outbox.ts";
 import { together } from "./pipeline.ts";
@@ -45,12 +45,12 @@ export async function insertPost(
     const [, , , , endpoints] = await together([
       tx`
         INSERT INTO posts (id, user_id, mode, caption, platforms, status, media, scheduled_at,
-                           published_at, created_at, lease_until, captions)
+                           published_at, created_at, lease_until, captions, rich)
         VALUES (${post.id}, ${post.user_id}, ${post.mode}, ${post.caption}, ${JSON.stringify(post.platforms)},
                 ${post.status}, ${post.media}, ${post.scheduled_at}, ${post.published_at},
                 ${post.created_at},
                 ${post.status === "publishing" ? post.created_at + core.publishLeaseMs : null},
-                ${captionsColumn(post.captions)})`.execute(),
+                ${captionsColumn(post.captions)}, ${richColumn(post.rich)})`.execute(),
       tx`INSERT INTO post_creations (user_id, post_id, created_at)
          VALUES (${post.user_id}, ${post.id}, ${post.created_at})`.execute(),
       wakeAt !== null ? core.wake(tx, `due:${wakeAt}`) : undefined,
@@ -170,12 +170,15 @@ export async function transitionPost(
     const captions = captionsColumn(patch.captions !== undefined ? patch.captions : post.captions);
     if (captions === null) delete next.captions;
     else next.captions = JSON.parse(captions) as PostRecord["captions"];
+    const rich = richColumn(patch.rich !== undefined ? patch.rich : post.rich);
+    if (rich === null) delete next.rich;
+    else next.rich = JSON.parse(rich) as PostRecord["rich"];
     // Publishing is leased from now (the caller's clock is not passed here; leases are wall-clock).
     lease = next.status === "publishing" ? Date.now() + core.publishLeaseMs : null;
     await tx`UPDATE posts SET status = ${next.status}, scheduled_at = ${next.scheduled_at},
                               published_at = ${next.published_at}, lease_until = ${lease},
                               caption = ${next.caption}, platforms = ${JSON.stringify(next.platforms)},
-                              media = ${next.media}, captions = ${captions}
+                              media = ${next.media}, captions = ${captions}, rich = ${rich}
              WHERE id = ${id}`;
     if (next.status === "scheduled" && next.scheduled_at !== null) {
       await core.wake(tx, `due:${next.scheduled_at}`);

@@ -1,5 +1,6 @@
 import type { TargetRecord } from "@socialpub/core";
 import type { Row, TransactionSql } from "postgres";
+import { targetJsonColumn } from "../rows.ts";
 
 type ColumnType = "text" | "bigint" | "integer";
 
@@ -27,6 +28,9 @@ const TARGET_COLUMNS = {
   metrics_due_at: { type: "bigint", of: (t) => t.metrics_due_at },
   metrics_reads: { type: "integer", of: (t) => t.metrics_reads },
   publish_step: { type: "text", of: (t) => t.publish_step },
+  parts: { type: "text", of: (t) => targetJsonColumn(t.parts) },
+  first_comment: { type: "text", of: (t) => targetJsonColumn(t.first_comment) },
+  notes: { type: "text", of: (t) => targetJsonColumn(t.notes) },
 } satisfies Record<string, { type: ColumnType; of: (t: TargetRecord) => string | number | null }>;
 
 type TargetColumn = keyof typeof TARGET_COLUMNS;

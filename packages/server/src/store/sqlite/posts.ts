@@ -12,6 +12,7 @@ import {
   captionsColumn,
   POST_COLUMNS,
   postFromColumns,
+  richColumn,
   TARGET_COLUMNS,
   targetFromColumns,
   targetValues,
@@ -24,8 +25,8 @@ export function writeTargets(core: SqliteCore, postId: string, targets: readonly
       `INSERT INTO targets (post_id, platform, position, status, text, permalink, error, published_at,
                             reach, likes, comments, shares, attempts, attempted_at, in_flight,
                             outcome_unknown, next_attempt_at, remote_id, metrics_due_at, metrics_reads,
-                            publish_step)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                            publish_step, parts, first_comment, notes)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       postId,
       t.platform,
       position,
@@ -42,8 +43,8 @@ export async function insertPost(
 ): Promise<void> {
   await core.write(() => {
     core.run(
-      `INSERT INTO posts (id, user_id, mode, caption, platforms, status, media, scheduled_at, published_at, created_at, captions)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO posts (id, user_id, mode, caption, platforms, status, media, scheduled_at, published_at, created_at, captions, rich)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       post.id,
       post.user_id,
       post.mode,
@@ -55,6 +56,7 @@ export async function insertPost(
       post.published_at,
       post.created_at,
       captionsColumn(post.captions),
+      richColumn(post.rich),
     );
     core.run(
       "INSERT INTO post_creations (user_id, post_id, created_at) VALUES (?, ?, ?)",
@@ -196,9 +198,12 @@ export async function transitionPost(
       patch.captions !== undefined ? captionsColumn(patch.captions) : captionsColumn(post.captions);
     if (captions === null) delete next.captions;
     else next.captions = JSON.parse(captions) as PostRecord["captions"];
+    const rich = richColumn(patch.rich !== undefined ? patch.rich : post.rich);
+    if (rich === null) delete next.rich;
+    else next.rich = JSON.parse(rich) as PostRecord["rich"];
     core.run(
       `UPDATE posts SET status = ?, scheduled_at = ?, published_at = ?, caption = ?, platforms = ?, media = ?,
-         captions = ?
+         captions = ?, rich = ?
        WHERE id = ?`,
       next.status,
       next.scheduled_at,
@@ -207,6 +212,7 @@ export async function transitionPost(
       JSON.stringify(next.platforms),
       next.media,
       captions,
+      rich,
       id,
     );
     if (targets) {

@@ -128,7 +128,7 @@ export async function finishTargets(
         `UPDATE targets SET status = ?, text = ?, permalink = ?, error = ?, published_at = ?, reach = ?,
            likes = ?, comments = ?, shares = ?, attempts = ?, attempted_at = ?, in_flight = ?,
            outcome_unknown = ?, next_attempt_at = ?, remote_id = ?, metrics_due_at = ?, metrics_reads = ?,
-           publish_step = ?
+           publish_step = ?, parts = ?, first_comment = ?, notes = ?
          WHERE post_id = ? AND platform = ? AND status = 'pending'`,
         ...targetValues(t),
         postId,

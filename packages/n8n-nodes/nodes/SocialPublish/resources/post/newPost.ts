@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from "n8n-workflow";
 import { captionField, captionsField, mediaFields, networksField, readCaptions } from "./content";
 import { readNetworks } from "./networks";
+import { readRichFields, richPostFields } from "./rich";
 import { readScheduleAt, scheduleAtField } from "./scheduleAt";
 
 // The fields of a new post — what it says, where and when it goes out — shared by Create, which makes
@@ -27,7 +28,10 @@ export const publishField: INodeProperties = {
   description: "When the post goes out",
 };
 
-/** Caption, networks, Publish (and its time), media and Text per Network, in the order shown. */
+/**
+ * Caption, networks, Publish (and its time), media, Text per Network, then the rich fields (thread,
+ * long text, first comment, poll, each network's options), in the order shown.
+ */
 export function newPostFields(): INodeProperties[] {
   return [
     captionField,
@@ -36,12 +40,14 @@ export function newPostFields(): INodeProperties[] {
     { ...scheduleAtField, displayOptions: { show: { publish: ["schedule"] } } },
     ...mediaFields(),
     captionsField,
+    ...richPostFields(),
   ];
 }
 
 /**
  * The body of a new post from its fields, without its media (which may need an upload first: see
- * readMedia), and the Publish choice it was read with.
+ * readMedia), and the Publish choice it was read with. Every field is checked here, before anything
+ * is uploaded or sent.
  */
 export function readNewPost(
   this: IExecuteFunctions,
@@ -56,5 +62,6 @@ export function readNewPost(
   const publish = this.getNodeParameter("publish", itemIndex, "now") as PublishChoice;
   if (publish === "draft") body.draft = true;
   if (publish === "schedule") body.schedule_at = readScheduleAt.call(this, itemIndex);
+  readRichFields.call(this, itemIndex, body);
   return { body, publish };
 }

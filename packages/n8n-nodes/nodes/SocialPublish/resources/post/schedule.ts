@@ -4,6 +4,7 @@ import { apiRequest } from "../../../shared/transport";
 import type { Operation } from "../../operation";
 import { captionField, captionsField, mediaFields, networksField, readCaptions, readMedia } from "./content";
 import { readNetworks } from "./networks";
+import { readRichFields, richPostFields } from "./rich";
 import { readScheduleAt, scheduleAtField } from "./scheduleAt";
 
 /**
@@ -34,6 +35,7 @@ export const schedulePost: Operation = {
     { ...scheduleAtField, displayOptions: { show: { when: ["at"] } } },
     ...mediaFields(),
     captionsField,
+    ...richPostFields(),
     {
       displayName: "Options",
       name: "options",
@@ -56,6 +58,7 @@ export const schedulePost: Operation = {
     };
     const captions = readCaptions.call(this, itemIndex);
     if (captions) body.captions = captions;
+    readRichFields.call(this, itemIndex, body);
     const media = await readMedia.call(this, itemIndex, idempotencyKey);
     if (media !== undefined) body.media = media;
     return await apiRequest.call(this, {

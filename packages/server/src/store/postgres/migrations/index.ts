@@ -9,6 +9,7 @@ import { publishSteps } from "./0007-publish-steps.ts";
 import { grantEnds } from "./0008-grant-ends.ts";
 import { postsVersionAtCommit } from "./0009-posts-version-at-commit.ts";
 import { keyNamesAndUse } from "./0010-key-names-and-use.ts";
+import { richPosts } from "./0011-rich-posts.ts";
 
 /** Every PostgreSQL migration, oldest first. Append new ones; never edit or reorder released ones. */
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
@@ -22,4 +23,5 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   grantEnds,
   postsVersionAtCommit,
   keyNamesAndUse,
+  richPosts,
 ];
