@@ -59,8 +59,8 @@ function planFirstComment(post: PostRecord, platform: NetworkId, notes: string[]
 
 /**
  * The poll as the network takes it. Bounds a network refuses were refused when the post was made; where
- * it runs a poll its own way (`outside: "noted"`: Threads' 24 hours, Telegram's open period of at most
- * 10 minutes), what does not fit is left to the network and noted.
+ * it runs a poll its own way (`outside: "noted"`: Threads' 24 hours; a Telegram poll longer than its
+ * open period stays open), what does not fit is left to the network and noted.
  */
 export function planPoll(post: PostRecord, platform: NetworkId, notes: string[] = []): PollInput | null {
   const poll = post.rich?.poll;

@@ -158,7 +158,7 @@ export function richPostTests(h: Harness): void {
     });
 
     it("a poll is refused on a network without polls, naming it; outside a network's bounds it is refused there", async () => {
-      const user = await h.user({ accounts: ["x", "linkedin", "telegram"] });
+      const user = await h.user({ accounts: ["x", "linkedin", "threads"] });
       const poll = { options: ["Yes", "No"], duration_minutes: 60 };
       const res = await user.post("/posts", { caption: "Vote", platforms: ["x", "linkedin"], poll });
       expect(res.status).toBe(400);
@@ -184,16 +184,16 @@ export function richPostTests(h: Harness): void {
       expect(withMedia.body.error).toMatch(/^poll: x takes no poll on a post with media/);
       expect((await user.get("/posts")).body.data).toEqual([]);
 
-      // Telegram runs a longer poll its own way: carried, and noted.
+      // Threads runs every poll for 24 hours: carried, and noted.
       const checked = await user.post("/posts/validate", {
         caption: "Vote",
-        platforms: ["x", "telegram"],
+        platforms: ["x", "threads"],
         poll,
       });
       expect(checked.status, checked.text).toBe(200);
       expect(checked.body.targets[0].notes).toEqual([]);
       expect(checked.body.targets[1].notes).toEqual([
-        "poll duration of 60 minutes not carried: Telegram takes 1 to 10 minutes, so the poll runs as Telegram runs it",
+        "poll duration of 60 minutes not carried: Threads takes 1440 minutes, so the poll runs as Threads runs it",
       ]);
     });
 
