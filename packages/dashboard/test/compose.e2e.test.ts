@@ -105,11 +105,10 @@ describe.skipIf(NO_CHROMIUM)(inChromium("writing a rich post in the composer, in
 
     // The draft edits in the same view, then publishes: X gets a thread, LinkedIn one post.
     await page.goto(`${server.url}/#/compose/${encodeURIComponent(id)}`);
-    await expect(page.getByLabel("First comment")).toHaveValue(
-      "Release notes: https://example.com/releases/3.0",
-      SEEN_WITHIN,
-    );
-    await expect(page.getByLabel("Alt text of item 1").first()).toHaveValue(
+    await expect
+      .poll(() => page.getByLabel("First comment").inputValue(), SEEN_WITHIN)
+      .toBe("Release notes: https://example.com/releases/3.0");
+    expect(await page.getByLabel("Alt text of item 1").first().inputValue()).toBe(
       "The composer with a thread open",
     );
     await page.getByRole("button", { name: "Publish now" }).click();
