@@ -65,10 +65,9 @@ describe.skipIf(NO_CHROMIUM)(inChromium("writing a rich post in the composer, in
       .poll(() => page.getByLabel("Item 2: URL or med_ id").first().inputValue(), SEEN_WITHIN)
       .toMatch(/^med_/);
     await page.getByLabel("Alt text of item 2").first().fill("One pixel");
-    await expect(preview("x").locator(".alt").first()).toHaveText(
-      "alt: The composer with a thread open",
-      SEEN_WITHIN,
-    );
+    await expect
+      .poll(() => preview("x").locator(".alt").first().textContent(), SEEN_WITHIN)
+      .toBe("alt: The composer with a thread open");
 
     await page.getByLabel("First comment").fill("Release notes: https://example.com/releases/3.0");
     await expect
