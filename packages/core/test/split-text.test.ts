@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { planParts } from "../src/posting/parts.ts";
 import { splitText } from "../src/posting/split.ts";
+import type { PostRecord } from "../src/store/types.ts";
 import { measure } from "../src/text/measure.ts";
 
 describe('split: "thread"', () => {
@@ -41,5 +43,38 @@ describe('split: "thread"', () => {
     expect(parts.length).toBeGreaterThan(9);
     for (const part of parts) expect(part.length).toBeLessThanOrEqual(30);
     expect(parts.at(-1)).toMatch(new RegExp(` ${parts.length}/${parts.length}$`));
+  });
+});
+
+describe("a thread keeps to 25 parts", () => {
+  const post = (caption: string, thread: string[] = []): PostRecord => ({
+    id: "post_1",
+    user_id: "usr_1",
+    mode: "test",
+    caption,
+    platforms: ["bluesky"],
+    status: "draft",
+    media: null,
+    rich: { split: "thread", ...(thread.length > 0 && { thread: thread.map((caption) => ({ caption })) }) },
+    scheduled_at: null,
+    published_at: null,
+    created_at: 0,
+  });
+  const sentence = "Every release note gets its own sentence in this changelog. ";
+
+  it("a text that would split into more is shortened so the whole thread has at most 25, numbered, and says so", () => {
+    const { parts, notes } = planParts(post(sentence.repeat(400)), "bluesky");
+    // Shortened in a few passes, each to what the allowed parts held: close to 25, never over.
+    expect(parts.length).toBeGreaterThanOrEqual(22);
+    expect(parts.length).toBeLessThanOrEqual(25);
+    expect(parts.at(-1)!.text).toMatch(new RegExp(` ${parts.length}/${parts.length}$`));
+    for (const part of parts) expect(measure(part.text, "graphemes")).toBeLessThanOrEqual(300);
+    expect(notes).toContain("text shortened so the thread keeps to 25 parts");
+  });
+
+  it("parts given after a long one keep their places", () => {
+    const { parts } = planParts(post(sentence.repeat(400), ["Second part.", "Third part."]), "bluesky");
+    expect(parts.length).toBeLessThanOrEqual(25);
+    expect(parts.slice(-2).map((p) => p.text)).toEqual(["Second part.", "Third part."]);
   });
 });

@@ -1,6 +1,7 @@
-import { NETWORK_RULES, type NetworkId, textLimitFor } from "../contract/networks.ts";
+import { type LengthUnit, NETWORK_RULES, type NetworkId, textLimitFor } from "../contract/networks.ts";
+import { MAX_THREAD_PARTS } from "../contract/rich.ts";
 import type { MediaRef, PostRecord } from "../store/types.ts";
-import { adaptText } from "../text/adapt.ts";
+import { adaptText, truncate } from "../text/adapt.ts";
 import { measure } from "../text/measure.ts";
 import { postMedia, textOf } from "./content.ts";
 import { splitText } from "./split.ts";
@@ -62,11 +63,14 @@ export function planParts(post: PostRecord, platform: NetworkId): { parts: Plann
     const limit = textLimitFor(platform, hasMedia);
     const where = given.length > 1 ? `part ${i + 1}: ` : "";
     if (split && measure(part.text, rule.lengthUnit) > limit) {
-      const pieces = splitText(part.text, limit, rule.lengthUnit);
+      // A thread has at most MAX_PARTS parts: the parts still to come keep their places.
+      const room = MAX_PARTS - parts.length - (given.length - i - 1);
+      const { pieces, cut } = splitWithin(part.text, limit, rule.lengthUnit, room);
       for (const [j, text] of pieces.entries()) parts.push({ text, media: j === 0 ? part.media : [] });
       notes.push(
         `${where}text split into ${pieces.length} parts to fit the ${rule.name} limit of ${limit.toLocaleString("en-US")}${withMedia(platform, hasMedia)}`,
       );
+      if (cut) notes.push(`${where}text shortened so the thread keeps to ${MAX_PARTS} parts`);
       continue;
     }
     const text = adaptText(part.text, platform, hasMedia);
@@ -85,6 +89,31 @@ export function planParts(post: PostRecord, platform: NetworkId): { parts: Plann
     notes.push(`alt text not carried: ${rule.name} takes none`);
   }
   return { parts, notes };
+}
+
+/** The most parts a thread has: the post and its further parts (decisions.md "Rich posts"). */
+const MAX_PARTS = 1 + MAX_THREAD_PARTS;
+
+/**
+ * `text` split into at most `room` parts: split whole when it fits, else shortened first, each try
+ * keeping as much as the last one's parts held (at most a few tries: each cut is to what fits).
+ */
+function splitWithin(
+  text: string,
+  limit: number,
+  unit: LengthUnit,
+  room: number,
+): { pieces: string[]; cut: boolean } {
+  let pieces = splitText(text, limit, unit);
+  if (pieces.length <= room) return { pieces, cut: false };
+  let kept = text;
+  for (let tries = 0; tries < 8 && pieces.length > room; tries++) {
+    // The share of the text the allowed parts held this time, a little less to leave room for the cut.
+    const share = (room / pieces.length) * 0.95;
+    kept = truncate(kept, Math.max(1, Math.floor(measure(kept, unit) * share)), unit);
+    pieces = splitText(kept, limit, unit);
+  }
+  return { pieces: pieces.slice(0, room), cut: true };
 }
 
 function shortened(platform: NetworkId, original: string, text: string, hasMedia: boolean): string {
