@@ -82,6 +82,10 @@ export const MediaPreview = z
       .string()
       .describe("where the network fetches it: the URL given, or the upload's URL for a med_ id"),
     type: z.string().nullable().describe("MIME type; null when it cannot be told before publishing"),
+    alt: z
+      .string()
+      .nullable()
+      .describe("the alt text the network gets; null when none was given or the network takes none"),
   })
   .meta({ id: "MediaPreview" });
 export type MediaPreview = z.infer<typeof MediaPreview>;

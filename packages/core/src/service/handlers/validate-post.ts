@@ -1,3 +1,4 @@
+import { NETWORK_RULES } from "../../contract/networks.ts";
 import type { CreatePostBody } from "../../contract/requests.ts";
 import type { PostValidation, TargetPreview } from "../../contract/resources.ts";
 import { viewMedia } from "../../posting/media-view.ts";
@@ -62,7 +63,12 @@ async function previewTargets(
     const parts: TargetPreview["parts"] = [];
     for (const part of plan.parts) {
       const media = await viewMedia(getMedia, caller.user.id, part.media);
-      parts.push({ text: part.text, media: media.map(({ url, type }) => ({ url, type })) });
+      // Alt text only where the network takes it, as publishing would send it.
+      const takesAlt = NETWORK_RULES[platform].carries.alt;
+      parts.push({
+        text: part.text,
+        media: media.map(({ url, type, alt }) => ({ url, type, alt: takesAlt ? alt : null })),
+      });
     }
     const comment = plan.firstComment;
     previews.push({

@@ -48,6 +48,17 @@ export function richPostTests(h: Harness): void {
         { url: image(4), type: "image/jpeg", alt: null },
       ]);
       expect(post.has_media).toBe(true);
+
+      // The preview says what each network gets: the alt text where the network takes it.
+      const alt = await h.user({ accounts: ["x", "reddit"] });
+      const preview = await alt.post("/posts/validate", {
+        caption: "A door",
+        platforms: ["x", "reddit"],
+        media: [{ url: image(2), alt: "A red door" }],
+      });
+      expect(preview.status, preview.text).toBe(200);
+      expect(preview.body.targets.map((t: Json) => t.parts[0].media[0].alt)).toEqual(["A red door", null]);
+      expect(preview.body.targets[1].notes).toContain("alt text not carried: Reddit takes none");
     });
 
     it("a thread publishes as parts on x and bluesky, each with its own permalink in the network's shape", async () => {

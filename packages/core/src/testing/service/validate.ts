@@ -17,7 +17,7 @@ export function validateTests(h: Harness): void {
       expect(res.body.valid).toBe(true);
       const targets: Json[] = res.body.targets;
       expect(targets.map((t) => t.platform)).toEqual(["x", "bluesky", "linkedin"]);
-      const media = [{ url: "https://cdn.example.com/launch.png", type: "image/png" }];
+      const media = [{ url: "https://cdn.example.com/launch.png", type: "image/png", alt: null }];
       for (const t of targets) {
         expect(t.parts).toHaveLength(1);
         expect(t.parts[0].media).toEqual(media);
@@ -111,7 +111,7 @@ export function validateTests(h: Harness): void {
       expect(res.body.targets).toEqual([
         {
           platform: "x",
-          parts: [{ text: "Short", media: [{ url: media.body.url, type: media.body.type }] }],
+          parts: [{ text: "Short", media: [{ url: media.body.url, type: media.body.type, alt: null }] }],
           first_comment: null,
           notes: [],
         },
