@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { describeGrowth, growth, MAX_GROWTH } from "../../../test-support/linear-growth.ts";
 import { NETWORK_IDS, NETWORK_RULES } from "../src/contract/networks.ts";
+import { splitText } from "../src/posting/split.ts";
 import { adaptText, truncate } from "../src/text/adapt.ts";
 
 /*
@@ -63,4 +64,27 @@ describe("adapting a caption is linear in its length", () => {
     }
     expect(slow).toEqual([]);
   }, 120_000);
+
+  it('split: "thread" of a 20k and a 40k text, in every threading unit, with every hostile shape and sentences', () => {
+    const slow: string[] = [];
+    const shapes: Record<string, (length: number) => string> = {
+      ...SHAPES,
+      sentences: (n) => repeatTo("Faster uploads. Clearer errors! Why? ", n),
+      paragraphs: (n) => repeatTo("A short paragraph here.\n\n", n),
+    };
+    // X (weighted, 280), Bluesky (graphemes, 300) and Threads (characters, 500) thread.
+    const limits = [
+      ["weighted", 280],
+      ["graphemes", 300],
+      ["characters", 500],
+    ] as const;
+    for (const [unit, limit] of limits) {
+      for (const [shape, make] of Object.entries(shapes)) {
+        const texts = { small: make(SIZES.small), large: make(SIZES.large) };
+        const measured = growth((size) => splitText(texts[size], limit, unit), NOISE_MS);
+        if (measured.ratio > MAX_GROWTH) slow.push(describeGrowth(`${unit}, ${shape}`, measured));
+      }
+    }
+    expect(slow).toEqual([]);
+  }, 240_000);
 });

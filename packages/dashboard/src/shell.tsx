@@ -9,12 +9,14 @@ import { usePoll } from "./poll.ts";
 import { AccountsView } from "./views/accounts.tsx";
 import { AnalyticsView } from "./views/analytics.tsx";
 import { ApiKeysView } from "./views/api-keys.tsx";
+import { ComposeView } from "./views/compose.tsx";
 import { PostDetail } from "./views/post-detail.tsx";
 import { PostsView } from "./views/posts.tsx";
 import { WebhooksView } from "./views/webhooks.tsx";
 
 const NAV: { label: string; route: Route; matches: Route["view"][] }[] = [
   { label: "Posts", route: { view: "posts" }, matches: ["posts", "post"] },
+  { label: "Write", route: { view: "compose" }, matches: ["compose"] },
   { label: "Webhooks", route: { view: "webhooks" }, matches: ["webhooks"] },
   { label: "Accounts", route: { view: "accounts" }, matches: ["accounts"] },
   { label: "Analytics", route: { view: "analytics" }, matches: ["analytics"] },
@@ -136,6 +138,9 @@ export function Shell(props: {
       <main id="main" ref={main} tabIndex={-1}>
         {route.view === "posts" && <PostsView />}
         {route.view === "post" && <PostDetail id={route.id} />}
+        {route.view === "compose" && (
+          <ComposeView key={route.id ?? "new"} {...(route.id && { id: route.id })} />
+        )}
         {route.view === "webhooks" && <WebhooksView selected={route.id} />}
         {route.view === "accounts" && <AccountsView />}
         {route.view === "analytics" && <AnalyticsView />}

@@ -5,6 +5,7 @@ import {
   NetworkId,
   POST_STATUSES,
   PostStatus,
+  RICH_FIELDS,
   ScheduleBody,
   UpdatePostBody,
 } from "@socialpub/core";
@@ -27,15 +28,23 @@ const platforms = z
 const RULES_HINT =
   "Each network's text limit and media needs are in the resource socialpub://networks/rules; text over a limit is shortened for that network.";
 
+/**
+ * What a post may carry beyond its text (the contract's rich fields): media as a list with alt text,
+ * thread parts, split, a first comment, a poll and per-network options.
+ */
+const RICH_HINT =
+  'Beyond text: media as a list of items each with alt text ({url, alt} or {id, alt}), thread (further parts, published as replies where the network threads), split: "thread" (split a long text into a thread instead of shortening it), first_comment, poll ({options, duration_minutes}, on x, threads, telegram, discord) and options per network (e.g. youtube title and privacy). What each network carries is in socialpub://networks/rules; validate_post shows what each network would get.';
+
 const publish = tool({
   name: "publish_post",
   title: "Publish a post now",
-  description: `Publish a post now to one or more connected networks. Give caption (the text for every network), or captions to give a network its own text. ${RULES_HINT} The answer is the post; get_post_results shows what each network got.`,
+  description: `Publish a post now to one or more connected networks. Give caption (the text for every network), or captions to give a network its own text. ${RULES_HINT} ${RICH_HINT} The answer is the post; get_post_results shows what each network got.`,
   input: z.object({
     caption: CreatePostBody.shape.caption,
     captions: CreatePostBody.shape.captions,
     platforms,
     media: CreatePostBody.shape.media,
+    ...RICH_FIELDS,
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   write: {},
@@ -45,12 +54,13 @@ const publish = tool({
 const schedule = tool({
   name: "schedule_post",
   title: "Schedule a post",
-  description: `Schedule a post for a time, or for the account's next optimal slot with at: "next". It publishes on its own at that time; edit_post changes it and delete_post cancels it until then. ${RULES_HINT}`,
+  description: `Schedule a post for a time, or for the account's next optimal slot with at: "next". It publishes on its own at that time; edit_post changes it and delete_post cancels it until then. ${RULES_HINT} ${RICH_HINT}`,
   input: z.object({
     caption: ScheduleBody.shape.caption.describe("the text for every network without its own in captions"),
     captions: ScheduleBody.shape.captions,
     platforms,
     media: CreatePostBody.shape.media,
+    ...RICH_FIELDS,
     at: ScheduleBody.shape.at,
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
@@ -67,6 +77,7 @@ const validatePost = tool({
     captions: CreatePostBody.shape.captions,
     platforms,
     media: CreatePostBody.shape.media,
+    ...RICH_FIELDS,
     schedule_at: CreatePostBody.shape.schedule_at,
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
@@ -148,7 +159,7 @@ const editPost = tool({
   name: "edit_post",
   title: "Edit a scheduled post or a draft",
   description:
-    "Edit a scheduled post or a draft before it publishes: its text, networks, media or due time. Only what is given changes. A post that is publishing or published cannot be edited.",
+    "Edit a scheduled post or a draft before it publishes: its text, networks, media (with alt text), thread, first comment, poll, options or due time. Only what is given changes; null removes a thread, first comment or poll. A post that is publishing or published cannot be edited.",
   input: UpdatePostBody.extend({
     post_id: postId,
     platforms: platforms.optional().describe("replaces the networks; unconnected ones are dropped"),

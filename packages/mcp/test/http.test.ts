@@ -68,6 +68,19 @@ describe("@socialpub/mcp over Streamable HTTP", () => {
         ["x", "Checked remotely"],
         ["bluesky", "Checked, Bluesky"],
       ]);
+      // A thread: each network that threads gets its parts, the others one post; the first comment too.
+      const thread = await callOk<{
+        targets: { platform: string; parts: { text: string }[]; first_comment: string | null }[];
+      }>(agent, "validate_post", {
+        caption: "Part one",
+        thread: [{ caption: "Part two" }],
+        first_comment: "Notes: https://example.com",
+        platforms: ["bluesky", "linkedin"],
+      });
+      expect(thread.targets.map((t) => [t.platform, t.parts.map((p) => p.text), t.first_comment])).toEqual([
+        ["bluesky", ["Part one", "Part two"], "Notes: https://example.com"],
+        ["linkedin", ["Part one\n\nPart two"], "Notes: https://example.com"],
+      ]);
       const { data } = await callOk<{ data: Post[] }>(agent, "list_posts", { limit: 100 });
       expect(data.filter((p) => p.caption === "Checked remotely")).toEqual([]);
 

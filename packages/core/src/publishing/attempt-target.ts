@@ -2,18 +2,32 @@ import { NETWORK_RULES, type NetworkId } from "../contract/networks.ts";
 import { newId } from "../ids.ts";
 import {
   type AccountSession,
+  type MediaFile,
   type NetworkAdapter,
   NetworkError,
   type PublishedPost,
+  type PublishStep,
 } from "../networks/adapter.ts";
+import { postMedia } from "../posting/content.ts";
+import { describedMedia } from "../posting/media-view.ts";
+import { optionsFor, planPoll } from "../posting/plan.ts";
 import { accountEvent } from "../service/account-event.ts";
 import type { ServiceDeps } from "../service/context.ts";
-import type { AccountRecord, NewEvent, PostRecord, TargetRecord } from "../store/types.ts";
+import type {
+  AccountRecord,
+  FirstCommentRecord,
+  MediaRef,
+  NewEvent,
+  PartRecord,
+  PostRecord,
+  TargetRecord,
+} from "../store/types.ts";
 import { AccountCredentials } from "./account-credentials.ts";
 import { fetchPostMedia } from "./fetch-media.ts";
 import { pacedUntil } from "./pacing.ts";
 import { PublishSteps } from "./publish-steps.ts";
 import { nextAttemptAt } from "./retry-policy.ts";
+import { sentParts } from "./thread.ts";
 
 /** Reads the account a post has on a network; null when none is connected. */
 export type AccountReader = (platform: NetworkId) => Promise<AccountRecord | null>;
@@ -60,6 +74,11 @@ export async function attemptTarget(
   const outcome = await attemptWith(deps, post, target, steps, readAccount);
   // The outcome carries the progress saved during this attempt; once published, there is none left.
   const publish_step = outcome.target.status === "published" ? null : steps.saved;
+  // A thread that stopped part way: the parts sent are published, the one that failed says so, the
+  // rest wait for a retry, which continues from the first part not published (publishing/thread.ts).
+  if (outcome.target.status !== "published" && outcome.target.parts) {
+    outcome.target = { ...outcome.target, parts: partsSoFar(outcome.target, steps.current()) };
+  }
   // An attempt made is timed from when it ended: whatever it sent reached the network before then,
   // which is what the network's pacing counts (pacing.ts). One held back was not made (null).
   const attempted_at = outcome.target.attempted_at === null ? null : deps.clock.now();
@@ -150,12 +169,34 @@ async function attemptWith(
         events: [],
       };
     };
-    let media: Awaited<ReturnType<typeof fetchPostMedia>> = [];
-    if (post.mode === "live" && post.media !== null) {
-      const early = await heldBack();
-      if (early) return early;
-      media = await fetchPostMedia(deps, post, target.platform, adapter.maxMediaBytes, signal);
+    // Each part's media: fetched for a live network (not for parts an earlier attempt published),
+    // described for the sandbox, which sends nothing out but refuses what its network would.
+    const parts = partsOf(post, target);
+    const done = sentParts(steps.current()).length;
+    let media: MediaFile[][] = parts.map(() => []);
+    if (parts.some((part) => part.media.length > 0)) {
+      if (post.mode === "live" && !adapter.local) {
+        const early = await heldBack();
+        if (early) return early;
+        media = [];
+        for (const [i, part] of parts.entries()) {
+          media.push(
+            i < done
+              ? []
+              : await fetchPostMedia(deps, post, target.platform, adapter.maxMediaBytes, signal, part.media),
+          );
+        }
+      } else if (adapter.local) {
+        const getMedia = (userId: string, id: string) => store.getMedia(userId, id);
+        media = await Promise.all(parts.map((part) => describedMedia(getMedia, post.user_id, part.media)));
+      }
     }
+    const rule = NETWORK_RULES[target.platform];
+    const comment = target.first_comment;
+    const firstComment =
+      comment && comment.status !== "not_carried" && rule.carries.firstComment ? comment.text : null;
+    const poll = planPoll(post, target.platform);
+    const options = optionsFor(post, target.platform);
     const sent = await withSession(
       async (session): Promise<{ held: AttemptOutcome } | { posted: PublishedPost }> => {
         // After any token refresh: nothing else comes between this check and the request.
@@ -164,7 +205,13 @@ async function attemptWith(
         const posted = await adapter.publish(session, {
           postId: post.id,
           text: target.text,
-          media,
+          media: media[0] ?? [],
+          ...(parts.length > 1 && {
+            thread: parts.slice(1).map((part, i) => ({ text: part.text, media: media[i + 1] ?? [] })),
+          }),
+          ...(firstComment !== null && { firstComment }),
+          ...(poll && { poll }),
+          ...(options && { options }),
           key,
           signal,
           step: steps.current(),
@@ -201,6 +248,8 @@ function published(
     next_attempt_at: null,
     metrics_due_at: readsMetrics ? at + deps.publishing.options.metricsScheduleMs[0]! : null,
     metrics_reads: 0,
+    ...(target.parts && { parts: publishedParts(target.parts, result) }),
+    ...(target.first_comment && { first_comment: commentOutcome(target.first_comment, result) }),
   };
   const event: NewEvent = {
     id: newId("evt", at),
@@ -311,6 +360,46 @@ async function failure(
     case "refused":
       return failed(message);
   }
+}
+
+/** The messages this target sends: its planned parts, or (a target from before rich posts) its text. */
+function partsOf(post: PostRecord, target: TargetRecord): { text: string; media: readonly MediaRef[] }[] {
+  return (
+    target.parts?.map((p) => ({ text: p.text, media: p.media })) ?? [
+      { text: target.text, media: postMedia(post) },
+    ]
+  );
+}
+
+/** Every part published, with the id and link the network gave each. */
+function publishedParts(parts: readonly PartRecord[], result: PublishedPost): PartRecord[] {
+  return parts.map((part, i) => {
+    const sent = result.parts?.[i] ?? (i === 0 ? result : undefined);
+    return {
+      ...part,
+      status: "published",
+      remote_id: sent?.id ?? null,
+      permalink: sent?.permalink ?? null,
+    };
+  });
+}
+
+/** What became of the first comment; a comment the network was to get but was not told of failed. */
+function commentOutcome(comment: FirstCommentRecord, result: PublishedPost): FirstCommentRecord {
+  if (comment.status === "not_carried") return comment;
+  if (result.firstComment) return { ...comment, ...result.firstComment };
+  return { ...comment, status: "failed", error: "the network's adapter did not add it" };
+}
+
+/** A thread's parts after an attempt that did not publish all of them, from its saved progress. */
+function partsSoFar(target: TargetRecord, step: PublishStep | null): PartRecord[] {
+  const sent = sentParts(step);
+  return (target.parts ?? []).map((part, i) => {
+    const out = sent[i];
+    if (out) return { ...part, status: "published", remote_id: out.id, permalink: out.permalink };
+    const failing = i === sent.length && target.status === "failed";
+    return { ...part, status: failing ? "failed" : "pending", remote_id: null, permalink: null };
+  });
 }
 
 function outcomeUnknown(name: string, detail: string): string {

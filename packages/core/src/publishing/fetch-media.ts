@@ -2,19 +2,17 @@ import { fileTypeFromBuffer } from "file-type";
 import { NETWORK_RULES } from "../contract/networks.ts";
 import { checkWebhookUrl } from "../net/public-url.ts";
 import { type MediaFile, NetworkError } from "../networks/adapter.ts";
+import { postMedia } from "../posting/content.ts";
 import type { ServiceDeps } from "../service/context.ts";
 import { HttpError } from "../service/http-error.ts";
 import { storageKeyOf } from "../service/media-storage.ts";
-import type { PostRecord } from "../store/types.ts";
+import type { MediaRef, PostRecord } from "../store/types.ts";
 
 const MAX_REDIRECTS = 3;
 
 /**
- * The post's media as bytes, for an adapter that uploads them. The service fetches a media URL itself,
- * under the rule webhook URLs follow (http(s), public addresses only unless the server allows private
- * ones), checking every redirect the same way, and stops reading past the network's size limit. Failures
- * are classified like a network's: a host that does not answer → retry; anything the user must fix
- * (an address, a size, bytes that are not an image or video) → refused, with what to do.
+ * Media items of a post as bytes, in order, each with its alt text: fetchMediaItem for each. `refs`
+ * defaults to the post's own media list.
  */
 export async function fetchPostMedia(
   deps: ServiceDeps,
@@ -22,24 +20,58 @@ export async function fetchPostMedia(
   platform: PostRecord["platforms"][number],
   maxBytes: number,
   signal: AbortSignal,
+  refs: readonly MediaRef[] = postMedia(post),
 ): Promise<MediaFile[]> {
-  if (post.media === null) return [];
+  const files: MediaFile[] = [];
+  for (const [i, item] of refs.entries()) {
+    const file = await fetchMediaItem(
+      deps,
+      post,
+      item.ref,
+      platform,
+      maxBytes,
+      signal,
+      refs.length > 1 ? i + 1 : 0,
+    );
+    files.push(item.alt === undefined ? file : { ...file, alt: item.alt });
+  }
+  return files;
+}
+
+/**
+ * One media item of a post as bytes, for an adapter that uploads them. The service fetches a media URL itself,
+ * under the rule webhook URLs follow (http(s), public addresses only unless the server allows private
+ * ones), checking every redirect the same way, and stops reading past the network's size limit. Failures
+ * are classified like a network's: a host that does not answer → retry; anything the user must fix
+ * (an address, a size, bytes that are not an image or video) → refused, with what to do.
+ */
+async function fetchMediaItem(
+  deps: ServiceDeps,
+  post: PostRecord,
+  ref: string,
+  platform: PostRecord["platforms"][number],
+  maxBytes: number,
+  signal: AbortSignal,
+  /** The item's number in a list of several; 0 for a post's only media. */
+  number: number,
+): Promise<MediaFile> {
   const name = NETWORK_RULES[platform].name;
-  const refuse = (why: string) => new NetworkError(platform, "refused", `${name}: the post's media ${why}`);
-  let url = post.media;
-  if (post.media.startsWith("med_")) {
-    const record = await deps.store.getMedia(post.user_id, post.media);
-    if (!record) throw refuse(`${post.media} no longer exists; upload it again and publish a new post.`);
+  const whose = number === 0 ? "the post's media" : `the post's media item ${number}`;
+  const refuse = (why: string) => new NetworkError(platform, "refused", `${name}: ${whose} ${why}`);
+  let url = ref;
+  if (ref.startsWith("med_")) {
+    const record = await deps.store.getMedia(post.user_id, ref);
+    if (!record) throw refuse(`${ref} no longer exists; upload it again and publish a new post.`);
     if (record.path !== null) {
       const stored = await deps.media.get(storageKeyOf(record));
-      if (!stored) throw refuse(`${post.media} has no stored bytes; upload it again.`);
+      if (!stored) throw refuse(`${ref} has no stored bytes; upload it again.`);
       if (stored.bytes.length > maxBytes) throw refuse(tooLarge(stored.bytes.length, maxBytes, name));
       // Networks that fetch media themselves (Threads, Instagram) are given the upload's unguessable
       // content address on the server's public URL, which is how they reach it.
       const at = new URL(record.url);
       const publicUrl = deps.publishing.publicUrl;
       const url = publicUrl ? `${publicUrl}${at.pathname}` : at.href;
-      return [await mediaFile(stored.bytes, url, refuse)];
+      return await mediaFile(stored.bytes, url, refuse);
     }
     url = record.url;
   }
@@ -91,7 +123,7 @@ export async function fetchPostMedia(
     }
     const bytes = await readAtMost(response, maxBytes);
     if (bytes === null) throw refuse(tooLarge(maxBytes + 1, maxBytes, name));
-    return [await mediaFile(bytes, url, refuse)];
+    return await mediaFile(bytes, url, refuse);
   }
 }
 

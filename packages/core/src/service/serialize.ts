@@ -1,5 +1,6 @@
 import { PLANS } from "../contract/plans.ts";
 import type { Account, CurrentUser, Post, Target } from "../contract/resources.ts";
+import type { ContentMedia } from "../contract/rich.ts";
 import type { AccountRecord, PostRecord, TargetMetrics, TargetRecord, UserRecord } from "../store/types.ts";
 
 /**
@@ -42,7 +43,11 @@ export function toPostWithTotals(post: PostRecord, totals: TargetMetrics): Post 
   };
 }
 
-export function toTarget(t: TargetRecord): Target {
+/**
+ * A target as answers show it. `media` is what it carries, as targetMedia (target-media.ts) resolves
+ * it; none when not given.
+ */
+export function toTarget(t: TargetRecord, media: ContentMedia[] = []): Target {
   return {
     platform: t.platform,
     status: t.status,
@@ -60,7 +65,7 @@ export function toTarget(t: TargetRecord): Target {
       status: p.status,
       permalink: p.permalink,
     })),
-    media: [],
+    media,
     first_comment: t.first_comment
       ? { status: t.first_comment.status, permalink: t.first_comment.permalink, error: t.first_comment.error }
       : null,

@@ -20,6 +20,7 @@ import { mediaTests } from "./service/media.ts";
 import { paginationTests } from "./service/pagination.ts";
 import { readPostsTests } from "./service/read-posts.ts";
 import { retryTests } from "./service/retry.ts";
+import { richPostTests } from "./service/rich.ts";
 import { sandboxTests } from "./service/sandbox.ts";
 import { scheduleTests } from "./service/schedule.ts";
 import { scheduleEndpointTests } from "./service/schedule-endpoint.ts";
@@ -44,6 +45,7 @@ const GROUPS = {
   updatePost: updatePostTests,
   validate: validateTests,
   retry: retryTests,
+  richPosts: richPostTests,
   captions: captionsTests,
   text: textTests,
   sandbox: sandboxTests,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLIENT_VERSION, ResponseValidationError, SocialPublishClient } from "../../src/client/index.ts";
 import type { WebhookEvent } from "../../src/contract/events.ts";
 import type { Analytics, Media, Target } from "../../src/contract/resources.ts";
+import type { PostContentView } from "../../src/contract/rich.ts";
 import { samplePost } from "./helpers/sample-resources.ts";
 import { ScriptedServer } from "./helpers/scripted-server.ts";
 
@@ -269,6 +270,22 @@ describe("posts", () => {
     server.script({ status: 200, body: { data: [target] } });
     expect(await client().posts.targets("post_1")).toEqual({ data: [target] });
     expect(last().url).toBe("/api/v1/posts/post_1/targets");
+  });
+
+  it("content returns the post's whole content as sent", async () => {
+    const content: PostContentView = {
+      caption: "Hello",
+      captions: {},
+      media: [{ url: "https://cdn.example.com/a.png", type: "image/png", alt: "A door" }],
+      thread: [{ caption: "More", captions: {}, media: [] }],
+      first_comment: "Link",
+      poll: null,
+      options: { x: { reply_settings: "following" } },
+      split: "shorten",
+    };
+    server.script({ status: 200, body: content });
+    expect(await client().posts.content("post_1")).toEqual(content);
+    expect(last()).toMatchObject({ method: "GET", url: "/api/v1/posts/post_1/content" });
   });
 });
 

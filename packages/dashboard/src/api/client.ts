@@ -22,6 +22,8 @@ export interface Api {
   /** A page of a list: `{data}` and the cursor of the next page. */
   list<T>(path: string, query?: Query): Promise<Page<T>>;
   send<T>(method: "POST" | "PATCH" | "DELETE", path: string, body?: unknown): Promise<T>;
+  /** Sends a file's bytes with its own Content-Type (POST /media). */
+  upload<T>(path: string, file: File): Promise<T>;
 }
 
 function urlOf(path: string, query: Query = {}): string {
@@ -79,10 +81,13 @@ export function createApi(key: string, onUnauthorized: (error: ApiError) => void
 
   async function call(method: string, url: string, body?: unknown): Promise<Response> {
     const headers: Record<string, string> = { authorization: `Bearer ${key}`, accept: "application/json" };
-    const text = body === undefined ? null : JSON.stringify(body);
+    const file = body instanceof File ? body : null;
+    const text = body === undefined || file ? null : JSON.stringify(body);
     if (text !== null) headers["content-type"] = "application/json";
+    if (file) headers["content-type"] = file.type || "application/octet-stream";
     const write = takesIdempotencyKey(method, url);
-    const action = `${method} ${url} ${text ?? ""}`;
+    // A file is told apart by its name, size and time: the same upload again after no answer reuses its key.
+    const action = `${method} ${url} ${text ?? (file ? `${file.name}:${file.size}:${file.lastModified}` : "")}`;
     if (write) {
       const idempotencyKey = pending.get(action) ?? crypto.randomUUID();
       pending.set(action, idempotencyKey);
@@ -90,7 +95,7 @@ export function createApi(key: string, onUnauthorized: (error: ApiError) => void
     }
     let response: Response;
     try {
-      response = await fetch(url, { method, headers, body: text, cache: "no-store" });
+      response = await fetch(url, { method, headers, body: file ?? text, cache: "no-store" });
     } catch {
       throw new ApiError(0, "The server cannot be reached; is it running?", null);
     }
@@ -113,6 +118,9 @@ export function createApi(key: string, onUnauthorized: (error: ApiError) => void
     },
     async send<T>(method: "POST" | "PATCH" | "DELETE", path: string, body?: unknown) {
       return (await (await call(method, urlOf(path), body)).json()) as T;
+    },
+    async upload<T>(path: string, file: File) {
+      return (await (await call("POST", urlOf(path), file)).json()) as T;
     },
   };
 }

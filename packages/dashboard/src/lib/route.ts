@@ -2,6 +2,7 @@
 export type Route =
   | { view: "posts" }
   | { view: "post"; id: string }
+  | { view: "compose"; id?: string }
   | { view: "webhooks"; id?: string }
   | { view: "accounts" }
   | { view: "analytics" }
@@ -14,6 +15,8 @@ export function parseRoute(hash: string): Route {
       return parts[1] ? { view: "post", id: parts[1] } : { view: "posts" };
     case "webhooks":
       return parts[1] ? { view: "webhooks", id: parts[1] } : { view: "webhooks" };
+    case "compose":
+      return parts[1] ? { view: "compose", id: parts[1] } : { view: "compose" };
     case "accounts":
     case "sandbox": // the view's former name, so old bookmarks still open it
       return { view: "accounts" };
@@ -32,6 +35,8 @@ export function hrefFor(route: Route): string {
       return `#/posts/${encodeURIComponent(route.id)}`;
     case "webhooks":
       return route.id ? `#/webhooks/${encodeURIComponent(route.id)}` : "#/webhooks";
+    case "compose":
+      return route.id ? `#/compose/${encodeURIComponent(route.id)}` : "#/compose";
     default:
       return `#/${route.view}`;
   }

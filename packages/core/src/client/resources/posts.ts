@@ -16,6 +16,7 @@ import {
   type Target,
   TargetList,
 } from "../../contract/resources.ts";
+import { PostContentView } from "../../contract/rich.ts";
 import { SocialPublishError } from "../errors.ts";
 import { cursorOf, nextPageUrl, type Page } from "../pagination.ts";
 import type { Requester, RequestOptions } from "../requester.ts";
@@ -134,7 +135,7 @@ export class PostsResource {
 
   /**
    * Edits a draft or a scheduled post: any of `caption`, `captions`, `platforms`, `media` (null removes
-   * it) and `schedule_at` (schedules a draft; null makes a scheduled post a draft again). The post as
+   * it), `thread`, `split`, `first_comment`, `poll`, `options` (null removes each) and `schedule_at` (schedules a draft; null makes a scheduled post a draft again). The post as
    * edited is checked as a new one would be (BadRequestError, nothing changed); a post that is
    * publishing or published: ConflictError. Safe to retry: it carries an Idempotency-Key.
    */
@@ -160,6 +161,16 @@ export class PostsResource {
   async targets(id: string, options?: RequestOptions): Promise<{ data: Target[] }> {
     return (await this.#send({ method: "GET", path: `${path(id)}/targets`, schema: TargetList, options }))
       .data;
+  }
+
+  /**
+   * The post's whole content as sent (extension): caption, captions, every media item as
+   * {url, type, alt}, the thread's parts, first_comment, poll, options and split.
+   */
+  async content(id: string, options?: RequestOptions): Promise<PostContentView> {
+    return (
+      await this.#send({ method: "GET", path: `${path(id)}/content`, schema: PostContentView, options })
+    ).data;
   }
 
   /**

@@ -1,8 +1,10 @@
 import { CONTRACT_MESSAGES } from "../../contract/errors.ts";
 import { isNetworkId, type NetworkId } from "../../contract/networks.ts";
 import { PLANS } from "../../contract/plans.ts";
-import type { CreatePostBody } from "../../contract/requests.ts";
+import type { NetworkOptions, Poll, Split, ThreadPart } from "../../contract/rich.ts";
 import { newId } from "../../ids.ts";
+import { mediaRefs, overridesFor, type PostMediaInput, textOf } from "../../posting/content.ts";
+import { planTarget } from "../../posting/plan.ts";
 import { refuseBeyondPace } from "../../publishing/pacing.ts";
 import {
   type BegunAttempts,
@@ -13,20 +15,25 @@ import {
   publishNow,
 } from "../../publishing/run-attempts.ts";
 import { NOT_ATTEMPTED } from "../../store/settle.ts";
-import type { MediaRef, NewEvent, PostRecord, TargetRecord } from "../../store/types.ts";
-import { adaptText } from "../../text/adapt.ts";
+import type { NewEvent, PostRecord, RichContent, TargetRecord } from "../../store/types.ts";
 import { startOfMonth } from "../../time/month.ts";
 import type { Caller, ServiceDeps } from "../context.ts";
 import { badRequest } from "../http-error.ts";
 import { checkMedia } from "./media-rules.ts";
+import { checkRich } from "./rich-rules.ts";
 
-/** What a post says and where it goes, after the platform, empty-post and media rules. */
+export { mediaRefs, type PostMediaInput, textOf };
+
+/** What a post says and where it goes, after the platform, empty-post, media and rich-post rules. */
 export interface PostContent {
   caption: string;
   /** The overrides of the targeted networks that have text of their own; absent when none. */
   captions?: Partial<Record<NetworkId, string>>;
   platforms: NetworkId[];
+  /** The first media item's reference (the contract's one media); the whole list is in `rich`. */
   media: string | null;
+  /** What a rich post adds (store/areas/posts.ts RichContent); absent when it uses none of it. */
+  rich?: RichContent;
 }
 
 /** What a request says a post should be, before the rules (body shape already checked). */
@@ -35,25 +42,18 @@ export interface PostInput {
   captions?: Partial<Record<NetworkId, string>>;
   platforms: readonly string[];
   media?: PostMediaInput | null;
-}
-
-/** `media` as a request gives it: one reference, or a list of items (decisions.md "Rich posts"). */
-export type PostMediaInput = NonNullable<CreatePostBody["media"]>;
-
-/** The media of a request as stored: each item's reference (URL or med_ id) and alt text, in order. */
-export function mediaRefs(media: PostMediaInput | null | undefined): MediaRef[] {
-  if (media === undefined || media === null) return [];
-  const items = typeof media === "string" ? [media] : media;
-  return items.map((item) => {
-    if (typeof item === "string") return { ref: item };
-    const ref = "url" in item ? item.url : item.id;
-    return item.alt === undefined ? { ref } : { ref, alt: item.alt };
-  });
+  thread?: readonly ThreadPart[] | null;
+  split?: Split;
+  first_comment?: string | null;
+  poll?: Poll | null;
+  options?: NetworkOptions | null;
 }
 
 /**
- * Steps 2–4 of decisions.md's check order: platforms resolve, the post is not empty, media rules.
- * The same for a new post and for a post as an edit leaves it.
+ * Steps 2–4 of decisions.md's check order: platforms resolve, the post is not empty, media rules (every
+ * item, against each network's `carries`), then the rich-post rules (rich-rules.ts: thread parts,
+ * poll, options). The same for a new post and for a post as an edit leaves it. Each refusal names the
+ * network and the fix; nothing is stored before all have passed.
  */
 export async function checkPostContent(
   deps: ServiceDeps,
@@ -63,37 +63,16 @@ export async function checkPostContent(
   const platforms = await resolvePlatforms(deps, caller, input.platforms);
   const caption = input.caption ?? "";
   const captions = overridesFor(platforms, input.captions);
-  // TODO(rich posts): every item is checked and kept; until then the first is the post's media.
-  const media = mediaRefs(input.media)[0]?.ref ?? null;
+  const refs = mediaRefs(input.media);
+  const media = refs[0]?.ref ?? null;
   // Empty when no targeted network has text: an override counts for its network only.
   const hasText = platforms.some((p) => textOf({ caption, captions }, p).trim() !== "");
   if (!hasText && media === null) {
     throw badRequest("The post is empty: give a caption (or text per network in captions), media, or both.");
   }
-  await checkMedia(deps, caller, platforms, media);
-  return { caption, ...(captions && { captions }), platforms, media };
-}
-
-/**
- * The overrides that apply: those of targeted networks, not blank. An override for a network the post
- * does not target is ignored (decisions.md), and so is an empty one (the network gets `caption`).
- */
-function overridesFor(
-  platforms: readonly NetworkId[],
-  captions: Partial<Record<NetworkId, string>> | undefined,
-): Partial<Record<NetworkId, string>> | undefined {
-  if (!captions) return undefined;
-  const out: Partial<Record<NetworkId, string>> = {};
-  for (const platform of platforms) {
-    const text = captions[platform];
-    if (text !== undefined && text.trim() !== "") out[platform] = text;
-  }
-  return Object.keys(out).length > 0 ? out : undefined;
-}
-
-/** The text a network gets before adapting it to its limit: its override, else the caption. */
-export function textOf(post: Pick<PostRecord, "caption" | "captions">, platform: NetworkId): string {
-  return post.captions?.[platform] ?? post.caption;
+  const checked = await checkMedia(deps, caller, platforms, refs);
+  const rich = await checkRich(deps, caller, platforms, input, refs, checked);
+  return { caption, ...(captions && { captions }), platforms, media, ...(rich && { rich }) };
 }
 
 export type PostMode = { kind: "draft" } | { kind: "now" } | { kind: "scheduled"; at: number };
@@ -215,21 +194,38 @@ export async function checkMonthlyPosts(deps: ServiceDeps, caller: Caller, now: 
   }
 }
 
-/** One pending target per network, holding the text (its override, else the caption) as it will publish it. */
+/**
+ * One pending target per network, holding what it will publish (posting/plan.ts): the text (the first
+ * part's), and for a rich post every part (pending), the first comment and notes on what was adapted.
+ */
 export function pendingTargets(post: PostRecord): TargetRecord[] {
-  const hasMedia = post.media !== null;
-  return post.platforms.map((platform) => ({
-    post_id: post.id,
-    platform,
-    status: "pending",
-    text: adaptText(textOf(post, platform), platform, hasMedia),
-    permalink: null,
-    error: null,
-    published_at: null,
-    reach: 0,
-    likes: 0,
-    comments: 0,
-    shares: 0,
-    ...NOT_ATTEMPTED,
-  }));
+  return post.platforms.map((platform) => {
+    const plan = planTarget(post, platform);
+    return {
+      post_id: post.id,
+      platform,
+      status: "pending",
+      text: plan.parts[0]!.text,
+      permalink: null,
+      error: null,
+      published_at: null,
+      reach: 0,
+      likes: 0,
+      comments: 0,
+      shares: 0,
+      ...NOT_ATTEMPTED,
+      // A post that is not rich keeps the target as it always was: one part, its text.
+      ...(post.rich && {
+        parts: plan.parts.map((part) => ({
+          text: part.text,
+          media: part.media,
+          status: "pending" as const,
+          remote_id: null,
+          permalink: null,
+        })),
+        first_comment: plan.firstComment,
+      }),
+      ...(plan.notes.length > 0 && { notes: plan.notes }),
+    };
+  });
 }

@@ -2,8 +2,10 @@ import type { z } from "zod";
 import { CONTRACT_MESSAGES } from "../../contract/errors.ts";
 import type { PublishDraftBody } from "../../contract/requests.ts";
 import { newId } from "../../ids.ts";
+import type { PublishStep } from "../../networks/adapter.ts";
 import { refuseBeyondPace } from "../../publishing/pacing.ts";
 import { beginAttempts, runAttempts } from "../../publishing/run-attempts.ts";
+import { sentParts } from "../../publishing/thread.ts";
 import type { PostRecord, TargetRecord } from "../../store/types.ts";
 import { parseScheduleAt } from "../../time/schedule-at.ts";
 import type { RequestContext } from "../context.ts";
@@ -36,7 +38,7 @@ export async function publishDraft({
     if (!parsed.ok) throw badRequest(parsed.message);
     scheduledAt = parsed.at;
   }
-  const targets = pendingTargets(post);
+  const targets = keepThreadProgress(pendingTargets(post), await deps.store.getTargets(post.id));
   // Each write keeps the answer for the post as it writes it (Idempotency-Key).
   const answer = (written: PostRecord, writtenTargets: TargetRecord[]) =>
     keptAnswer(200, toPost(written, writtenTargets));
@@ -80,6 +82,34 @@ export async function publishDraft({
   const done = await runAttempts(deps, claimed, begun, answer, deps.publishing.options.waitMs);
   if (!done.post) throw new HttpError(404, CONTRACT_MESSAGES.postNotFound);
   return json(200, toPost(done.post, done.targets));
+}
+
+/**
+ * A thread that stopped part way before the post went back to draft keeps what it published: the saved
+ * step and the parts sent stay on the target, so publishing the draft again continues from the first
+ * part not published and never sends one twice (an edit since then planned the target anew).
+ */
+function keepThreadProgress(fresh: TargetRecord[], before: readonly TargetRecord[]): TargetRecord[] {
+  return fresh.map((target) => {
+    const old = before.find((t) => t.platform === target.platform);
+    if (!old?.parts || !target.parts || old.publish_step === null) return target;
+    let step: PublishStep | null = null;
+    try {
+      step = JSON.parse(old.publish_step) as PublishStep;
+    } catch {
+      return target;
+    }
+    const same =
+      old.parts.length === target.parts.length &&
+      old.parts.every((p, i) => p.text === target.parts![i]!.text);
+    if (sentParts(step).length === 0 || !same) return target;
+    return {
+      ...target,
+      publish_step: old.publish_step,
+      outcome_unknown: old.outcome_unknown,
+      parts: old.parts.map((p) => (p.status === "failed" ? { ...p, status: "pending" } : p)),
+    };
+  });
 }
 
 const changedMeanwhile = () =>

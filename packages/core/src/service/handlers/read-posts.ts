@@ -1,9 +1,13 @@
 import { CONTRACT_MESSAGES } from "../../contract/errors.ts";
 import type { ListPostsQuery } from "../../contract/requests.ts";
+import type { PostContentView } from "../../contract/rich.ts";
+import { postMedia } from "../../posting/content.ts";
+import { viewMedia } from "../../posting/media-view.ts";
 import type { RequestContext } from "../context.ts";
 import { badRequest, HttpError } from "../http-error.ts";
 import { JSON_CONTENT_TYPE, json, textResponse } from "../responses.ts";
 import { toPost, toPostWithTotals, toTarget } from "../serialize.ts";
+import { targetMedia } from "../target-media.ts";
 
 const NO_METRICS = { reach: 0, likes: 0, comments: 0, shares: 0 };
 
@@ -32,7 +36,39 @@ export async function getPostTargets({ deps, caller, params }: RequestContext): 
   const post = await deps.store.getPost(caller.user.id, params.id!);
   if (!post) throw postNotFound();
   const targets = await deps.store.getTargets(post.id);
-  return json(200, { data: targets.map(toTarget) });
+  const data = await Promise.all(targets.map(async (t) => toTarget(t, await targetMedia(deps, post, t))));
+  return json(200, { data });
+}
+
+/**
+ * GET /posts/{id}/content (extension): the whole content as sent — caption, captions, every media
+ * item with its type and alt text, the thread's parts, the first comment, the poll, the options and
+ * `split` — which the post resource (as the contract states it) does not show.
+ */
+export async function getPostContent({ deps, caller, params }: RequestContext): Promise<Response> {
+  const post = await deps.store.getPost(caller.user.id, params.id!);
+  if (!post) throw postNotFound();
+  const getMedia = (userId: string, id: string) => deps.store.getMedia(userId, id);
+  const rich = post.rich;
+  const thread: PostContentView["thread"] = [];
+  for (const part of rich?.thread ?? []) {
+    thread.push({
+      caption: part.caption,
+      captions: part.captions ?? {},
+      media: await viewMedia(getMedia, post.user_id, part.media ?? []),
+    });
+  }
+  const content: PostContentView = {
+    caption: post.caption,
+    captions: post.captions ?? {},
+    media: await viewMedia(getMedia, post.user_id, postMedia(post)),
+    thread,
+    first_comment: rich?.first_comment ?? null,
+    poll: rich?.poll ?? null,
+    options: rich?.options ?? {},
+    split: rich?.split ?? "shorten",
+  };
+  return json(200, content);
 }
 
 /**

@@ -6,6 +6,7 @@ import type { RequestContext } from "../context.ts";
 import { badRequest, HttpError } from "../http-error.ts";
 import { json } from "../responses.ts";
 import { toTarget } from "../serialize.ts";
+import { targetMedia } from "../target-media.ts";
 
 /**
  * POST /sandbox/metrics: a sandbox network reports figures for a post it published. Test keys only.
@@ -33,12 +34,13 @@ export async function reportSandboxMetrics({
       `${name} has not published this post (its status there is ${target.status}), so it has no metrics.`,
     );
   }
+  const media = await targetMedia(deps, post, target);
   const updated = await deps.store.reportMetrics(
     post.id,
     body.platform,
     { reach: body.reach, likes: body.likes ?? 0, comments: body.comments ?? 0, shares: body.shares ?? 0 },
-    (target) => ({ idempotency: keptAnswer(200, toTarget(target)) }),
+    (target) => ({ idempotency: keptAnswer(200, toTarget(target, media)) }),
   );
   if (!updated) throw new HttpError(404, CONTRACT_MESSAGES.postNotFound);
-  return json(200, toTarget(updated));
+  return json(200, toTarget(updated, media));
 }

@@ -9,8 +9,20 @@ import { json } from "../responses.ts";
 import { toPost } from "../serialize.ts";
 import { postForKey } from "./post-for-key.ts";
 import { checkPostContent, pendingTargets } from "./post-rules.ts";
+import { storedInput } from "./rich-rules.ts";
 
-const EDITABLE = ["caption", "captions", "platforms", "media", "schedule_at"] as const;
+const EDITABLE = [
+  "caption",
+  "captions",
+  "platforms",
+  "media",
+  "thread",
+  "split",
+  "first_comment",
+  "poll",
+  "options",
+  "schedule_at",
+] as const;
 
 /**
  * PATCH /posts/{id} (extension): edits a draft or a scheduled post. The post as the edit leaves it is
@@ -37,11 +49,18 @@ export async function updatePost({
     const post = await postForKey(deps, caller, params.id!, "edit");
     if (post.status !== "draft" && post.status !== "scheduled") throw notEditable(post.status);
 
+    // The post as the edit leaves it: each field sent replaces the stored one (null removes it).
+    const stored = storedInput(post);
     const content = await checkPostContent(deps, caller, {
       caption: body.caption ?? post.caption,
       captions: body.captions ?? post.captions,
       platforms: body.platforms ?? post.platforms,
-      media: body.media === undefined ? post.media : body.media,
+      media: body.media === undefined ? stored.media : body.media,
+      thread: body.thread === undefined ? stored.thread : body.thread,
+      split: body.split ?? stored.split,
+      first_comment: body.first_comment === undefined ? stored.first_comment : body.first_comment,
+      poll: body.poll === undefined ? stored.poll : body.poll,
+      options: body.options === undefined ? stored.options : body.options,
     });
     let scheduledAt = post.scheduled_at;
     if (body.schedule_at === null) scheduledAt = null;
@@ -56,11 +75,12 @@ export async function updatePost({
       captions: content.captions ?? {},
       platforms: content.platforms,
       media: content.media,
+      rich: content.rich ?? {},
       status: scheduledAt === null ? "draft" : "scheduled",
       scheduled_at: scheduledAt,
       published_at: null,
     };
-    const targets = pendingTargets({ ...post, ...content, captions: content.captions });
+    const targets = pendingTargets({ ...post, ...content, captions: content.captions, rich: content.rich });
     const dueTimeChanged = scheduledAt !== null && scheduledAt !== post.scheduled_at;
     const written = await deps.store.transitionPost(post.id, [post.status], patch, targets, (updated) => ({
       events: dueTimeChanged ? [scheduledEvent(updated, now)] : [],

@@ -1,15 +1,14 @@
-import { mediaTypeOfUrl } from "../../contract/media-kinds.ts";
-import { NETWORK_RULES, type NetworkId, textLimitFor } from "../../contract/networks.ts";
 import type { CreatePostBody } from "../../contract/requests.ts";
-import type { MediaPreview, PostValidation, TargetPreview } from "../../contract/resources.ts";
+import type { PostValidation, TargetPreview } from "../../contract/resources.ts";
+import { viewMedia } from "../../posting/media-view.ts";
+import { planTarget } from "../../posting/plan.ts";
 import { refuseBeyondPace } from "../../publishing/pacing.ts";
 import type { PostRecord } from "../../store/types.ts";
-import { measure } from "../../text/measure.ts";
 import { parseScheduleAt } from "../../time/schedule-at.ts";
 import type { Caller, RequestContext, ServiceDeps } from "../context.ts";
 import { badRequest } from "../http-error.ts";
 import { json } from "../responses.ts";
-import { checkMonthlyPosts, checkPostContent, type PostContent, pendingTargets } from "./post-rules.ts";
+import { checkMonthlyPosts, checkPostContent, type PostContent } from "./post-rules.ts";
 
 /**
  * POST /posts/validate (extension): the checks of POST /posts, in the same order and with the same
@@ -39,15 +38,13 @@ export async function validatePost({
   return json(200, answer);
 }
 
-/** What each network would get for `content`: the text publishing would store for it, and the media. */
+/** What each network would get for `content`: what publishing would send it (posting/plan.ts). */
 async function previewTargets(
   deps: ServiceDeps,
   caller: Caller,
   content: PostContent,
   now: number,
 ): Promise<TargetPreview[]> {
-  const media = content.media === null ? [] : [await previewMedia(deps, caller, content.media)];
-  // The targets publishing would write for this post: their text is what each network is sent.
   const post: PostRecord = {
     id: "post_validate",
     user_id: caller.user.id,
@@ -58,39 +55,22 @@ async function previewTargets(
     published_at: null,
     created_at: now,
   };
-  return pendingTargets(post).map((target) => ({
-    platform: target.platform,
-    parts: [{ text: target.text, media }],
-    first_comment: null,
-    notes: notesFor(content, target.platform, target.text),
-  }));
-}
-
-async function previewMedia(deps: ServiceDeps, caller: Caller, media: string): Promise<MediaPreview> {
-  if (media.startsWith("med_")) {
-    // checkMedia found it a moment ago; should it be gone since, the reference is shown as given.
-    const record = await deps.store.getMedia(caller.user.id, media);
-    if (record) return { url: record.url, type: record.type };
+  const getMedia = (userId: string, id: string) => deps.store.getMedia(userId, id);
+  const previews: TargetPreview[] = [];
+  for (const platform of content.platforms) {
+    const plan = planTarget(post, platform);
+    const parts: TargetPreview["parts"] = [];
+    for (const part of plan.parts) {
+      const media = await viewMedia(getMedia, caller.user.id, part.media);
+      parts.push({ text: part.text, media: media.map(({ url, type }) => ({ url, type })) });
+    }
+    const comment = plan.firstComment;
+    previews.push({
+      platform,
+      parts,
+      first_comment: comment && comment.status !== "not_carried" ? comment.text : null,
+      notes: plan.notes,
+    });
   }
-  return { url: media, type: mediaTypeOfUrl(media) };
-}
-
-/** In words, what adapting the post to `platform` did to it. */
-function notesFor(content: PostContent, platform: NetworkId, text: string): string[] {
-  const rule = NETWORK_RULES[platform];
-  const notes: string[] = [];
-  const own = content.captions?.[platform];
-  if (own !== undefined) notes.push(`text from captions.${platform} instead of caption`);
-  const original = own ?? content.caption;
-  if (text !== original) {
-    const hasMedia = content.media !== null;
-    const limit = textLimitFor(platform, hasMedia).toLocaleString("en-US");
-    const counted = rule.lengthUnit === "weighted" ? ` as ${rule.name} counts them` : "";
-    const withMedia = hasMedia && rule.textLimitWithMedia !== undefined ? " with media" : "";
-    notes.push(
-      `text shortened from ${measure(original, rule.lengthUnit)} to ${measure(text, rule.lengthUnit)} characters${counted}, to fit the ${rule.name} limit of ${limit}${withMedia}`,
-    );
-  }
-  if (text.trim() === "" && content.media !== null) notes.push("no text: the media is posted alone");
-  return notes;
+  return previews;
 }

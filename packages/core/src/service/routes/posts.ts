@@ -6,10 +6,11 @@ import {
   UpdatePostBody,
 } from "../../contract/requests.ts";
 import { DeleteResult, Post, PostList, PostValidation, TargetList } from "../../contract/resources.ts";
+import { PostContentView } from "../../contract/rich.ts";
 import { createPost } from "../handlers/create-post.ts";
 import { deletePost } from "../handlers/delete-post.ts";
 import { publishDraft } from "../handlers/publish-draft.ts";
-import { getPost, getPostTargets, listPosts } from "../handlers/read-posts.ts";
+import { getPost, getPostContent, getPostTargets, listPosts } from "../handlers/read-posts.ts";
 import { retryPost } from "../handlers/retry-post.ts";
 import { schedulePost } from "../handlers/schedule.ts";
 import { updatePost } from "../handlers/update-post.ts";
@@ -26,7 +27,7 @@ export const POST_ROUTES: readonly AnyRoute[] = [
     tag: "Posts",
     summary: "Create a post and publish it now, schedule it, or keep it as a draft",
     description:
-      "Without schedule_at the post is fanned out before the response (status published). With schedule_at it is queued (status scheduled). With draft: true it is kept as a draft. captions gives a network its own text instead of caption; each network's text is in GET /posts/{id}/targets.",
+      "Without schedule_at the post is fanned out before the response (status published). With schedule_at it is queued (status scheduled). With draft: true it is kept as a draft. captions gives a network its own text instead of caption; each network's text is in GET /posts/{id}/targets. Extensions: media as a list with alt text, thread (replies where the network threads, joined elsewhere), split, first_comment, poll and per-network options; what each network got is in the targets' parts, media, first_comment and notes, and the content as sent in GET /posts/{id}/content.",
     auth: true,
     // Its first write is the post with its answer: the key is claimed in that transaction.
     claimsKeyWithChange: true,
@@ -35,7 +36,7 @@ export const POST_ROUTES: readonly AnyRoute[] = [
       201: { description: "The post.", schema: Post },
       400: {
         description:
-          "No connected network resolved (`Select at least one connected network.`), the post is empty, a network needs media, schedule_at is unparseable or in the past, or a plan limit is hit.",
+          "No connected network resolved (`Select at least one connected network.`), the post is empty, a network needs media or cannot carry the media given (naming the network and its limit), a thread part is empty, a targeted network takes no poll or refuses its bounds, an option is unknown to its network, schedule_at is unparseable or in the past, or a plan limit is hit.",
       },
     },
     handler: createPost,
@@ -109,7 +110,7 @@ export const POST_ROUTES: readonly AnyRoute[] = [
     summary: "Edit or reschedule a draft or a scheduled post",
     idempotencyKey: true,
     description:
-      "Send any of caption, captions, platforms, media and schedule_at; the others stay as they are. The post as edited is checked by the rules of POST /posts, in the same order, and nothing changes when one refuses it. schedule_at on a draft schedules it; schedule_at: null makes a scheduled post a draft again. A changed due time writes post.scheduled. An edit racing the scheduler either lands before the post publishes (it publishes as edited) or answers 409.",
+      "Send any of caption, captions, platforms, media, thread, split, first_comment, poll, options and schedule_at; the others stay as they are (null removes media, thread, first_comment, poll and options). The post as edited is checked by the rules of POST /posts, in the same order, and nothing changes when one refuses it. schedule_at on a draft schedules it; schedule_at: null makes a scheduled post a draft again. A changed due time writes post.scheduled. An edit racing the scheduler either lands before the post publishes (it publishes as edited) or answers 409.",
     auth: true,
     params: postId,
     body: { schema: UpdatePostBody },
@@ -149,6 +150,19 @@ export const POST_ROUTES: readonly AnyRoute[] = [
     params: postId,
     responses: { 200: { description: "One entry per network.", schema: TargetList }, 404: notFound },
     handler: getPostTargets,
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/posts/{id}/content",
+    operationId: "getPostContent",
+    tag: "Posts",
+    summary: "The post's whole content as sent: media with alt text, thread, first comment, poll, options",
+    description:
+      'Extension. The post resource stays as the contract states it (has_media says whether any media is attached); this reads what was sent: caption, captions, media as [{url, type, alt}] (a med_ id as its upload\'s URL), the thread\'s parts, first_comment, poll, options and split ("shorten" unless "thread" was sent).',
+    auth: true,
+    params: postId,
+    responses: { 200: { description: "The post's content.", schema: PostContentView }, 404: notFound },
+    handler: getPostContent,
   }),
   defineRoute({
     method: "POST",

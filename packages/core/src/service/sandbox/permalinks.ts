@@ -3,11 +3,22 @@ import type { NetworkId } from "../../contract/networks.ts";
 
 /**
  * Sandbox permalinks: each in the shape of the network's real post URLs, and derived only from the post
- * id, the network and the account handle, so the same post always gets the same link.
+ * id, the network and the account handle, so the same post always gets the same link. `of` tells a
+ * thread's later parts and the first comment apart ("part 1", "comment"); the first part is the post's
+ * own link.
  */
-export async function sandboxPermalink(postId: string, platform: NetworkId, handle: string): Promise<string> {
+export async function sandboxPermalink(
+  postId: string,
+  platform: NetworkId,
+  handle: string,
+  of = "part 0",
+): Promise<string> {
   // Hashed in place: Web Crypto's digest goes through the thread pool, slow for a few bytes.
-  const seed: Uint8Array = hash("sha256", `${postId}:${platform}`, "buffer");
+  const seed: Uint8Array = hash(
+    "sha256",
+    of === "part 0" ? `${postId}:${platform}` : `${postId}:${platform}:${of}`,
+    "buffer",
+  );
   const digits = (n: number, from = 0) => decimal(seed, from, n);
   const code = (n: number, from = 0) => alphabetCode(seed, from, n, SHORTCODE);
   const h = encodeURIComponent(handle.replace(/^@/, ""));

@@ -212,7 +212,10 @@ export function createPostTests(h: Harness): void {
       const user = await h.user();
       const cases = [
         [{ caption: 5 }, "caption must be a string."],
-        [{ media: 5 }, "media must be a string: an http(s) URL of an image or video, or a med_ id."],
+        [
+          { media: 5 },
+          'media must be an http(s) URL of an image or video or a med_ id, or a list of 1 to 20 of them, each a string or {"url": …} / {"id": "med_…"} with an optional "alt" of at most 1,000 characters.',
+        ],
         [{ draft: "yes" }, "draft must be true or false."],
       ] as const;
       for (const [extra, message] of cases) {

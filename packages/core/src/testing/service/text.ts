@@ -137,6 +137,11 @@ export function textTests(h: Harness): void {
             "shares",
             "status",
             "text",
+            // Extensions (decisions.md "Rich posts").
+            "parts",
+            "media",
+            "first_comment",
+            "notes",
           ].sort(),
         );
         expect(target).toMatchObject({
@@ -168,6 +173,10 @@ export function textTests(h: Harness): void {
           likes: 0,
           comments: 0,
           shares: 0,
+          parts: [{ text: "Soon", status: "pending", permalink: null }],
+          media: [],
+          first_comment: null,
+          notes: [],
         },
       ]);
     });

@@ -162,7 +162,10 @@ export function updatePostTests(h: Harness): void {
           [{ platforms: ["youtube"], media: "https://example.com/a.png" }, /^youtube needs a video/],
           [{ schedule_at: h.clock.now() - 2 * HOUR }, /is in the past/],
           [{ schedule_at: "tomorrow" }, /.+/],
-          [{}, "Nothing to change: send any of caption, captions, platforms, media, schedule_at."],
+          [
+            {},
+            "Nothing to change: send any of caption, captions, platforms, media, thread, split, first_comment, poll, options, schedule_at.",
+          ],
         ];
         for (const [body, message] of cases) {
           const res = await user.patch(`/posts/${post.id}`, body);
