@@ -41,4 +41,12 @@ describe("long-notes: thread for X in direct mode", () => {
     expect(words(parts)).toEqual(text.split(/\s+/));
     expect(parts.some((part) => part.includes(link))).toBe(true);
   });
+
+  it("a thread keeps to 25 parts: what would need more ends, shortened, in the 25th", () => {
+    const text = "Another sentence about the release. ".repeat(400).trim();
+    const parts = splitForThread(text, 280, "weighted");
+    expect(parts).toHaveLength(25);
+    expect(parts[24]!).toMatch(/… 25\/25$/);
+    for (const part of parts) expect(measure(part, "weighted")).toBeLessThanOrEqual(280);
+  });
 });

@@ -3,7 +3,10 @@
 // posts"): each part fits the network's limit, cut at a paragraph, then a sentence, then a word
 // boundary, and numbered " 1/3", " 2/3"… at its end when there is more than one. The networks the
 // in-job service posts to are split by the service itself.
-import { type LengthUnit, measure, truncate } from "@socialpub/core";
+import { type LengthUnit, MAX_THREAD_PARTS, measure, truncate } from "@socialpub/core";
+
+/** The most parts a thread has: the post and its further parts (decisions.md "Rich posts"). */
+const MAX_PARTS = 1 + MAX_THREAD_PARTS;
 
 /**
  * A boundary is taken only while it keeps at least this share of a part's room; otherwise the next
@@ -19,7 +22,12 @@ export function splitForThread(text: string, limit: number, unit: LengthUnit): s
   for (let digits = 1; digits < 4; digits++) {
     const room = limit - measure(` ${"9".repeat(digits)}/${"9".repeat(digits)}`, unit);
     if (room < 1) break;
-    const pieces = pack(text, room, unit);
+    let pieces = pack(text, room, unit);
+    // A text that would need more parts ends, shortened, in the last part a thread may have.
+    if (pieces.length > MAX_PARTS) {
+      const last = truncate(pieces.slice(MAX_PARTS - 1).join(" "), room, unit);
+      pieces = [...pieces.slice(0, MAX_PARTS - 1), last];
+    }
     if (String(pieces.length).length > digits) continue;
     return pieces.map((piece, i) => `${piece} ${i + 1}/${pieces.length}`);
   }
