@@ -125,7 +125,7 @@ export function failureSummary(message: string): string {
 
 /** What keeps a direct-mode re-run from posting twice, in one line of the summary. */
 const REPROTECTION =
-  "Bluesky refuses a second post under it; Telegram and Discord are remembered in the Actions cache";
+  "Bluesky refuses a second post under it; X is read back for what this release already has; Telegram and Discord are remembered in the Actions cache";
 
 function leadFor(outcome: Exclude<Outcome, { kind: "ignored" }>): string {
   if (outcome.kind === "dry-run") return "**Dry run**: nothing was posted. This is what would be sent.";
@@ -162,7 +162,11 @@ function rowsFor(outcome: Exclude<Outcome, { kind: "ignored" }>): Row[] {
         );
       rows.push([
         NETWORK_RULES[result.platform].name,
-        result.status === "already-posted" ? "already posted" : result.status,
+        result.status === "already-posted"
+          ? "already posted"
+          : result.parts
+            ? `${result.status} (${result.parts.published} of ${result.parts.total} parts)`
+            : result.status,
         result.status === "already-posted" ? "" : lengthOf(text, result.platform, outcome),
         result.status === "failed" ? (result.error ?? "") : (result.permalink ?? ""),
       ]);

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { NETWORK_IDS, NETWORK_RULES } from "@socialpub/core";
-import { CREDENTIAL_NETWORKS } from "@socialpub/networks/descriptions";
+import { CREDENTIAL_NETWORKS, DESCRIPTIONS } from "@socialpub/networks/descriptions";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { DIRECT_NETWORKS, DIRECT_SECRET_INPUTS, directInputsOf } from "../src/direct/credentials.ts";
-import { DIRECT_DEFINITIONS } from "../src/direct/networks.ts";
+import { DIRECT_DEFINITIONS, X_DIRECT } from "../src/direct/networks.ts";
 import { readInputs } from "../src/inputs.ts";
 import { outputsFor, outputsForFailure } from "../src/report.ts";
 import { DEFAULT_TEMPLATE } from "../src/template.ts";
@@ -69,11 +69,25 @@ describe("action.yml's direct mode, drift-checked against the networks' descript
     directInputsOf(network).map((input) => ({ network, ...input })),
   );
 
-  it("direct mode posts to the networks that connect with credentials, and the bundle holds their adapters", () => {
-    expect(DIRECT_NETWORKS.length).toBeGreaterThan(0);
-    expect(DIRECT_DEFINITIONS.map((network) => network.id)).toEqual([...DIRECT_NETWORKS]);
-    // A network added that connects with credentials must be added to src/direct/networks.ts too.
-    expect([...DIRECT_NETWORKS]).toEqual(CREDENTIAL_NETWORKS.map((network) => network.id));
+  it("direct mode posts to the networks that connect with credentials, and to X with its OAuth 1.0a keys", () => {
+    // A network added that connects with credentials must be added to src/direct/networks.ts too: the
+    // in-job service connects exactly those.
+    expect(CREDENTIAL_NETWORKS.length).toBeGreaterThan(0);
+    expect(DIRECT_DEFINITIONS.map((network) => network.id)).toEqual(
+      CREDENTIAL_NETWORKS.map((network) => network.id),
+    );
+    // X connects with OAuth 2 in the service (no credentials to paste), so it is not among them: direct
+    // mode reaches it on a path of its own, with the four OAuth 1.0a user-context credentials.
+    expect(DESCRIPTIONS.find((network) => network.id === "x")?.connect.kind).toBe("oauth");
+    expect(X_DIRECT.fields.map((field) => field.name)).toEqual([
+      "api_key",
+      "api_key_secret",
+      "access_token",
+      "access_token_secret",
+    ]);
+    expect([...DIRECT_NETWORKS]).toEqual(
+      NETWORK_IDS.filter((id) => id === "x" || CREDENTIAL_NETWORKS.some((network) => network.id === id)),
+    );
     const names = DIRECT_NETWORKS.map((network) => NETWORK_RULES[network].name);
     const listed = `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
     expect(metadata.description.replace(/\s+/g, " ")).toContain(

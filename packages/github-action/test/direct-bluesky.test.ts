@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { publishKey } from "@socialpub/core";
 import {
   type BlueskyPeer,
@@ -16,6 +18,12 @@ import { runStep, type StepRun } from "./support/runner.ts";
  * app password. The record key comes from the repository and the release, so a re-run finds the first
  * run's record (and the PDS would refuse a second create of it anyway).
  */
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 let peer: BlueskyPeer;
 let alice: PeerAccount;
@@ -90,6 +98,41 @@ describe.skipIf(NO_PDS)(needsPds("direct mode on Bluesky (node dist/index.js, a 
     expect(again.stdout).toContain("already posted by an earlier run");
     expect((await records()).filter((r) => r.text.includes("App 7.1"))).toHaveLength(1);
     expectSecretHidden(again, alice.appPassword);
+  });
+
+  it("media with alt text reaches Bluesky as an image embed, read back from the PDS", async () => {
+    const images = createServer((_request, response) => {
+      response.setHeader("content-type", "image/png");
+      response.end(PNG);
+    });
+    await new Promise<void>((resolve) => images.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
+    try {
+      const run = await runStep({
+        inputs: blueskyInputs({
+          media: `${base}/dashboard.png | The new dashboard, with the composer open\n${base}/settings.png | Settings`,
+        }),
+        eventName: "release",
+        payload: releaseEvent("published", { id: 7600, tag: "v7.6.0", name: "App 7.6" }),
+        env: LOCAL,
+      });
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      const rkey = /\/post\/([a-z2-7]{13})$/.exec(JSON.parse(run.outputs.permalinks!).bluesky ?? "")?.[1];
+      const owner = await peer.ownerAgent(alice);
+      const { data } = await owner.com.atproto.repo.getRecord({
+        repo: alice.did,
+        collection: "app.bsky.feed.post",
+        rkey: rkey ?? "",
+      });
+      const embed = (data.value as { embed?: { $type: string; images?: { alt: string }[] } }).embed;
+      expect(embed?.$type).toBe("app.bsky.embed.images");
+      expect(embed?.images?.map((image) => image.alt)).toEqual([
+        "The new dashboard, with the composer open",
+        "Settings",
+      ]);
+    } finally {
+      await new Promise((resolve) => images.close(resolve));
+    }
   });
 
   it("a dry run connects but posts nothing", async () => {

@@ -164,6 +164,35 @@ describe.skipIf(NO_PDS)(needsPds("direct mode to Bluesky, Telegram and Discord (
     expect(await postsOf("v8.4.0")).toEqual({ bluesky: 0, telegram: 0, discord: 1 });
   });
 
+  it("first-comment and long-notes: thread reach Telegram as replies, each to the message before", async () => {
+    const payload = releaseEvent("published", { id: 8600, tag: "v8.6.0", name: "App 8.6" });
+    const inputs = allInputs({
+      platforms: "telegram",
+      "long-notes": "thread",
+      "first-comment": "Full release notes: {url}",
+    });
+    const first = await step(inputs, payload);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    const permalinks = JSON.parse(first.outputs.permalinks!) as Record<string, string>;
+    const messageId = Number(/\/(\d+)$/.exec(permalinks.telegram ?? "")?.[1]);
+    const messages = telegram.messages(chatId).filter((m) => m.messageId >= messageId);
+    // The post, then the first comment replying to it (a short text: one part).
+    expect(messages[0]!.text).toContain("App 8.6");
+    expect(messages.at(-1)).toMatchObject({
+      text: "Full release notes: https://github.com/octo/app/releases/tag/v8.6.0",
+      replyTo: messageId,
+    });
+    // A thread's later parts each reply to the one before.
+    const parts = messages.slice(0, -1);
+    for (let i = 1; i < parts.length; i++) expect(parts[i]!.replyTo).toBe(parts[i - 1]!.messageId);
+
+    const again = await step(inputs, payload, "2");
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(again.summary).toContain("| Telegram | already posted |");
+    expect(telegram.messages(chatId).filter((m) => m.messageId >= messageId)).toHaveLength(messages.length);
+    expectNoSecret(again);
+  });
+
   it("a refused bot token fails the step with Telegram's reason and posts nowhere", async () => {
     const wrong = "123456:ThisTokenWasNeverIssuedByBotFather0";
     const run = await step(

@@ -26,8 +26,8 @@ function bundledNetworkFolders(): Set<string> {
 }
 
 describe("dist/", () => {
-  it("bundles the Bluesky, Telegram and Discord adapters and no other network's code", () => {
-    expect([...bundledNetworkFolders()].sort()).toEqual(["bluesky", "common", "discord", "telegram"]);
+  it("bundles the Bluesky, Telegram, Discord and X adapters and no other network's code", () => {
+    expect([...bundledNetworkFolders()].sort()).toEqual(["bluesky", "common", "discord", "telegram", "x"]);
   });
 
   it("bundles none of the networks' test stand-ins or the package's index", () => {

@@ -179,6 +179,35 @@ describe("direct mode inputs", () => {
     );
   });
 
+  it("X takes all four OAuth 1.0a credentials or none; a missing one is named, no value repeated", () => {
+    const x = {
+      "x-api-key": "consumer-key-1",
+      "x-api-key-secret": "consumer-secret-2",
+      "x-access-token": "1-access-token-3",
+      "x-access-token-secret": "access-secret-4",
+    };
+    expect(readInputs(reader(x)).direct).toEqual({
+      x: {
+        apiKey: "consumer-key-1",
+        apiKeySecret: "consumer-secret-2",
+        accessToken: "1-access-token-3",
+        accessTokenSecret: "access-secret-4",
+      },
+    });
+    const partial = { ...x, "x-api-key-secret": "", "x-access-token-secret": " " };
+    let message = "";
+    try {
+      readInputs(reader(partial));
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain(
+      "`x-api-key` and `x-access-token` are set but `x-api-key-secret` and `x-access-token-secret` are empty: " +
+        "posting to X directly needs `x-api-key`, `x-api-key-secret`, `x-access-token` and `x-access-token-secret`.",
+    );
+    for (const value of Object.values(x)) expect(message).not.toContain(value);
+  });
+
   it("base-url with direct credentials, or api-key without base-url, names what to drop", () => {
     expect(() => readInputs(reader({ ...minimal, ...bluesky }))).toThrow(
       /Drop `bluesky-handle`, `bluesky-app-password` to post through the service/,

@@ -1,15 +1,21 @@
 // The networks' own credentials for direct mode (no service): which inputs hold them, which of them are
 // secrets, and which networks they make available. All of it comes from the networks' descriptions:
 // a network whose account connects with pasted credentials (no app of ours, so no app review) is one
-// direct mode posts to, and each of its connect fields is an input named `<network>-<field>`.
-import type { NetworkId } from "@socialpub/core";
+// direct mode posts to, and each of its connect fields is an input named `<network>-<field>`. X is
+// added with the four OAuth 1.0a user-context credentials of X_OAUTH1_FIELDS (networks.ts says why).
+import { NETWORK_IDS, NETWORK_RULES, type NetworkId } from "@socialpub/core";
 import type { ConnectField } from "@socialpub/networks/describe";
 import { InputError } from "../input-error.ts";
 import type { InputReader } from "../inputs.ts";
-import { DIRECT_DEFINITIONS } from "./networks.ts";
+import { DIRECT_DEFINITIONS, X_DIRECT } from "./networks.ts";
+
+/** The networks the in-job service connects and posts to, in the contract's order. */
+export const IN_JOB_NETWORKS: readonly NetworkId[] = DIRECT_DEFINITIONS.map((network) => network.id);
 
 /** Networks direct mode can post to: those whose credentials need no app review, in the contract's order. */
-export const DIRECT_NETWORKS: readonly NetworkId[] = DIRECT_DEFINITIONS.map((network) => network.id);
+export const DIRECT_NETWORKS: readonly NetworkId[] = NETWORK_IDS.filter(
+  (id) => id === X_DIRECT.id || IN_JOB_NETWORKS.includes(id),
+);
 export type DirectNetwork = NetworkId;
 
 /**
@@ -31,8 +37,11 @@ const camelCase = (name: string) => name.replace(/_([a-z])/g, (_, letter: string
 
 /** The inputs of a direct network, in the order its connect form asks (required ones first there). */
 export function directInputsOf(network: NetworkId): DirectInput[] {
-  const description = DIRECT_DEFINITIONS.find((d) => d.id === network);
-  return (description?.connect.fields ?? []).map((field) => ({
+  const fields: readonly ConnectField[] =
+    network === X_DIRECT.id
+      ? X_DIRECT.fields
+      : (DIRECT_DEFINITIONS.find((d) => d.id === network)?.connect.fields ?? []);
+  return fields.map((field) => ({
     input: `${network}-${field.name.replaceAll("_", "-")}`,
     key: camelCase(field.name),
     field,
@@ -79,7 +88,7 @@ export function readDirectCredentials(read: InputReader): DirectCredentials {
     if (missing.length > 0) {
       throw new InputError(
         `${list(given)} ${given.length === 1 ? "is" : "are"} set but ${list(missing)} ${missing.length === 1 ? "is" : "are"} empty: ` +
-          `posting to ${network} directly needs ${list(required)}. Set ${missing.length === 1 ? "it" : "them"} from a repository secret, or drop ${list(given)}.`,
+          `posting to ${NETWORK_RULES[network].name} directly needs ${list(required)}. Set ${missing.length === 1 ? "it" : "them"} from a repository secret, or drop ${list(given)}.`,
       );
     }
     const credentials: Record<string, string | undefined> = {};
@@ -95,6 +104,11 @@ export function readDirectCredentials(read: InputReader): DirectCredentials {
 /** The networks that have credentials, in the order of DIRECT_NETWORKS. */
 export function networksWithCredentials(credentials: DirectCredentials): DirectNetwork[] {
   return DIRECT_NETWORKS.filter((network) => credentials[network] !== undefined);
+}
+
+/** The networks with credentials that the in-job service connects (all but X). */
+export function inJobNetworksWithCredentials(credentials: DirectCredentials): DirectNetwork[] {
+  return networksWithCredentials(credentials).filter((network) => IN_JOB_NETWORKS.includes(network));
 }
 
 /** The body of POST /accounts/connect for a network's credentials: each field under its own name. */
@@ -126,6 +140,8 @@ function parseOrigin(input: string, field: ConnectField, text: string): string |
   return url.origin;
 }
 
+/** "`a`", "`a` and `b`", "`a`, `b` and `c`". */
 function list(names: readonly string[]): string {
-  return names.map((name) => `\`${name}\``).join(" and ");
+  const quoted = names.map((name) => `\`${name}\``);
+  return quoted.length > 2 ? `${quoted.slice(0, -1).join(", ")} and ${quoted.at(-1)}` : quoted.join(" and ");
 }

@@ -23,7 +23,7 @@ import {
 } from "@socialpub/core";
 import { settingVariable } from "@socialpub/networks/describe";
 import type { DirectCredentials, DirectNetwork } from "./credentials.ts";
-import { connectBody, networksWithCredentials, requiredInputsText } from "./credentials.ts";
+import { connectBody, inJobNetworksWithCredentials, requiredInputsText } from "./credentials.ts";
 import { DIRECT_DEFINITIONS } from "./networks.ts";
 
 /** How long one network may take to publish: the job waits for every network's one attempt. */
@@ -88,7 +88,7 @@ export async function startInJobService(
     await service.close();
   };
   try {
-    for (const network of networksWithCredentials(credentials)) {
+    for (const network of inJobNetworksWithCredentials(credentials)) {
       await connect(service, user, network, credentials);
     }
   } catch (error) {

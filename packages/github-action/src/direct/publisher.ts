@@ -1,13 +1,21 @@
-// Direct mode's publisher: the in-job service posts, and what earlier runs posted for the same release
-// is found first (in the ledger, or by the network itself where its adapter can find a post by our key,
-// as Bluesky's record key does), so a re-run posts only where no earlier run did.
+// Direct mode's publisher: the in-job service posts (X: x-direct.ts, with its OAuth 1.0a credentials),
+// and what earlier runs posted for the same release is found first (in the ledger, or by the network
+// itself where its adapter can find a post by our key, as Bluesky's record key does; on X by reading the
+// account's posts since the release), so a re-run posts only where no earlier run did.
 import { NETWORK_RULES, type NetworkId, type Target } from "@socialpub/core";
+import type { XOAuth1Credentials } from "@socialpub/networks/x";
 import type { Log } from "../announce.ts";
 import type { NewPost } from "../publisher.ts";
-import { type DirectCredentials, type DirectNetwork, networksWithCredentials } from "./credentials.ts";
+import {
+  type DirectCredentials,
+  type DirectNetwork,
+  inJobNetworksWithCredentials,
+  networksWithCredentials,
+} from "./credentials.ts";
 import { type InJobService, startInJobService } from "./in-job-service.ts";
 import { type Ledger, type LedgerEntries, noLedger } from "./ledger.ts";
 import { networkKey } from "./release-key.ts";
+import { type XDirect, xDirect } from "./x-direct.ts";
 
 /** One network's result in direct mode. */
 export interface NetworkResult {
@@ -18,6 +26,8 @@ export interface NetworkResult {
   error: string | null;
   /** The text as adapted for the network, when it was sent in this run. */
   text: string | null;
+  /** A thread (X): how many parts it has, and how many of them are on the network. */
+  parts?: { total: number; published: number };
 }
 
 export interface DirectAnnouncement {
@@ -43,6 +53,10 @@ export function createDirectPublisher(
   let service: InJobService | undefined;
   let current: DirectAnnouncement | undefined;
   const { ledger, log } = options;
+  const x: XDirect | undefined = credentials.x
+    ? xDirect(credentials.x as unknown as XOAuth1Credentials, options.env)
+    : undefined;
+  let xChecked = false;
 
   async function started(): Promise<InJobService> {
     service ??= await startInJobService(credentials, {
@@ -52,6 +66,10 @@ export function createDirectPublisher(
       publishKey: (post, platform) =>
         current ? networkKey(current.key, current.releaseTimeMs, platform) : `${post.id}:${platform}`,
     });
+    if (x && !xChecked) {
+      await x.check();
+      xChecked = true;
+    }
     if (ledger === noLedger) warnUnremembered(service);
     return service;
   }
@@ -59,7 +77,9 @@ export function createDirectPublisher(
   /** Without a ledger, a re-run posts again wherever the network cannot find our earlier post. */
   function warnUnremembered(svc: InJobService): void {
     const networks = networksWithCredentials(credentials);
-    const canFind = (network: DirectNetwork) => svc.adapter(network).findPublished !== undefined;
+    // X is read back before posting (x-direct.ts); Bluesky finds its record key.
+    const canFind = (network: DirectNetwork) =>
+      network === "x" || svc.adapter(network).findPublished !== undefined;
     const names = (list: DirectNetwork[]) => list.map((network) => NETWORK_RULES[network].name);
     const unremembered = names(networks.filter((network) => !canFind(network)));
     if (unremembered.length === 0) return;
@@ -67,7 +87,7 @@ export function createDirectPublisher(
     log.warning(
       `This runner offers no Actions cache, so nothing remembers what is posted to ${unremembered.join(" or ")}: a re-run of this job would post there again` +
         (found.length > 0
-          ? ` (${found.join(" and ")} ${found.length === 1 ? "is" : "are"} protected by ${found.length === 1 ? "its own key" : "their own keys"}).`
+          ? ` (${found.join(" and ")} ${found.length === 1 ? "is" : "are"} checked for an earlier post before posting).`
           : "."),
     );
   }
@@ -82,6 +102,8 @@ export function createDirectPublisher(
     announcement: DirectAnnouncement,
   ): Promise<LedgerEntries> {
     const svc = await started();
+    // X is looked up as it is posted to (x-direct.ts), not by a key.
+    if (network === "x") return {};
     const adapter = svc.adapter(network);
     if (!adapter.findPublished) return {};
     const session = await svc.sessionFor(network);
@@ -117,22 +139,23 @@ export function createDirectPublisher(
       for (const id of post.platforms.filter((p) => earlier[p] !== undefined))
         log.info(`${NETWORK_RULES[id].name}: already posted by an earlier run (${earlier[id]!.permalink}).`);
 
+      const inJob = toPost.filter((id) => inJobNetworksWithCredentials(credentials).includes(id));
       let targets: Target[] = [];
-      if (toPost.length > 0) {
+      const posted: LedgerEntries = {};
+      if (inJob.length > 0) {
         const captions = Object.fromEntries(
-          Object.entries(post.captions ?? {}).filter(([id]) => toPost.includes(id as NetworkId)),
+          Object.entries(post.captions ?? {}).filter(([id]) => inJob.includes(id as NetworkId)),
         );
         const created = await svc.client.posts.create({
           caption: post.caption,
           ...(Object.keys(captions).length > 0 ? { captions } : {}),
-          platforms: toPost,
+          platforms: inJob,
           ...(post.media === undefined ? {} : { media: post.media }),
           ...(post.split === undefined ? {} : { split: post.split }),
           ...(post.first_comment === undefined ? {} : { first_comment: post.first_comment }),
         });
         targets = (await svc.client.posts.targets(created.id)).data;
         const now = Date.now();
-        const posted: LedgerEntries = {};
         for (const target of targets) {
           // A thread that stopped part way is remembered too: a re-run never sends a part again.
           const first = target.parts?.[0];
@@ -144,13 +167,31 @@ export function createDirectPublisher(
                 : null;
           if (permalink) posted[target.platform] = { permalink, at: now };
         }
-        if (Object.keys(posted).length > 0) await ledger.write(announcement.key, posted);
       }
+      // X: what this release already has on the account is read back and only the rest is sent, so a
+      // thread stopped part way is remembered only once it is whole (a re-run sends the missing parts).
+      let xResult: NetworkResult | undefined;
+      if (x && toPost.includes("x")) {
+        const outcome = await x.publish(post, announcement.releaseTimeMs);
+        xResult = {
+          platform: "x",
+          status: outcome.status,
+          permalink: outcome.status === "failed" ? null : outcome.permalink,
+          error: outcome.error,
+          text: outcome.status === "published" ? outcome.text : null,
+          ...(outcome.parts > 1 &&
+            outcome.status !== "failed" && { parts: { total: outcome.parts, published: outcome.parts } }),
+        };
+        if (outcome.status !== "failed" && outcome.permalink)
+          posted.x = { permalink: outcome.permalink, at: Date.now() };
+      }
+      if (Object.keys(posted).length > 0) await ledger.write(announcement.key, posted);
 
       return post.platforms.map((platform): NetworkResult => {
         const before = earlier[platform];
         if (before)
           return { platform, status: "already-posted", permalink: before.permalink, error: null, text: null };
+        if (platform === "x" && xResult) return xResult;
         const target = targets.find((t) => t.platform === platform);
         if (target?.status === "published")
           return {
