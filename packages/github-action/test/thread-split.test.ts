@@ -1,6 +1,5 @@
-import { measure } from "@socialpub/core";
+import { measure, splitText } from "@socialpub/core";
 import { describe, expect, it } from "vitest";
-import { splitForThread } from "../src/direct/thread-split.ts";
 import { xParts } from "../src/direct/x-direct.ts";
 
 /** The parts without their numbers, joined: the words of the text, in order, none lost. */
@@ -12,7 +11,7 @@ const words = (parts: readonly string[]) =>
 
 describe("long-notes: thread for X in direct mode", () => {
   it("a text that fits is one part, as given; X's own limit applies otherwise (shorten)", () => {
-    expect(splitForThread("App 1.2 is out", 280, "weighted")).toEqual(["App 1.2 is out"]);
+    expect(splitText("App 1.2 is out", 280, "weighted", 25)).toEqual(["App 1.2 is out"]);
     const long = `${"word ".repeat(100)}end`;
     expect(xParts({ caption: long }, false)).toHaveLength(1);
     expect(measure(xParts({ caption: long }, false)[0]!, "weighted")).toBeLessThanOrEqual(280);
@@ -36,7 +35,7 @@ describe("long-notes: thread for X in direct mode", () => {
   it("a run of words without sentences is cut between words; X weighs a link as 23", () => {
     const link = `https://github.com/octo/app/releases/tag/v1.0.0?${"q".repeat(200)}`;
     const text = `${"lorem ipsum ".repeat(60)}${link} ${"dolor ".repeat(40)}`.trim();
-    const parts = splitForThread(text, 280, "weighted");
+    const parts = splitText(text, 280, "weighted", 25);
     for (const part of parts) expect(measure(part, "weighted")).toBeLessThanOrEqual(280);
     expect(words(parts)).toEqual(text.split(/\s+/));
     expect(parts.some((part) => part.includes(link))).toBe(true);
@@ -44,7 +43,7 @@ describe("long-notes: thread for X in direct mode", () => {
 
   it("a thread keeps to 25 parts: what would need more ends, shortened, in the 25th", () => {
     const text = "Another sentence about the release. ".repeat(400).trim();
-    const parts = splitForThread(text, 280, "weighted");
+    const parts = splitText(text, 280, "weighted", 25);
     expect(parts).toHaveLength(25);
     expect(parts[24]!).toMatch(/… 25\/25$/);
     for (const part of parts) expect(measure(part, "weighted")).toBeLessThanOrEqual(280);

@@ -1,10 +1,10 @@
-import { type LengthUnit, NETWORK_RULES, type NetworkId, textLimitFor } from "../contract/networks.ts";
+import { NETWORK_RULES, type NetworkId, textLimitFor } from "../contract/networks.ts";
 import { MAX_THREAD_PARTS } from "../contract/rich.ts";
 import type { MediaRef, PostRecord } from "../store/types.ts";
-import { adaptText, truncate } from "../text/adapt.ts";
+import { adaptText } from "../text/adapt.ts";
 import { measure } from "../text/measure.ts";
 import { postMedia, textOf } from "./content.ts";
-import { splitText } from "./split.ts";
+import { splitTextWithin } from "./split.ts";
 
 /** One message a network gets: its text as adapted, and its media. */
 export interface PlannedPart {
@@ -65,7 +65,7 @@ export function planParts(post: PostRecord, platform: NetworkId): { parts: Plann
     if (split && measure(part.text, rule.lengthUnit) > limit) {
       // A thread has at most MAX_PARTS parts: the parts still to come keep their places.
       const room = MAX_PARTS - parts.length - (given.length - i - 1);
-      const { pieces, cut } = splitWithin(part.text, limit, rule.lengthUnit, room);
+      const { parts: pieces, shortened: cut } = splitTextWithin(part.text, limit, rule.lengthUnit, room);
       for (const [j, text] of pieces.entries()) parts.push({ text, media: j === 0 ? part.media : [] });
       notes.push(
         `${where}text split into ${pieces.length} parts to fit the ${rule.name} limit of ${limit.toLocaleString("en-US")}${withMedia(platform, hasMedia)}`,
@@ -93,28 +93,6 @@ export function planParts(post: PostRecord, platform: NetworkId): { parts: Plann
 
 /** The most parts a thread has: the post and its further parts (decisions.md "Rich posts"). */
 const MAX_PARTS = 1 + MAX_THREAD_PARTS;
-
-/**
- * `text` split into at most `room` parts: split whole when it fits, else shortened first, each try
- * keeping as much as the last one's parts held (at most a few tries: each cut is to what fits).
- */
-function splitWithin(
-  text: string,
-  limit: number,
-  unit: LengthUnit,
-  room: number,
-): { pieces: string[]; cut: boolean } {
-  let pieces = splitText(text, limit, unit);
-  if (pieces.length <= room) return { pieces, cut: false };
-  let kept = text;
-  for (let tries = 0; tries < 8 && pieces.length > room; tries++) {
-    // The share of the text the allowed parts held this time, a little less to leave room for the cut.
-    const share = (room / pieces.length) * 0.95;
-    kept = truncate(kept, Math.max(1, Math.floor(measure(kept, unit) * share)), unit);
-    pieces = splitText(kept, limit, unit);
-  }
-  return { pieces: pieces.slice(0, room), cut: true };
-}
 
 function shortened(platform: NetworkId, original: string, text: string, hasMedia: boolean): string {
   const rule = NETWORK_RULES[platform];

@@ -15,21 +15,44 @@ const MIN_PART_SHARE = 0.5;
  * `split: "thread"` (decisions.md "Rich posts"): `text` cut into parts that each fit `limit` in `unit`,
  * at paragraph, then sentence, then word boundaries, never inside a grapheme; when there is more than
  * one part each ends with its number (` 1/3`, ` 2/3`, …), counted in its length. A text that fits is
- * one part, as given. Linear in the text's length: one pass over its graphemes, then one walk over the
+ * one part, as given. With `maxParts`, a text that would need more parts ends, shortened, in the last
+ * part allowed. Linear in the text's length: one pass over its graphemes, then one walk over the
  * boundaries found, done again (at most a few times) only when the count of parts gains a digit.
  */
-export function splitText(text: string, limit: number, unit: LengthUnit): string[] {
-  if (unit !== "weighted" && text.length <= limit) return [text];
+export function splitText(
+  text: string,
+  limit: number,
+  unit: LengthUnit,
+  maxParts: number = Number.POSITIVE_INFINITY,
+): string[] {
+  return splitTextWithin(text, limit, unit, maxParts).parts;
+}
+
+/** splitText, and whether the text was shortened to keep to `maxParts`. */
+export function splitTextWithin(
+  text: string,
+  limit: number,
+  unit: LengthUnit,
+  maxParts: number,
+): { parts: string[]; shortened: boolean } {
+  const whole = (parts: string[]) => ({ parts, shortened: false });
+  if (unit !== "weighted" && text.length <= limit) return whole([text]);
   const { offsets, sizes, count } = graphemeSizes(text, unit);
-  if (sizes[count - 1]! <= limit && measure(text, unit) <= limit) return [text];
+  if (sizes[count - 1]! <= limit && measure(text, unit) <= limit) return whole([text]);
   // The room left beside the numbers depends on how many digits the count has: guessed, and guessed
   // again with one more digit when the parts outnumber it.
   for (let digits = 1; digits < 8; digits++) {
     const room = limit - measure(` ${"9".repeat(digits)}/${"9".repeat(digits)}`, unit);
     if (room < 1) break;
-    const pieces = cutInto(text, offsets, sizes, count, room);
+    let pieces = cutInto(text, offsets, sizes, count, room);
+    // A text that would need more parts than a thread may have ends, shortened ("…"), in the last one.
+    const shortened = pieces.length > maxParts;
+    if (shortened) {
+      const last = truncate(pieces.slice(maxParts - 1).join(" "), room, unit);
+      pieces = [...pieces.slice(0, maxParts - 1), last];
+    }
     if (String(pieces.length).length > digits) continue;
-    return pieces.map((piece, i) => {
+    const numbered = pieces.map((piece, i) => {
       const suffix = ` ${i + 1}/${pieces.length}`;
       const part = `${piece}${suffix}`;
       // Graphemes and characters were counted exactly above. X weighs a URL as a whole, and a cut can
@@ -38,8 +61,9 @@ export function splitText(text: string, limit: number, unit: LengthUnit): string
       if (unit !== "weighted" || !/[.:]/.test(piece) || measure(part, unit) <= limit) return part;
       return `${truncate(piece, limit - measure(suffix, unit), unit)}${suffix}`;
     });
+    return { parts: numbered, shortened };
   }
-  return [truncate(text, limit, unit)];
+  return { parts: [truncate(text, limit, unit)], shortened: true };
 }
 
 /** Each grapheme boundary's UTF-16 offset and the text's measure up to it (index 0: the start). */

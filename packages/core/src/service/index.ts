@@ -29,6 +29,7 @@ export {
 export { publishKey } from "../networks/record-key.ts";
 export { sandboxAdapter } from "../networks/sandbox.ts";
 export { buildOpenApiDocument } from "../openapi/document.ts";
+export { splitText } from "../posting/split.ts";
 export {
   type AccountSpec,
   type ProvisionedUser,

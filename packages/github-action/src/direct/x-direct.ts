@@ -7,18 +7,22 @@
 // not there, and a complete one is not posted again.
 import {
   adaptText,
+  MAX_THREAD_PARTS,
   type MediaFile,
   type MediaItem,
   measure,
   NETWORK_RULES,
   NetworkError,
+  splitText,
   textLimitFor,
 } from "@socialpub/core";
 import { findXDirect, publishXDirect, type XOAuth1Credentials } from "@socialpub/networks/x";
 import type { NewPost } from "../publisher.ts";
 import { requiredInputsText } from "./credentials.ts";
 import { DirectConnectError } from "./in-job-service.ts";
-import { splitForThread } from "./thread-split.ts";
+
+/** The most parts a thread has: the post and its further parts (decisions.md "Rich posts"). */
+const MAX_PARTS = 1 + MAX_THREAD_PARTS;
 
 /** How long X may take to check the credentials, or to post the whole thread with its media. */
 const CHECK_TIMEOUT_MS = 30_000;
@@ -123,7 +127,8 @@ export function xParts(post: Pick<NewPost, "caption" | "captions" | "split">, ha
   const text = post.captions?.x ?? post.caption;
   const limit = textLimitFor("x", hasMedia);
   const unit = NETWORK_RULES.x.lengthUnit;
-  if (post.split === "thread" && measure(text, unit) > limit) return splitForThread(text, limit, unit);
+  // The service's own split, so X gets the same thread in direct mode as through a service.
+  if (post.split === "thread" && measure(text, unit) > limit) return splitText(text, limit, unit, MAX_PARTS);
   return [adaptText(text, "x", hasMedia)];
 }
 
