@@ -4,8 +4,8 @@ import { STORE } from "./store.ts";
 
 /**
  * Reads a server's database directly, to check what the API cannot show: rows that belong to nothing,
- * counters, the outbox. The SQLite file is opened read-only once its server has stopped; PostgreSQL
- * through a connection of its own. Both stores share these tables and columns.
+ * counters, the outbox, a target's saved progress. The SQLite file is opened read-only (its server
+ * stopped, or between two of its writes); PostgreSQL through a connection of its own. Both stores share these tables and columns.
  */
 export interface DatabaseReader {
   /** Posts without a target, targets without a post, and posts whose targets are not their platforms. */
@@ -14,6 +14,8 @@ export interface DatabaseReader {
   countedApiCalls(userId: string): Promise<number>;
   /** post.published events per post id and network, from the outbox. */
   publishedEvents(): Promise<Map<string, string[]>>;
+  /** A target's saved publish progress (its `publish_step`, JSON text), or null. */
+  publishStep(postId: string, platform: string): Promise<string | null>;
 }
 
 type Row = Record<string, unknown>;
@@ -91,6 +93,14 @@ function reader(query: Query): DatabaseReader {
         byPost.set(data.post_id, [...(byPost.get(data.post_id) ?? []), data.platform].sort());
       }
       return byPost;
+    },
+    async publishStep(postId, platform) {
+      const [row] = await query(
+        "SELECT publish_step FROM targets WHERE post_id = ? AND platform = ?",
+        postId,
+        platform,
+      );
+      return (row?.publish_step as string | null | undefined) ?? null;
     },
   };
 }
