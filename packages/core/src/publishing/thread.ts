@@ -13,7 +13,8 @@ import {
  * restart or `kill -9` the next attempt continues from the first part not published and never sends a
  * part twice. A part whose answer never came is looked for (`find`) before it is sent again; where the
  * network gives no way to look, the attempt fails as "outcome unknown" for that part rather than risk
- * a second copy. The first comment follows the first part, and its failure never fails the post.
+ * a second copy. The first comment follows the first part, and its failure never fails the post; one
+ * whose answer never came is looked for the same way (`findComment`) before it is added again.
  *
  * The progress lives in the target's publish step under keys of its own (THREAD_KEYS); the adapter's
  * own step (a media container of the part being sent) sits beside them and is cleared between parts.
@@ -51,6 +52,12 @@ export interface ThreadSteps {
   find?(part: PartToSend, parent: SentPart | null, root: SentPart | null): Promise<SentPart | null>;
   /** Adds the first comment to the first part. Absent when the network takes none (it is then noted). */
   comment?(text: string, root: SentPart): Promise<SentPart>;
+  /**
+   * Looks for a first comment an attempt added without hearing back. Null when the network says it is
+   * not there (it is then added). Absent when the network gives no way to tell: the comment is then
+   * failed as "outcome unknown" rather than risk a second copy.
+   */
+  findComment?(text: string, root: SentPart): Promise<SentPart | null>;
 }
 
 /** The publish step's keys that hold a thread's progress. */
@@ -169,16 +176,11 @@ async function firstComment(
       error: (threadStep[THREAD_KEYS.commentError] as string | null) ?? null,
     };
   }
-  if (state === "sending") {
-    const error =
-      "the outcome of adding it is unknown (the service stopped meanwhile), so it was not sent again";
+  const failed = async (error: string) => {
     await save({ ...threadStep, [THREAD_KEYS.comment]: "failed", [THREAD_KEYS.commentError]: error }, null);
-    return { status: "failed", permalink: null, error };
-  }
-  if (!steps.comment) return { status: "failed", permalink: null, error: "this network takes no comment" };
-  await save({ ...threadStep, [THREAD_KEYS.comment]: "sending" }, null);
-  try {
-    const comment = await steps.comment(text, root);
+    return { status: "failed" as const, permalink: null, error };
+  };
+  const published = async (comment: SentPart) => {
     await save(
       {
         ...threadStep,
@@ -187,12 +189,34 @@ async function firstComment(
       },
       null,
     );
-    return { status: "published", permalink: comment.permalink, error: null };
+    return { status: "published" as const, permalink: comment.permalink, error: null };
+  };
+  if (state === "sending") {
+    // An attempt added it and its answer was never saved: it may be there.
+    if (!steps.findComment) {
+      return failed(
+        "the outcome of adding it is unknown (the service stopped meanwhile), so it was not sent again",
+      );
+    }
+    let found: SentPart | null;
+    try {
+      found = await steps.findComment(text, root);
+    } catch (error) {
+      // The post stands; not knowing whether its comment is there, it is not added again.
+      const message = error instanceof Error ? error.message : String(error);
+      return failed(
+        `the outcome of adding it is unknown and looking for it failed (${message}), so it was not sent again`,
+      );
+    }
+    if (found) return published(found);
+  }
+  if (!steps.comment) return { status: "failed", permalink: null, error: "this network takes no comment" };
+  await save({ ...threadStep, [THREAD_KEYS.comment]: "sending" }, null);
+  try {
+    return await published(await steps.comment(text, root));
   } catch (error) {
     // The post stands: a first comment that fails is reported on the target, never fails the post.
-    const message = error instanceof Error ? error.message : String(error);
-    await save({ ...threadStep, [THREAD_KEYS.comment]: "failed", [THREAD_KEYS.commentError]: message }, null);
-    return { status: "failed", permalink: null, error: message };
+    return failed(error instanceof Error ? error.message : String(error));
   }
 }
 

@@ -14,6 +14,7 @@ import {
 } from "./credentials.ts";
 import { type InJobService, startInJobService } from "./in-job-service.ts";
 import { type Ledger, type LedgerEntries, noLedger } from "./ledger.ts";
+import { X_DIRECT } from "./networks.ts";
 import { networkKey } from "./release-key.ts";
 import { type XDirect, xDirect } from "./x-direct.ts";
 
@@ -79,7 +80,7 @@ export function createDirectPublisher(
     const networks = networksWithCredentials(credentials);
     // X is read back before posting (x-direct.ts); Bluesky finds its record key.
     const canFind = (network: DirectNetwork) =>
-      network === "x" || svc.adapter(network).findPublished !== undefined;
+      network === X_DIRECT.id || svc.adapter(network).findPublished !== undefined;
     const names = (list: DirectNetwork[]) => list.map((network) => NETWORK_RULES[network].name);
     const unremembered = names(networks.filter((network) => !canFind(network)));
     if (unremembered.length === 0) return;
@@ -103,7 +104,7 @@ export function createDirectPublisher(
   ): Promise<LedgerEntries> {
     const svc = await started();
     // X is looked up as it is posted to (x-direct.ts), not by a key.
-    if (network === "x") return {};
+    if (network === X_DIRECT.id) return {};
     const adapter = svc.adapter(network);
     if (!adapter.findPublished) return {};
     const session = await svc.sessionFor(network);
@@ -171,10 +172,10 @@ export function createDirectPublisher(
       // X: what this release already has on the account is read back and only the rest is sent, so a
       // thread stopped part way is remembered only once it is whole (a re-run sends the missing parts).
       let xResult: NetworkResult | undefined;
-      if (x && toPost.includes("x")) {
+      if (x && toPost.includes(X_DIRECT.id)) {
         const outcome = await x.publish(post, announcement.releaseTimeMs);
         xResult = {
-          platform: "x",
+          platform: X_DIRECT.id,
           status: outcome.status,
           permalink: outcome.status === "failed" ? null : outcome.permalink,
           error: outcome.error,
@@ -183,7 +184,7 @@ export function createDirectPublisher(
             outcome.status !== "failed" && { parts: { total: outcome.parts, published: outcome.parts } }),
         };
         if (outcome.status !== "failed" && outcome.permalink)
-          posted.x = { permalink: outcome.permalink, at: Date.now() };
+          posted[X_DIRECT.id] = { permalink: outcome.permalink, at: Date.now() };
       }
       if (Object.keys(posted).length > 0) await ledger.write(announcement.key, posted);
 
@@ -191,7 +192,7 @@ export function createDirectPublisher(
         const before = earlier[platform];
         if (before)
           return { platform, status: "already-posted", permalink: before.permalink, error: null, text: null };
-        if (platform === "x" && xResult) return xResult;
+        if (platform === X_DIRECT.id && xResult) return xResult;
         const target = targets.find((t) => t.platform === platform);
         if (target?.status === "published")
           return {

@@ -277,6 +277,20 @@ export function atprotoAdapter(options: BlueskyAdapterOptions): NetworkAdapter {
           sessions.run(account, signal, (session) =>
             createPost(session, partRecordKey(post.key, "comment"), text, [], replyTo(first, first), signal),
           ),
+        // A first comment whose answer never came is read at its key, as a part is.
+        findComment: (_text, first) =>
+          sessions.run(account, signal, async (session) => {
+            try {
+              return await existingPost(
+                session,
+                partRecordKey(post.key, "comment"),
+                replyTo(first, first),
+                signal,
+              );
+            } catch (error) {
+              throw passExpired(error, "looking for the first comment");
+            }
+          }),
       });
     },
 

@@ -349,4 +349,53 @@ describe.skipIf(NO_PDS)(needsPds("bluesky rich posts against a real PDS"), { tim
     }
     expect(await postsOf(frank)).toHaveLength(6);
   });
+
+  it("after a stop while the first comment was added, finds it at its key, or adds it once when it never arrived", async () => {
+    const grace = await peer.createAccount("grace");
+    let creates = 0;
+    let lose: "answer" | "request" = "answer";
+    const adapter = blueskyAdapter({
+      fetch: async (request, init) => {
+        const method = methodOf(request);
+        if (method === "com.atproto.repo.createRecord" && ++creates === 2) {
+          // The comment: the PDS makes it and its answer is lost, or the request never reaches the PDS.
+          if (lose === "answer") await fetch(request, init);
+          throw new DOMException("The operation was aborted due to timeout", "TimeoutError");
+        }
+        return fetch(request, init);
+      },
+    });
+    const account = await connected(grace, adapter);
+    const comment = "Notes at https://example.com/notes";
+
+    for (const what of ["answer", "request"] as const) {
+      lose = what;
+      creates = 0;
+      const key = nextKey();
+      // The service stops before it saves what became of the comment: the step says it was being sent.
+      const { kept, save } = keptStep((step) => step.thread_comment === "failed");
+      const stopped = await adapter
+        .publish(account, input(`Post (${what} lost)`, key, { firstComment: comment, saveStep: save }))
+        .catch((e: unknown) => e);
+      expect(stopped).toBeInstanceOf(NetworkError);
+      expect(kept.step?.thread_comment).toBe("sending");
+
+      const resumed = keptStep();
+      const published = await adapter.publish(
+        account,
+        input(`Post (${what} lost)`, key, { firstComment: comment, step: kept.step, saveStep: resumed.save }),
+      );
+      // Found at its key (no second create), or added now that the PDS is known not to have it.
+      expect(creates).toBe(what === "answer" ? 2 : 3);
+      const first = await postAt(grace, published.id);
+      const comments = (await postsOf(grace)).filter((post) => post.value.reply?.parent.uri === first.uri);
+      expect(comments.map((post) => post.value.text)).toEqual([comment]);
+      expect(published.firstComment).toEqual({
+        status: "published",
+        permalink: `https://bsky.app/profile/${grace.handle}/post/${comments[0]!.rkey}`,
+        error: null,
+      });
+      expect(resumed.kept.step?.thread_comment).toBe("published");
+    }
+  });
 });

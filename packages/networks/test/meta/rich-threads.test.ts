@@ -170,16 +170,22 @@ describe("Threads: rich posts", () => {
 
   it("resumes a part whose container was made but never saved: it looks among the replies, then sends it once", async () => {
     const texts = ["Lost container one", "Lost container two"];
-    const { attempt } = stepped({ ...postOf(texts[0]!), thread: [{ text: texts[1]!, media: [] }] });
+    const { kept, attempt } = stepped({ ...postOf(texts[0]!), thread: [{ text: texts[1]!, media: [] }] });
     const makes = () => net.requests.filter((r) => /^POST \/v1\.0\/\d+\/threads$/.test(r)).length;
-    // Part two's container is made by Threads, and its answer is lost (part one's went through).
+    // Part two's container is made by Threads, and the service stops before its answer comes (part
+    // one's went through): the step stays as it was then, nothing the attempt did afterwards is kept.
     const start = makes();
-    net.loseAnswer(/^POST \/v1\.0\/\d+\/threads$/, 1);
+    let atStop: PublishStep | null = null;
+    net.loseAnswer(/^POST \/v1\.0\/\d+\/threads$/, 1, () => {
+      atStop = kept.step;
+    });
     const lost = await adapterWith()
       .publish(account, attempt())
       .catch((e: unknown) => e);
     expect(lost).toBeInstanceOf(NetworkError);
     expect(makes() - start).toBe(2);
+    kept.step = atStop;
+    expect(kept.step?.[THREAD_KEYS.sending]).toBe(1);
     const repliesRead = () => net.requests.filter((r) => /\/replies\?/.test(r)).length;
     const reads = repliesRead();
     await adapterWith().publish(account, attempt());
@@ -305,7 +311,7 @@ describe("the Threads fake, as Threads documents it", () => {
  */
 function answerLosingFetch() {
   const requests: string[] = [];
-  let rule: { pattern: RegExp; skip: number } | null = null;
+  let rule: { pattern: RegExp; skip: number; onLost?: () => void } | null = null;
   const losing: typeof fetch = async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const line = `${init?.method ?? "GET"} ${url.pathname}${url.search}`;
@@ -313,8 +319,10 @@ function answerLosingFetch() {
     if (rule?.pattern.test(line)) {
       if (rule.skip > 0) rule.skip--;
       else {
+        const { onLost } = rule;
         rule = null;
         await (await fetch(input, init)).arrayBuffer();
+        onLost?.();
         const cause = Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" });
         throw new TypeError("fetch failed", { cause });
       }
@@ -324,8 +332,9 @@ function answerLosingFetch() {
   return {
     fetch: losing,
     requests,
-    loseAnswer(pattern: RegExp, skip = 0) {
-      rule = { pattern, skip };
+    /** Loses the answer to the request matching `pattern` after `skip` of them; `onLost` runs as it is lost. */
+    loseAnswer(pattern: RegExp, skip = 0, onLost?: () => void) {
+      rule = { pattern, skip, ...(onLost && { onLost }) };
     },
   };
 }
