@@ -1,6 +1,7 @@
-import { CreatePostBody, NETWORK_OPTION_SCHEMAS, UpdatePostBody } from "@socialpub/core";
+import { CreatePostBody, NETWORK_OPTION_SCHEMAS, NETWORK_RULES, UpdatePostBody } from "@socialpub/core";
 import { describe, expect, test } from "vitest";
 import { contentBody, draftFromContent, emptyDraft, OPTION_FIELDS, replaceBody } from "../src/lib/compose.ts";
+import { parseNetworkRules, withNetworkNames } from "../src/lib/network-rules.ts";
 
 describe("the composer's bodies", () => {
   test("a plain post sends only the contract's fields, media as one string", () => {
@@ -105,5 +106,28 @@ describe("the composer's bodies", () => {
       Object.entries(OPTION_FIELDS).map(([id, fields]) => [id, Object.keys(fields ?? {}).sort()]),
     );
     expect(offered).toEqual(contract);
+  });
+});
+
+describe("a refusal as the composer shows it", () => {
+  const rules = parseNetworkRules(JSON.stringify(Object.values(NETWORK_RULES)));
+
+  test("the networks the post targets are called by their names, as the checkboxes show them", () => {
+    expect(
+      withNetworkNames("poll: linkedin takes no poll: remove the poll, or remove it from platforms.", rules, [
+        "x",
+        "linkedin",
+      ]),
+    ).toBe("poll: LinkedIn takes no poll: remove the poll, or remove it from platforms.");
+    expect(
+      withNetworkNames("poll: x takes no poll on a post with media: … or remove x from platforms.", rules, [
+        "x",
+      ]),
+    ).toBe("poll: X takes no poll on a post with media: … or remove X from platforms.");
+  });
+
+  test("a field, an address or another word holding an id is left as it is", () => {
+    const message = "captions.linkedin is too long for linkedin.com; options.x and a 2x image; threads";
+    expect(withNetworkNames(message, rules, ["linkedin", "x"])).toBe(message);
   });
 });

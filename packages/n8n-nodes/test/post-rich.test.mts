@@ -93,18 +93,29 @@ describe("rich posts: Create", () => {
   });
 
   it("sends thread parts, Long Text, the first comment, a poll and each network's options as the contract names them", async () => {
-    service = await inProcessService({ accounts: ["x", "linkedin"] });
+    // X and Telegram both take a poll; the med_ id is an upload the service knows.
+    service = await inProcessService({ accounts: ["x", "telegram"] });
+    const upload = (await service.http.request(
+      "socialPublishApi",
+      {
+        method: "POST",
+        url: `${service.credentials.baseUrl}/media`,
+        headers: { "content-type": "image/png" },
+        body: PNG,
+      },
+      service.credentials,
+    )) as { id: string };
     const { output } = await runSocialPublish(
       options(
         create({
           caption: "Release 2.0 is out",
-          networks: ["x", "linkedin"],
+          networks: ["x", "telegram"],
           thread: {
             part: [
               { caption: "What is new: threads", media: "", alt: "" },
               {
                 caption: "",
-                media: "https://example.com/chart.png\nmed_01J0000000000000000000000",
+                media: `https://example.com/chart.png\n${upload.id}`,
                 alt: "A chart of downloads\n",
               },
             ],
@@ -113,28 +124,25 @@ describe("rich posts: Create", () => {
           firstComment: "  https://example.com/release  ",
           poll: { settings: { choices: "Love it\n\nNeed more\n", durationMinutes: 1440 } },
           xOptions: { reply_settings: "following" },
-          linkedinOptions: { visibility: "CONNECTIONS" },
-          telegramOptions: {},
+          telegramOptions: { silent: true },
+          linkedinOptions: {},
         }),
       ),
     );
     const body = service.http.to("POST", "/posts")[0]!.body as Record<string, unknown>;
     expect(body).toEqual({
       caption: "Release 2.0 is out",
-      platforms: ["x", "linkedin"],
+      platforms: ["x", "telegram"],
       thread: [
         { caption: "What is new: threads" },
         {
-          media: [
-            { url: "https://example.com/chart.png", alt: "A chart of downloads" },
-            "med_01J0000000000000000000000",
-          ],
+          media: [{ url: "https://example.com/chart.png", alt: "A chart of downloads" }, upload.id],
         },
       ],
       split: "thread",
       first_comment: "https://example.com/release",
       poll: { options: ["Love it", "Need more"], duration_minutes: 1440 },
-      options: { x: { reply_settings: "following" }, linkedin: { visibility: "CONNECTIONS" } },
+      options: { x: { reply_settings: "following" }, telegram: { silent: true } },
     });
     expect(CreatePostBody.safeParse(body).error).toBeUndefined();
     expect(output[0]!.json.id).toMatch(/^post_/);
@@ -255,9 +263,9 @@ describe("rich posts: Validate and Schedule", () => {
 });
 
 describe("rich posts: Update", () => {
-  async function draft(): Promise<string> {
+  async function draft(networks = ["x", "linkedin"]): Promise<string> {
     const { output } = await runSocialPublish(
-      options(create({ caption: "draft", networks: ["x", "linkedin"], publish: "draft" })),
+      options(create({ caption: "draft", networks, publish: "draft" })),
     );
     return output[0]!.json.id as string;
   }
@@ -269,8 +277,9 @@ describe("rich posts: Update", () => {
   });
 
   it("replaces the media, thread, first comment, poll and options with the ones given", async () => {
-    service = await inProcessService({ accounts: ["x", "linkedin"] });
-    const postId = await draft();
+    // Discord takes a poll on a post with media.
+    service = await inProcessService({ accounts: ["discord"] });
+    const postId = await draft(["discord"]);
     await runSocialPublish(
       options(
         update(postId, {
@@ -278,7 +287,7 @@ describe("rich posts: Update", () => {
           mediaItems: { item: [{ source: "binary", binaryPropertyName: "photo", alt: "A dot" }] },
           thread: { part: [{ caption: "more" }] },
           poll: { settings: { choices: ["Yes", "No"], durationMinutes: 60 } },
-          linkedinOptions: { visibility: "PUBLIC" },
+          discordOptions: { username: "Release bot" },
         }),
         withPng,
       ),
@@ -289,7 +298,7 @@ describe("rich posts: Update", () => {
       first_comment: "new comment",
       thread: [{ caption: "more" }],
       poll: { options: ["Yes", "No"], duration_minutes: 60 },
-      options: { linkedin: { visibility: "PUBLIC" } },
+      options: { discord: { username: "Release bot" } },
       media: [{ id: expect.stringMatching(/^med_/), alt: "A dot" }],
     });
     expect(service.http.to("POST", "/media")[0]!.headers["idempotency-key"]).toBe(

@@ -168,7 +168,7 @@ describe("Post → Validate", () => {
       targets: [
         expect.objectContaining({
           platform: "instagram",
-          parts: [{ text: "a dot", media: [{ url: expect.any(String), type: "image/png" }] }],
+          parts: [{ text: "a dot", media: [{ url: expect.any(String), type: "image/png", alt: null }] }],
         }),
       ],
     });

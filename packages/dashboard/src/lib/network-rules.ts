@@ -20,3 +20,22 @@ export function parseNetworkRules(json: string): NetworkRules {
 export function networkName(rules: NetworkRules, id: string): string {
   return rules.get(id as NetworkId)?.name ?? id;
 }
+
+/**
+ * An API message with the given networks called by their names: the API names a network by its id
+ * (`poll: linkedin takes no poll: …`), the page by the name its checkboxes show. Only a whole word is
+ * replaced: not part of a field (`captions.linkedin`, `options.x`), an address or a longer word.
+ */
+export function withNetworkNames(
+  message: string,
+  rules: NetworkRules,
+  networks: readonly NetworkId[],
+): string {
+  let named = message;
+  for (const id of networks) {
+    const name = rules.get(id)?.name;
+    if (!name || name === id) continue;
+    named = named.replace(new RegExp(`(?<![\\w.\\-/\\[\`])${id}(?![\\w\\-/\\]\`]|\\.\\w)`, "g"), name);
+  }
+  return named;
+}

@@ -12,6 +12,7 @@ import {
   replaceBody,
   type StoredContent,
 } from "../lib/compose.ts";
+import { withNetworkNames } from "../lib/network-rules.ts";
 import { fromUtcInput, toUtcInput } from "../lib/post-edit.ts";
 import { hrefFor } from "../lib/route.ts";
 import { ComposePreview, type Validation } from "./compose-preview.tsx";
@@ -76,11 +77,11 @@ export function ComposeView({ id }: { id?: string }) {
         .catch((failure) => {
           if (ask !== asked.current) return;
           setValidation(null);
-          setPreviewError(describeError(failure));
+          setPreviewError(withNetworkNames(describeError(failure), rules, draft.platforms));
         });
     }, PREVIEW_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [api, draft, loaded]);
+  }, [api, draft, loaded, rules]);
 
   const set = (change: Partial<ComposeDraft>) => setDraft((old) => ({ ...old, ...change }));
   const offered = [...rules.values()].filter(
@@ -118,7 +119,7 @@ export function ComposeView({ id }: { id?: string }) {
       announce(`Post ${post.id}: ${post.status}.`);
       location.hash = hrefFor({ view: "post", id: post.id });
     } catch (failure) {
-      setError(describeError(failure));
+      setError(withNetworkNames(describeError(failure), rules, draft.platforms));
     } finally {
       setBusy(false);
     }
