@@ -1,7 +1,15 @@
 import { CreatePostBody, NETWORK_OPTION_SCHEMAS, NETWORK_RULES, UpdatePostBody } from "@socialpub/core";
 import { describe, expect, test } from "vitest";
-import { contentBody, draftFromContent, emptyDraft, OPTION_FIELDS, replaceBody } from "../src/lib/compose.ts";
+import { withNetworkRules } from "../serve/network-rules.ts";
+import { contentBody, draftFromContent, emptyDraft, replaceBody } from "../src/lib/compose.ts";
 import { parseNetworkRules, withNetworkNames } from "../src/lib/network-rules.ts";
+
+/** The network rules as the server puts them in the page, options included. */
+const rules = parseNetworkRules(
+  /<script type="application\/json" id="socialpub-networks">(.*)<\/script>/s.exec(
+    withNetworkRules("<html><head></head></html>"),
+  )![1]!,
+);
 
 describe("the composer's bodies", () => {
   test("a plain post sends only the contract's fields, media as one string", () => {
@@ -11,7 +19,11 @@ describe("the composer's bodies", () => {
       platforms: ["x" as const],
       media: [{ ref: "https://a.test/1.png", alt: "" }],
     };
-    expect(contentBody(draft)).toEqual({ caption: "Hello", platforms: ["x"], media: "https://a.test/1.png" });
+    expect(contentBody(draft, rules)).toEqual({
+      caption: "Hello",
+      platforms: ["x"],
+      media: "https://a.test/1.png",
+    });
   });
 
   test("a rich post: media with alt, thread parts, split, first comment, poll and options, accepted by the contract", () => {
@@ -39,7 +51,7 @@ describe("the composer's bodies", () => {
         reddit: { title: "Not sent" },
       },
     };
-    const body = contentBody(draft);
+    const body = contentBody(draft, rules);
     expect(body).toEqual({
       caption: "Launch",
       platforms: ["x", "youtube", "linkedin"],
@@ -55,7 +67,7 @@ describe("the composer's bodies", () => {
   });
 
   test("editing replaces every field, null for what the form emptied, and the contract accepts it", () => {
-    const body = replaceBody({ ...emptyDraft(), caption: "Only text", platforms: ["bluesky"] });
+    const body = replaceBody({ ...emptyDraft(), caption: "Only text", platforms: ["bluesky"] }, rules);
     expect(body).toEqual({
       caption: "Only text",
       platforms: ["bluesky"],
@@ -98,14 +110,21 @@ describe("the composer's bodies", () => {
     });
   });
 
-  test("the options offered are exactly the contract's, field by field", () => {
+  test("the options the page offers are the contract's, field by field, as the server puts them in the page", () => {
     const contract = Object.fromEntries(
       Object.entries(NETWORK_OPTION_SCHEMAS).map(([id, schema]) => [id, Object.keys(schema.shape).sort()]),
     );
     const offered = Object.fromEntries(
-      Object.entries(OPTION_FIELDS).map(([id, fields]) => [id, Object.keys(fields ?? {}).sort()]),
+      [...rules.values()].filter((r) => r.options).map((r) => [r.id, Object.keys(r.options!).sort()]),
     );
     expect(offered).toEqual(contract);
+    // Each field offered as the schema takes it: a choice of the enum's values, a flag, a list.
+    expect(rules.get("youtube")?.options).toMatchObject({
+      privacy: { choices: ["public", "unlisted", "private"] },
+      tags: "list",
+      made_for_kids: "flag",
+      title: "text",
+    });
   });
 });
 

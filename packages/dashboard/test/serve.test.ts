@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { NETWORK_IDS, NETWORK_RULES } from "@socialpub/core";
+import { NETWORK_IDS, NETWORK_OPTION_SCHEMAS, NETWORK_RULES } from "@socialpub/core";
 import { afterAll, describe, expect, test } from "vitest";
 import { CONTENT_SECURITY_POLICY, createDashboard } from "../serve/index.ts";
 import { parseNetworkRules } from "../src/lib/network-rules.ts";
@@ -36,12 +36,16 @@ describe("the server's handler for the built page", () => {
     expect(await response.text()).toContain('<script type="application/json" id="socialpub-networks">');
   });
 
-  test("the page carries the service's network rules, exactly", async () => {
+  test("the page carries the service's network rules, exactly, with each network's options for the composer", async () => {
     const html = await get("/")!.text();
     const json = /<script type="application\/json" id="socialpub-networks">(.*?)<\/script>/.exec(html)![1]!;
     const rules = parseNetworkRules(json);
     expect([...rules.keys()]).toEqual([...NETWORK_IDS]);
-    for (const id of NETWORK_IDS) expect(rules.get(id)).toEqual(NETWORK_RULES[id]);
+    for (const id of NETWORK_IDS) {
+      const { options, ...rule } = rules.get(id)!;
+      expect(rule).toEqual(NETWORK_RULES[id]);
+      expect(options === undefined).toBe(!(id in NETWORK_OPTION_SCHEMAS));
+    }
   });
 
   test("hashed assets are cached for a year with their own content type", () => {

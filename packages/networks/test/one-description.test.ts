@@ -63,12 +63,6 @@ const ALLOWED: ReadonlyArray<[path: string, reason: string]> = [
       "the Action's direct mode posts to X on a path of its own (the user's OAuth 1.0a credentials, outside the in-job service): naming X is the point",
     ],
   ),
-  // The page bundles nothing from core (no zod), so it cannot read the option schemas; its compose
-  // test checks the list field by field against NETWORK_OPTION_SCHEMAS.
-  [
-    "packages/dashboard/src/lib/compose.ts",
-    "the composer's per-network option fields, as the contract's option schemas have them (the page bundles nothing from core; a test checks the list against the contract)",
-  ],
 ];
 
 const isAllowed = (path: string) =>

@@ -1,4 +1,5 @@
 import type { NetworkId } from "../api/types.ts";
+import type { NetworkRules } from "./network-rules.ts";
 
 /*
  * What the composer holds, and the API bodies made from it. Pure, so it is tested without a browser:
@@ -49,37 +50,6 @@ export function emptyDraft(): ComposeDraft {
   };
 }
 
-/** The kind of value each option takes, as the contract's option schemas do. */
-export type OptionKind = "text" | "flag" | "list" | { choices: readonly string[] };
-
-/**
- * The per-network options the composer offers, as the contract names them (NETWORK_OPTION_SCHEMAS in
- * core). A test checks this list against the contract, so it cannot drift from what the API checks.
- */
-export const OPTION_FIELDS: Readonly<Partial<Record<NetworkId, Readonly<Record<string, OptionKind>>>>> = {
-  youtube: {
-    title: "text",
-    privacy: { choices: ["public", "unlisted", "private"] },
-    tags: "list",
-    category_id: "text",
-    made_for_kids: "flag",
-  },
-  tiktok: {
-    privacy_level: {
-      choices: ["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR", "SELF_ONLY"],
-    },
-    disable_comment: "flag",
-    disable_duet: "flag",
-    disable_stitch: "flag",
-  },
-  reddit: { title: "text", subreddit: "text", flair_id: "text", nsfw: "flag", spoiler: "flag" },
-  pinterest: { board_id: "text", title: "text", link: "text" },
-  linkedin: { visibility: { choices: ["PUBLIC", "CONNECTIONS"] } },
-  x: { reply_settings: { choices: ["following", "mentionedUsers", "subscribers", "verified"] } },
-  telegram: { silent: "flag", protect_content: "flag" },
-  discord: { username: "text", thread_name: "text" },
-};
-
 type MediaItem = string | { url: string; alt?: string } | { id: string; alt?: string };
 
 function mediaItems(media: readonly MediaDraft[]): MediaItem[] {
@@ -102,10 +72,13 @@ function mediaField(media: readonly MediaDraft[]): string | MediaItem[] | undefi
 }
 
 /** The per-network options of the chosen networks, typed as the API takes them; empty fields left out. */
-function optionsField(draft: ComposeDraft): Record<string, Record<string, unknown>> | undefined {
+function optionsField(
+  draft: ComposeDraft,
+  rules: NetworkRules,
+): Record<string, Record<string, unknown>> | undefined {
   const out: Record<string, Record<string, unknown>> = {};
   for (const id of draft.platforms) {
-    const fields = OPTION_FIELDS[id];
+    const fields = rules.get(id)?.options;
     const values = draft.options[id];
     if (!fields || !values) continue;
     const network: Record<string, unknown> = {};
@@ -126,7 +99,7 @@ function optionsField(draft: ComposeDraft): Record<string, Record<string, unknow
 }
 
 /** The content fields of POST /posts, POST /posts/validate and (whole) PATCH /posts/{id}. */
-export function contentBody(draft: ComposeDraft): Record<string, unknown> {
+export function contentBody(draft: ComposeDraft, rules: NetworkRules): Record<string, unknown> {
   const body: Record<string, unknown> = { caption: draft.caption, platforms: draft.platforms };
   const captions: Partial<Record<NetworkId, string>> = {};
   for (const id of draft.platforms) {
@@ -148,7 +121,7 @@ export function contentBody(draft: ComposeDraft): Record<string, unknown> {
   const pollOptions = draft.pollOptions.map((option) => option.trim()).filter(Boolean);
   if (pollOptions.length > 0)
     body.poll = { options: pollOptions, duration_minutes: Number.parseInt(draft.pollMinutes, 10) || 0 };
-  const options = optionsField(draft);
+  const options = optionsField(draft, rules);
   if (options !== undefined) body.options = options;
   return body;
 }
@@ -157,8 +130,8 @@ export function contentBody(draft: ComposeDraft): Record<string, unknown> {
  * PATCH /posts/{id} for a draft or scheduled post edited in the composer: every content field, with
  * null (or {}) for what the composer emptied, so the post becomes exactly what the form shows.
  */
-export function replaceBody(draft: ComposeDraft): Record<string, unknown> {
-  const body = contentBody(draft);
+export function replaceBody(draft: ComposeDraft, rules: NetworkRules): Record<string, unknown> {
+  const body = contentBody(draft, rules);
   return {
     caption: body.caption,
     platforms: body.platforms,

@@ -3,7 +3,13 @@ import type { NetworkId, NetworkRule } from "../api/types.ts";
 /** Must match NETWORK_RULES_ELEMENT_ID in serve/network-rules.ts. */
 const ELEMENT_ID = "socialpub-networks";
 
-export type NetworkRules = ReadonlyMap<NetworkId, NetworkRule>;
+/** How the composer offers one option (serve/option-fields.ts puts them in the page). */
+export type OptionKind = "text" | "flag" | "list" | { choices: readonly string[] };
+
+/** A network's rule as the page has it: the contract's, with the network's options for the composer. */
+export type PageRule = NetworkRule & { options?: Readonly<Record<string, OptionKind>> };
+
+export type NetworkRules = ReadonlyMap<NetworkId, PageRule>;
 
 /** The networks' text rules the server put in the page, in the contract's order. */
 export function readNetworkRules(doc: Document): NetworkRules {
@@ -13,7 +19,7 @@ export function readNetworkRules(doc: Document): NetworkRules {
 }
 
 export function parseNetworkRules(json: string): NetworkRules {
-  const rules = JSON.parse(json) as NetworkRule[];
+  const rules = JSON.parse(json) as PageRule[];
   return new Map(rules.map((rule) => [rule.id, rule]));
 }
 

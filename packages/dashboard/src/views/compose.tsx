@@ -8,7 +8,6 @@ import {
   draftFromContent,
   emptyDraft,
   type MediaDraft,
-  OPTION_FIELDS,
   replaceBody,
   type StoredContent,
 } from "../lib/compose.ts";
@@ -68,7 +67,7 @@ export function ComposeView({ id }: { id?: string }) {
     const ask = ++asked.current;
     const timer = setTimeout(() => {
       api
-        .send<Validation>("POST", "/posts/validate", { ...contentBody(draft), draft: true })
+        .send<Validation>("POST", "/posts/validate", { ...contentBody(draft, rules), draft: true })
         .then((answer) => {
           if (ask !== asked.current) return;
           setValidation(answer);
@@ -106,14 +105,14 @@ export function ComposeView({ id }: { id?: string }) {
       let post: Post;
       if (id !== undefined) {
         post = await api.send<Post>("PATCH", `/posts/${encodeURIComponent(id)}`, {
-          ...replaceBody(draft),
+          ...replaceBody(draft, rules),
           schedule_at: kind === "schedule" && due !== "" ? fromUtcInput(due) : null,
         });
         if (kind === "now") post = await api.send<Post>("POST", `/posts/${encodeURIComponent(id)}/publish`);
       } else {
         const when =
           kind === "schedule" ? { schedule_at: fromUtcInput(due) } : kind === "draft" ? { draft: true } : {};
-        post = await api.send<Post>("POST", "/posts", { ...contentBody(draft), ...when });
+        post = await api.send<Post>("POST", "/posts", { ...contentBody(draft, rules), ...when });
       }
       setError(null);
       announce(`Post ${post.id}: ${post.status}.`);
@@ -286,11 +285,11 @@ export function ComposeView({ id }: { id?: string }) {
               </>
             )}
           </fieldset>
-          {draft.platforms.some((network) => OPTION_FIELDS[network]) && (
+          {draft.platforms.some((network) => rules.get(network)?.options) && (
             <details>
               <summary>Options per network</summary>
               {draft.platforms.map((network) => {
-                const fields = OPTION_FIELDS[network];
+                const fields = rules.get(network)?.options;
                 if (!fields) return null;
                 const values = draft.options[network] ?? {};
                 const setOption = (name: string, value: string) =>
