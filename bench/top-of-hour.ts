@@ -39,7 +39,13 @@ import { withProcessSlot } from "../test-support/process-slots.ts";
 import { type ChildServer, startChild } from "./lib/child.ts";
 import { describeMachine } from "./lib/machine.ts";
 import { benchOptions, count } from "./lib/options.ts";
-import { type DatabaseWorkMeter, meterDatabaseWork, workBetween } from "./lib/postgres-work.ts";
+import {
+  busiestStatements,
+  type DatabaseWorkMeter,
+  meterDatabaseWork,
+  type StatementWork,
+  workBetween,
+} from "./lib/postgres-work.ts";
 import { type ResultRow, report, round } from "./lib/result.ts";
 import { serviceServerFlags, stopAll } from "./lib/servers.ts";
 import { withTempDir } from "./lib/temp-dir.ts";
@@ -314,7 +320,13 @@ interface RunResult {
   /** The largest RSS any instance reached, in MiB. */
   peak_rss_mib: number;
   /** The database's statements and transactions per post (PostgreSQL only). */
-  database: { statements: number; transactions: number; cpu_us: number } | null;
+  database: {
+    statements: number;
+    transactions: number;
+    cpu_us: number;
+    /** The statements sent most, with their calls over the whole burst. */
+    busiest: StatementWork[];
+  } | null;
   load_1m_at_start: number;
   load_1m: number;
 }
@@ -432,6 +444,7 @@ async function run(
               statements: round(work.statements / POSTS, 1),
               transactions: round(work.transactions / POSTS, 1),
               cpu_us: Math.round(work.cpu_us / POSTS),
+              busiest: busiestStatements(work),
             }
           : null,
         load_1m_at_start: loadAtStart,

@@ -18,6 +18,15 @@ export interface DatabaseWork {
   exec_ms: number;
   /** CPU time of the postmaster and all its processes, in µs. */
   cpu_us: number;
+  /** Each statement's calls and execution time so far, by its normalised text (BEGIN/COMMIT left out). */
+  each: Map<string, { calls: number; exec_ms: number }>;
+}
+
+/** A statement's share of the work between two readings. */
+export interface StatementWork {
+  query: string;
+  calls: number;
+  exec_ms: number;
 }
 
 export interface DatabaseWorkMeter {
@@ -82,17 +91,50 @@ export async function meterDatabaseWork(cluster: ThrowawayCluster): Promise<Data
         transactions: Number(row!.transactions),
         exec_ms: row!.exec_ms,
         cpu_us: clusterCpuUs(postmaster),
+        each: await eachStatement(sql, database),
       };
     },
     close: () => sql.end({ timeout: 1 }),
   };
 }
 
+async function eachStatement(
+  sql: postgres.Sql,
+  database: string,
+): Promise<Map<string, { calls: number; exec_ms: number }>> {
+  const rows = await sql<{ query: string; calls: string; exec_ms: number }[]>`
+    SELECT query, sum(calls) AS calls, sum(total_exec_time)::float8 AS exec_ms
+    FROM pg_stat_statements
+    WHERE dbid = (SELECT oid FROM pg_database WHERE datname = ${database})
+      AND NOT (query ILIKE ANY (ARRAY['begin%', 'commit%', 'rollback%']))
+    GROUP BY query`;
+  return new Map(rows.map((r) => [r.query, { calls: Number(r.calls), exec_ms: r.exec_ms }]));
+}
+
 export function workBetween(before: DatabaseWork, after: DatabaseWork): DatabaseWork {
+  const each = new Map<string, { calls: number; exec_ms: number }>();
+  for (const [query, now] of after.each) {
+    const then = before.each.get(query) ?? { calls: 0, exec_ms: 0 };
+    if (now.calls > then.calls)
+      each.set(query, { calls: now.calls - then.calls, exec_ms: now.exec_ms - then.exec_ms });
+  }
   return {
     statements: after.statements - before.statements,
     transactions: after.transactions - before.transactions,
     exec_ms: after.exec_ms - before.exec_ms,
     cpu_us: after.cpu_us - before.cpu_us,
+    each,
   };
+}
+
+/** The statements that ran most between two readings, most calls first, their text cut to `width`. */
+export function busiestStatements(work: DatabaseWork, most = 10, width = 120): StatementWork[] {
+  return [...work.each]
+    .sort((a, b) => b[1].calls - a[1].calls)
+    .slice(0, most)
+    .map(([query, { calls, exec_ms }]) => ({
+      query: query.replace(/\s+/g, " ").slice(0, width),
+      calls,
+      exec_ms: Math.round(exec_ms),
+    }));
 }

@@ -81,6 +81,9 @@ export class DeliveryWorker {
   private poked = false;
   private wake: (() => void) | null = null;
   private readonly inFlight = new Map<string, InFlight>();
+  /** notify's outbox read under way, and the one waiting to follow it (nextDeliveryForNotify). */
+  private outboxRead: Promise<number | null> | null = null;
+  private outboxReadNext: Promise<number | null> | null = null;
 
   constructor(options: DeliveryWorkerOptions) {
     this.store = options.store;
@@ -138,7 +141,7 @@ export class DeliveryWorker {
     if (!this.running) {
       let next: number | null;
       try {
-        next = await this.store.nextDeliveryAt();
+        next = await this.nextDeliveryForNotify();
       } catch (err) {
         // The write that called this succeeded; its events go out when the store answers again.
         this.logger.error({ err }, "reading the webhook outbox failed; retrying");
@@ -151,6 +154,33 @@ export class DeliveryWorker {
     }
     // A run in progress claims them before it ends.
     this.poke();
+  }
+
+  /**
+   * store.nextDeliveryAt for notify. Every write with events notifies, and at the top of the hour
+   * hundreds of posts' outcomes are written within milliseconds: a call made while a read is under way
+   * shares the one read after it (which starts after the call, so it sees the call's write), instead of
+   * each making its own. At most one read runs and one waits.
+   */
+  private nextDeliveryForNotify(): Promise<number | null> {
+    if (this.outboxReadNext) return this.outboxReadNext;
+    if (!this.outboxRead) return this.readOutbox();
+    const next = this.outboxRead
+      .catch(() => {})
+      .then(() => {
+        this.outboxReadNext = null;
+        return this.readOutbox();
+      });
+    this.outboxReadNext = next;
+    return next;
+  }
+
+  private readOutbox(): Promise<number | null> {
+    const read = this.store.nextDeliveryAt().finally(() => {
+      if (this.outboxRead === read) this.outboxRead = null;
+    });
+    this.outboxRead = read;
+    return read;
   }
 
   /** Delivers what is due now; resolves when nothing is left in flight (joins a run in progress). */
