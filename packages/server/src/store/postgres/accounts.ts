@@ -21,19 +21,6 @@ export async function listAccounts(
   ).map(toAccount);
 }
 
-export async function getAccount(
-  core: PostgresCore,
-  userId: string,
-  mode: KeyMode,
-  platform: NetworkId,
-): Promise<AccountRecord | null> {
-  const row = await core.one(
-    () => core.sql`SELECT * FROM accounts
-                   WHERE user_id = ${userId} AND mode = ${mode} AND platform = ${platform}`,
-  );
-  return row ? toAccount(row) : null;
-}
-
 export async function putAccount(
   core: PostgresCore,
   account: AccountRecord,

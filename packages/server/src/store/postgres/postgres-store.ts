@@ -44,6 +44,7 @@ import * as mediaRecords from "./media.ts";
 import * as outbox from "./outbox.ts";
 import * as posts from "./posts.ts";
 import * as publishing from "./publishing.ts";
+import { TurnBatches } from "./turn-batches.ts";
 import * as webhooks from "./webhooks.ts";
 
 export { describeUrl, type PostgresStoreOptions } from "./core.ts";
@@ -67,10 +68,13 @@ export class PostgresStore implements Store {
   private readonly core: PostgresCore;
   /** finishTargets calls made together, written in one transaction (finish-groups.ts). */
   private readonly finishes: FinishGroups;
+  /** The reads a post makes before its request goes out, one statement per turn (turn-batches.ts). */
+  private readonly batches: TurnBatches;
 
   private constructor(core: PostgresCore) {
     this.core = core;
     this.finishes = new FinishGroups(core);
+    this.batches = new TurnBatches(core);
     this.url = core.url;
     this.description = core.description;
   }
@@ -156,7 +160,7 @@ export class PostgresStore implements Store {
   }
 
   getAccount(userId: string, mode: KeyMode, platform: NetworkId): Promise<AccountRecord | null> {
-    return accounts.getAccount(this.core, userId, mode, platform);
+    return this.batches.account.load({ userId, mode, platform });
   }
 
   putAccount(account: AccountRecord, effects?: Effects): Promise<void> {
@@ -331,7 +335,7 @@ export class PostgresStore implements Store {
     platform: NetworkId,
     since: number,
   ): Promise<RecentAttempt[]> {
-    return publishing.recentAttempts(this.core, userId, mode, platform, since);
+    return this.batches.recentAttempts.load({ userId, mode, platform, since });
   }
 
   // ── metrics and analytics ────────────────────────────────────────────────────────────────────────

@@ -2,11 +2,9 @@ import {
   type ClaimedTarget,
   type Effects,
   type IdempotencyAnswer,
-  type KeyMode,
   type NetworkId,
   type NewEvent,
   type PostRecord,
-  type RecentAttempt,
   settledPost,
   type TargetRecord,
   type WebhookRecord,
@@ -290,27 +288,6 @@ export async function releaseInterruptedTargets(
                    WHERE in_flight = 1 AND attempted_at < ${startedBefore} RETURNING post_id`,
   );
   return rows.length;
-}
-
-export async function recentAttempts(
-  core: PostgresCore,
-  userId: string,
-  mode: KeyMode,
-  platform: NetworkId,
-  since: number,
-): Promise<RecentAttempt[]> {
-  // The user's posts, then each one's target on the network (its primary key): the attempts of every
-  // account on the network in the window would be thousands at the top of the hour, read again for
-  // each check. OFFSET 0 keeps the planner from flattening the lateral read into a scan of those.
-  const rows = await core.rows(
-    () => core.sql`SELECT t.at, t.in_flight FROM posts p
-                   CROSS JOIN LATERAL (
-                     SELECT attempted_at AS at, in_flight FROM targets
-                     WHERE post_id = p.id AND platform = ${platform} OFFSET 0) t
-                   WHERE p.user_id = ${userId} AND p.mode = ${mode} AND t.at >= ${since}
-                   ORDER BY t.at`,
-  );
-  return rows.map((row) => ({ at: row.at as number, in_flight: row.in_flight === 1 }));
 }
 
 /** The earliest next attempt among targets waiting for one (pending, not in flight), or null. */
