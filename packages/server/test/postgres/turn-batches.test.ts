@@ -65,7 +65,7 @@ function account(userId: string, mode: KeyMode, platform: NetworkId): AccountRec
     platform,
     handle: `@${platform}-${userId.slice(-4)}`,
     followers: 7,
-    health: "ok",
+    health: "healthy",
     connected_at: T0,
     credentials: mode === "live" ? "sealed" : null,
   };
@@ -172,6 +172,68 @@ describe("PostgreSQL: the reads of a turn as one statement", () => {
     expect(statements).toBe(1);
     // The store answers the same through its own batches.
     expect(await store.recentAttempts(a, "live", "discord", T0)).toEqual(answers[0]);
+  });
+
+  it("starts the attempts of many posts in one statement; a post named twice in a turn is started once", async () => {
+    const a = await user();
+    await attempted(a, "discord", T0, false);
+    const posts = await Promise.all(
+      Array.from({ length: 30 }, async () => {
+        const post: PostRecord = {
+          id: newId("post", T0),
+          user_id: a,
+          mode: "live",
+          caption: "hello",
+          platforms: ["discord", "telegram"],
+          status: "publishing",
+          media: null,
+          scheduled_at: T0,
+          published_at: null,
+          created_at: T0,
+        };
+        const pending = (platform: NetworkId): TargetRecord => ({
+          post_id: post.id,
+          platform,
+          status: "pending",
+          text: "hello",
+          permalink: null,
+          error: null,
+          published_at: null,
+          reach: 0,
+          likes: 0,
+          comments: 0,
+          shares: 0,
+          ...NOT_ATTEMPTED,
+        });
+        await store.insertPost(post, [pending("discord"), pending("telegram")]);
+        return post;
+      }),
+    );
+    statements = 0;
+    const [first, ...rest] = posts;
+    const answers = await Promise.all([
+      batches.startAttempts.load({ postId: first!.id, platforms: null, now: T0 + 10 }),
+      batches.startAttempts.load({ postId: first!.id, platforms: null, now: T0 + 10 }),
+      ...rest.map((p) => batches.startAttempts.load({ postId: p.id, platforms: ["telegram"], now: T0 + 10 })),
+    ]);
+    // The post named twice: the first call started both its networks, the second found them under way.
+    expect(answers[0]!.started.map((t) => [t.platform, t.in_flight, t.attempts])).toEqual([
+      ["discord", true, 1],
+      ["telegram", true, 1],
+    ]);
+    expect(answers[1]!.started).toEqual([]);
+    expect(answers[1]!.targets.map((t) => t.in_flight)).toEqual([true, true]);
+    // The others: only the network named, stamped with the call's time.
+    for (const [i, p] of rest.entries()) {
+      const { started, targets } = answers[i + 2]!;
+      expect(started.map((t) => [t.post_id, t.platform, t.attempted_at])).toEqual([
+        [p.id, "telegram", T0 + 10],
+      ]);
+      expect(targets).toEqual(started);
+    }
+    // One statement for all, and a second for the post named again.
+    expect(statements).toBe(2);
+    expect((await store.getTargets(rest[0]!.id)).map((t) => t.in_flight)).toEqual([false, true]);
   });
 
   it("a read made after a write sees it", async () => {

@@ -68,7 +68,7 @@ export class PostgresStore implements Store {
   private readonly core: PostgresCore;
   /** finishTargets calls made together, written in one transaction (finish-groups.ts). */
   private readonly finishes: FinishGroups;
-  /** The reads a post makes before its request goes out, one statement per turn (turn-batches.ts). */
+  /** A post's attempt start and reads before its request goes out, one statement per turn (turn-batches.ts). */
   private readonly batches: TurnBatches;
 
   private constructor(core: PostgresCore) {
@@ -284,15 +284,21 @@ export class PostgresStore implements Store {
   }
 
   // ── publishing targets ───────────────────────────────────────────────────────────────────────────
-  beginTargetAttempts(postId: string, platforms: readonly NetworkId[], now: number): Promise<TargetRecord[]> {
-    return publishing.beginTargetAttempts(this.core, postId, platforms, now);
+  async beginTargetAttempts(
+    postId: string,
+    platforms: readonly NetworkId[],
+    now: number,
+  ): Promise<TargetRecord[]> {
+    if (platforms.length === 0) return [];
+    const { started } = await this.batches.startAttempts.load({ postId, platforms, now });
+    return started.sort((a, b) => platforms.indexOf(a.platform) - platforms.indexOf(b.platform));
   }
 
   beginAllAttempts(
     postId: string,
     now: number,
   ): Promise<{ targets: TargetRecord[]; started: TargetRecord[] }> {
-    return publishing.beginAllAttempts(this.core, postId, now);
+    return this.batches.startAttempts.load({ postId, platforms: null, now });
   }
 
   claimDueTargets(now: number, limit: number): Promise<ClaimedTarget[]> {

@@ -10,42 +10,35 @@ import {
   type WebhookRecord,
 } from "@socialpub/core";
 import { toPost, toTarget, toWebhook } from "../rows.ts";
-import type { PostgresCore } from "./core.ts";
+import type { PostgresCore, Row } from "./core.ts";
 import { writeIdempotencyAnswer } from "./idempotency.ts";
 import { writeEvents } from "./outbox.ts";
 import { together } from "./pipeline.ts";
 import { writeTargetOutcomes } from "./target-outcomes.ts";
 
-export async function beginTargetAttempts(
-  core: PostgresCore,
-  postId: string,
-  platforms: readonly NetworkId[],
-  now: number,
-): Promise<TargetRecord[]> {
-  if (platforms.length === 0) return [];
-  const { started } = await startAttempts(core, postId, platforms, now);
-  return started.sort((a, b) => platforms.indexOf(a.platform) - platforms.indexOf(b.platform));
+/** What startAttempts answers one post: every target as it now stands (or only those started), and those started. */
+export interface StartedAttempts {
+  targets: TargetRecord[];
+  started: TargetRecord[];
 }
 
-export function beginAllAttempts(
-  core: PostgresCore,
-  postId: string,
-  now: number,
-): Promise<{ targets: TargetRecord[]; started: TargetRecord[] }> {
-  return startAttempts(core, postId, null, now);
+export interface AttemptsToStart {
+  postId: string;
+  /** The targets to start; null: all of the post's that are due. */
+  platforms: readonly NetworkId[] | null;
+  now: number;
 }
 
 /**
- * Starts the attempts of the named targets (null: all of the post's) that are due, and answers every
- * target of the post as it now stands (only those started, when some are named), in network order.
+ * Starts the attempts of the named targets (null: all of the post's) that are due, for several posts
+ * in one statement, and answers each post's targets as they now stand (only those started, when some
+ * are named), in network order. A post is named once (the caller sends a post named twice in another
+ * call): each target row is locked while it is changed, so of two callers one starts it.
  */
 export async function startAttempts(
   core: PostgresCore,
-  postId: string,
-  platforms: readonly NetworkId[] | null,
-  now: number,
-): Promise<{ targets: TargetRecord[]; started: TargetRecord[] }> {
-  // One statement: each target row is locked while it is changed, so of two callers one starts it.
+  asked: readonly AttemptsToStart[],
+): Promise<StartedAttempts[]> {
   // The post's lease runs from the start of its attempts, not from its claim: a post waiting its turn
   // in a claimed batch must not be taken over as cut off while its attempts are still to come or under
   // way (the taker would mark them of unknown outcome and make them again). Renewed only once half
@@ -53,40 +46,49 @@ export async function startAttempts(
   // instances woken for the claim's lease find this later one in nextDueAt.
   const lease = Date.now() + core.publishLeaseMs;
   const halfSpent = lease - Math.ceil(core.publishLeaseMs / 2);
-  const sql = core.sql;
+  const given = JSON.stringify(asked.map((a) => ({ post_id: a.postId, platforms: a.platforms, now: a.now })));
   const rows = await core.rows(
-    () => sql`
-      WITH started AS (
-        UPDATE targets SET in_flight = 1, attempts = attempts + 1, attempted_at = ${now}, next_attempt_at = NULL
-        WHERE post_id = ${postId}
-          ${platforms ? sql`AND platform = ANY(${sql.array([...platforms])}::text[])` : sql``}
-          AND status = 'pending' AND in_flight = 0 AND (next_attempt_at IS NULL OR next_attempt_at <= ${now})
-        RETURNING *),
+    () => core.sql`
+      WITH asked AS (
+        SELECT * FROM jsonb_to_recordset(${given}::text::jsonb) AS a(post_id text, platforms text[], now bigint)),
+      started AS (
+        UPDATE targets t SET in_flight = 1, attempts = t.attempts + 1, attempted_at = a.now, next_attempt_at = NULL
+        FROM asked a
+        WHERE t.post_id = a.post_id AND (a.platforms IS NULL OR t.platform = ANY(a.platforms))
+          AND t.status = 'pending' AND t.in_flight = 0 AND (t.next_attempt_at IS NULL OR t.next_attempt_at <= a.now)
+        RETURNING t.*),
       renewed AS (
-        UPDATE posts SET lease_until = ${lease}
-        WHERE id = ${postId} AND status = 'publishing' AND EXISTS (SELECT 1 FROM started)
-          AND (lease_until IS NULL OR lease_until < ${halfSpent})
-        RETURNING lease_until)
-      SELECT started.*, true AS started, (SELECT lease_until FROM renewed) AS renewed_lease,
-        (SELECT lease_until FROM posts WHERE id = ${postId} AND status = 'publishing') AS post_lease
-      FROM started
-      ${
-        platforms
-          ? sql``
-          : sql`UNION ALL
-                SELECT t.*, false, NULL, NULL FROM targets t
-                WHERE t.post_id = ${postId} AND t.platform NOT IN (SELECT platform FROM started)`
-      }
-      ORDER BY position`,
+        UPDATE posts p SET lease_until = ${lease}
+        WHERE p.id IN (SELECT post_id FROM started) AND p.status = 'publishing'
+          AND (p.lease_until IS NULL OR p.lease_until < ${halfSpent})
+        RETURNING p.id, p.lease_until)
+      SELECT s.*, true AS started, r.lease_until AS renewed_lease,
+        (SELECT lease_until FROM posts WHERE id = s.post_id AND status = 'publishing') AS post_lease
+      FROM started s LEFT JOIN renewed r ON r.id = s.post_id
+      UNION ALL
+      SELECT t.*, false, NULL, NULL FROM targets t JOIN asked a ON a.post_id = t.post_id
+      WHERE a.platforms IS NULL
+        AND NOT EXISTS (SELECT 1 FROM started s WHERE s.post_id = t.post_id AND s.platform = t.platform)
+      ORDER BY post_id, position`,
   );
-  const started = rows.filter((row) => row.started === true);
-  // A lease renewed here is this instance's; one left as it was (read from the statement's snapshot,
-  // before the renewal) stays held only if it is the one this instance wrote.
-  const renewed = (started[0]?.renewed_lease as number | null | undefined) ?? null;
-  if (renewed !== null) core.leases.hold(postId, renewed);
-  else if (started.length > 0)
-    core.leases.releaseUnless(postId, (started[0]?.post_lease as number | null) ?? null);
-  return { targets: rows.map(toTarget), started: started.map(toTarget) };
+  const byPost = new Map<string, Row[]>();
+  for (const row of rows) {
+    const id = row.post_id as string;
+    const list = byPost.get(id);
+    if (list) list.push(row);
+    else byPost.set(id, [row]);
+  }
+  return asked.map(({ postId }) => {
+    const mine = byPost.get(postId) ?? [];
+    const started = mine.filter((row) => row.started === true);
+    // A lease renewed here is this instance's; one left as it was (read from the statement's snapshot,
+    // before the renewal) stays held only if it is the one this instance wrote.
+    const renewed = (started[0]?.renewed_lease as number | null | undefined) ?? null;
+    if (renewed !== null) core.leases.hold(postId, renewed);
+    else if (started.length > 0)
+      core.leases.releaseUnless(postId, (started[0]?.post_lease as number | null) ?? null);
+    return { targets: mine.map(toTarget), started: started.map(toTarget) };
+  });
 }
 
 export async function claimDueTargets(

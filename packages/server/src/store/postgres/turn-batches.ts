@@ -2,6 +2,7 @@ import type { AccountRecord, KeyMode, NetworkId, RecentAttempt } from "@socialpu
 import DataLoader from "dataloader";
 import { toAccount } from "../rows.ts";
 import type { PostgresCore } from "./core.ts";
+import { type AttemptsToStart, type StartedAttempts, startAttempts } from "./publishing.ts";
 
 /** Calls gathered into one statement at most: bounds a statement's size. */
 const BATCH_MOST = 100;
@@ -30,17 +31,46 @@ export interface AttemptsAsked extends AccountAsked {
 }
 
 /**
- * The reads every scheduled or retried live post makes before its request goes out, batched per turn:
- * at the top of the hour hundreds of posts start within milliseconds of each other, and one statement
- * each (its round trip, its parse and plan, the driver's work on both sides) cost a shared database
- * and the instances more than the rows they read. What each caller gets is what its own statement would
- * have answered, read no earlier than its call.
+ * What every scheduled or retried post does before its request goes out — start its attempts, read its
+ * account, read its pacing — batched per turn: at the top of the hour hundreds of posts start within
+ * milliseconds of each other, and one statement each (its round trip, its parse and plan, the driver's
+ * work on both sides) cost a shared database and the instances more than the rows themselves. What each
+ * caller gets is what its own statement would have answered, run no earlier than its call.
  */
 export class TurnBatches {
+  readonly startAttempts: DataLoader<AttemptsToStart, StartedAttempts>;
   readonly account: DataLoader<AccountAsked, AccountRecord | null>;
   readonly recentAttempts: DataLoader<AttemptsAsked, RecentAttempt[]>;
 
   constructor(core: PostgresCore) {
+    // A post named twice in one turn is started by a second statement after the first: in one, both
+    // would change the same rows.
+    this.startAttempts = perTurn(async (asked) => {
+      const answers: StartedAttempts[] = [];
+      let left = asked.map((attempt, at) => ({ attempt, at }));
+      while (left.length > 0) {
+        const posts = new Set<string>();
+        const now: typeof left = [];
+        const later: typeof left = [];
+        for (const item of left) {
+          if (posts.has(item.attempt.postId)) later.push(item);
+          else {
+            posts.add(item.attempt.postId);
+            now.push(item);
+          }
+        }
+        const started = await startAttempts(
+          core,
+          now.map((item) => item.attempt),
+        );
+        now.forEach((item, i) => {
+          answers[item.at] = started[i]!;
+        });
+        left = later;
+      }
+      return answers;
+    });
+
     this.account = perTurn(async (asked) => {
       const rows = await core.rows(
         () => core.sql`
