@@ -47,6 +47,9 @@ export async function startAttempts(
   const lease = Date.now() + core.publishLeaseMs;
   const halfSpent = lease - Math.ceil(core.publishLeaseMs / 2);
   const given = JSON.stringify(asked.map((a) => ({ post_id: a.postId, platforms: a.platforms, now: a.now })));
+  // The posts' ids as an array too: joined only with the records above (which the planner cannot count),
+  // targets would be read whole instead of by their primary key.
+  const ids = asked.map((a) => a.postId);
   const rows = await core.rows(
     () => core.sql`
       WITH asked AS (
@@ -54,7 +57,8 @@ export async function startAttempts(
       started AS (
         UPDATE targets t SET in_flight = 1, attempts = t.attempts + 1, attempted_at = a.now, next_attempt_at = NULL
         FROM asked a
-        WHERE t.post_id = a.post_id AND (a.platforms IS NULL OR t.platform = ANY(a.platforms))
+        WHERE t.post_id = ANY(${core.sql.array(ids)}::text[]) AND t.post_id = a.post_id
+          AND (a.platforms IS NULL OR t.platform = ANY(a.platforms))
           AND t.status = 'pending' AND t.in_flight = 0 AND (t.next_attempt_at IS NULL OR t.next_attempt_at <= a.now)
         RETURNING t.*),
       renewed AS (
@@ -67,7 +71,7 @@ export async function startAttempts(
       FROM started s LEFT JOIN renewed r ON r.id = s.post_id
       UNION ALL
       SELECT t.*, false, NULL, NULL FROM targets t JOIN asked a ON a.post_id = t.post_id
-      WHERE a.platforms IS NULL
+      WHERE t.post_id = ANY(${core.sql.array(ids)}::text[]) AND a.platforms IS NULL
         AND NOT EXISTS (SELECT 1 FROM started s WHERE s.post_id = t.post_id AND s.platform = t.platform)
       ORDER BY post_id, position`,
   );
