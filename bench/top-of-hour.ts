@@ -21,12 +21,18 @@
 //   BENCH_TOP_OF_HOUR_POSTS=2000 BENCH_TOP_OF_HOUR_ACCOUNTS=200 pnpm bench top-of-hour   # a smaller hour
 //   BENCH_TOP_OF_HOUR_LATENCY_MS=1000   the network's answer time (default 300)
 //   BENCH_TOP_OF_HOUR_SETUPS=sqlite,postgres-1,postgres-3   which setups (default all three)
+//   SOCIALPUB_PUBLISH_CONCURRENCY=1024   the instances' publishes at once (--publish-concurrency; default 256)
 import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import postgres from "postgres";
-import { generateApiKey, provisionUser, type Store } from "../packages/core/src/index.ts";
+import {
+  generateApiKey,
+  PUBLISH_CONCURRENCY,
+  provisionUser,
+  type Store,
+} from "../packages/core/src/index.ts";
 import { DiscordFake } from "../packages/networks/src/discord/fake/server.ts";
 import { discordAdapter } from "../packages/networks/src/index.ts";
 import { openPostgresStore, openSqliteStore } from "../packages/server/src/index.ts";
@@ -543,6 +549,7 @@ await withTempDir(async (dir) => {
         posts: POSTS,
         accounts: ACCOUNTS,
         latency_ms: LATENCY_MS,
+        publish_concurrency: Number(process.env.SOCIALPUB_PUBLISH_CONCURRENCY || PUBLISH_CONCURRENCY),
         pacing: PACING,
         runs: results.flatMap((r) => (r.slow === r.fast ? [r.fast] : [r.fast, r.slow])),
       },

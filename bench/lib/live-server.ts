@@ -2,7 +2,7 @@
 // pointed at the benchmark's stand-ins: startServer on a SQLite file or a PostgreSQL URL (argv[2]), its
 // scheduler armed, live adapters from the same addresses the environment gives the server
 // (SOCIALPUB_DISCORD_API_URL, SOCIALPUB_TELEGRAM_API_URL), live credentials sealed with the key in
-// SOCIALPUB_SECRET_KEY. The per-key rate limit is off (the benchmark seeds thousands of posts through
+// SOCIALPUB_SECRET_KEY, publishes at once from SOCIALPUB_PUBLISH_CONCURRENCY. The per-key rate limit is off (the benchmark seeds thousands of posts through
 // the API), and addresses on loopback are accepted (--allow-private-urls: the fake is on 127.0.0.1). Run as a child process by bench/lib/child.ts.
 import { CredentialKeyring, parseSecretKey } from "../../packages/core/src/index.ts";
 import { openStore } from "../../packages/server/src/cli/open-store.ts";
@@ -26,6 +26,10 @@ const server = await startServer({
     allowPrivateWebhookUrls: true,
     liveAdapters: networkAdapters(networkSettingsFromEnv()),
     credentialKeyring: new CredentialKeyring(parseSecretKey(secret)),
+    // As `socialpub-server start` reads it: publishes at once (256 unless set).
+    ...(process.env.SOCIALPUB_PUBLISH_CONCURRENCY && {
+      publishing: { concurrency: Number(process.env.SOCIALPUB_PUBLISH_CONCURRENCY) },
+    }),
   },
 });
 serveParent(

@@ -423,6 +423,7 @@ describe("errors and help", () => {
         [["start", "--prot", "1"], /unknown option '--prot'.*Did you mean --port/],
         [["start", "--log-level", "loud"], /Allowed choices are trace/],
         [["start", "--retention-days", "a month"], /--retention-days <n>.*whole number, 0 or more/],
+        [["start", "--publish-concurrency", "0"], /--publish-concurrency <n>.*whole number, 1 or more/],
         [["start", "--dev", "--dev-key", "sp_test_short", "--db", db], /--dev-key.*at least 32/],
         [
           ["start", "--dev-key", "sp_test_RestartAndKillTestsKey0123456789abcdef", "--db", db],

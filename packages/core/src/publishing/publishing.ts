@@ -3,6 +3,7 @@ import type { Credentials, NetworkAdapter, NetworkAdapters } from "../networks/a
 import { publishKey } from "../networks/record-key.ts";
 import { sandboxAdapter } from "../networks/sandbox.ts";
 import type { DueTimer } from "../scheduler/due-timer.ts";
+import { PUBLISH_CONCURRENCY } from "../scheduler/scheduler.ts";
 import type { CredentialKeyring } from "../secrets/credential-keyring.ts";
 import type { KeyMode, PostRecord } from "../store/types.ts";
 import type { FollowerReads } from "./follower-refresh.ts";
@@ -36,6 +37,13 @@ export interface PublishingOptions {
    * background: 6 hours.
    */
   followersMaxAgeMs?: number;
+  /**
+   * Scheduled posts and retries an instance publishes at once: 256 (PUBLISH_CONCURRENCY). A publish
+   * spends nearly all its time waiting for its network, so this, not the CPU, bounds how fast a burst
+   * of due posts goes out: up to concurrency ÷ the networks' answer time posts a second. Each publish in
+   * flight holds a socket and a few tens of KB (docs/performance.md, "Top of the hour").
+   */
+  concurrency?: number;
 }
 
 export const DEFAULT_PUBLISHING: Required<PublishingOptions> = {
@@ -46,7 +54,19 @@ export const DEFAULT_PUBLISHING: Required<PublishingOptions> = {
   metricsLeaseMs: 600_000,
   attemptLeaseMs: 600_000,
   followersMaxAgeMs: 21_600_000,
+  concurrency: PUBLISH_CONCURRENCY,
 };
+
+/** The publishing options with their defaults; a concurrency that is not a whole number of at least 1 is refused. */
+export function publishingOptions(given: PublishingOptions | undefined): Required<PublishingOptions> {
+  const options = { ...DEFAULT_PUBLISHING, ...given };
+  if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
+    throw new TypeError(
+      `publishing.concurrency must be a whole number of publishes at once, at least 1; it is ${String(options.concurrency)}.`,
+    );
+  }
+  return options;
+}
 
 /**
  * The stable key one post is published under on one network (PublishInput.key): a TID, the same for

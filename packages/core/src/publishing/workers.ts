@@ -1,7 +1,6 @@
 import { NETWORK_RULES } from "../contract/networks.ts";
 import type { DueWork } from "../scheduler/due-timer.ts";
 import { LanePool } from "../scheduler/lane-pool.ts";
-import { PUBLISH_CONCURRENCY } from "../scheduler/scheduler.ts";
 import type { ServiceDeps } from "../service/context.ts";
 import type { ClaimedTarget } from "../store/types.ts";
 import { AccountCredentials } from "./account-credentials.ts";
@@ -11,8 +10,8 @@ const BATCH = 20;
 
 /**
  * Retries: targets whose next attempt is due (a network's retry hint, backoff, pacing, a restart),
- * made PUBLISH_CONCURRENCY at once as the scheduler's publishes are (they wait on the networks), more
- * claimed as slots free.
+ * made `publishing.concurrency` at once as the scheduler's publishes are (they wait on the networks),
+ * more claimed as slots free.
  *
  * One attempt per account per claim: the store stamps every target of a claim with the same start
  * time, and an attempt's pacing check counts only the attempts started before its own, so two of one
@@ -25,8 +24,9 @@ export function retryWork(deps: () => ServiceDeps): DueWork {
     next: () => deps().store.nextTargetAttemptAt(),
     async run() {
       const d = deps();
+      const { concurrency } = d.publishing.options;
       const pool = new LanePool<{ claimed: ClaimedTarget; first: boolean }>(
-        PUBLISH_CONCURRENCY,
+        concurrency,
         ({ claimed }) => accountOf(claimed),
         async ({ claimed: { post, target }, first }) => {
           try {
@@ -42,7 +42,7 @@ export function retryWork(deps: () => ServiceDeps): DueWork {
         },
       );
       for (;;) {
-        await pool.roomFor(PUBLISH_CONCURRENCY);
+        await pool.roomFor(concurrency);
         const claimed = await d.store.claimDueTargets(d.clock.now(), BATCH);
         const accounts = new Set<string>();
         for (const one of claimed) {

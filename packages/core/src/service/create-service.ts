@@ -11,11 +11,11 @@ import { InFlightSweep } from "../publishing/in-flight-sweep.ts";
 import { createMediaFetch, type MediaFetch } from "../publishing/media-fetch.ts";
 import {
   adapterResolver,
-  DEFAULT_PUBLISHING,
   defaultPublishKey,
   type Publishing,
   type PublishingOptions,
   type PublishKeyFor,
+  publishingOptions,
 } from "../publishing/publishing.ts";
 import { publishClaimedPost } from "../publishing/run-attempts.ts";
 import { metricsWork, retryWork } from "../publishing/workers.ts";
@@ -181,10 +181,12 @@ export function createService(options: ServiceOptions): Service {
   });
   // Whatever writes events through the service wakes the worker.
   const store = notifyOnEvents(options.store, () => deliveries.notify());
+  const publishingSettings = publishingOptions(options.publishing);
   const scheduler = new Scheduler({
     store,
     clock,
     logger,
+    concurrency: publishingSettings.concurrency,
     publish: async (post, now) => {
       await publishClaimedPost(deps, post, now);
     },
@@ -215,7 +217,7 @@ export function createService(options: ServiceOptions): Service {
     ? null
     : createMediaFetch({ allowPrivateAddresses: allowPrivateUrls });
   const publishing: Publishing = {
-    options: { ...DEFAULT_PUBLISHING, ...options.publishing },
+    options: publishingSettings,
     adapterFor: adapterResolver(options.liveAdapters ?? {}),
     publishKey: options.publishKey ?? defaultPublishKey,
     keyring: options.credentialKeyring ?? null,

@@ -45,7 +45,7 @@ export {
   THREAD_KEYS,
   type ThreadSteps,
 } from "../publishing/thread.ts";
-export { Scheduler } from "../scheduler/scheduler.ts";
+export { PUBLISH_CONCURRENCY, Scheduler } from "../scheduler/scheduler.ts";
 export {
   accountBinding,
   CredentialKeyError,

@@ -1,6 +1,11 @@
 import { existsSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { type CredentialKeyring, isPlainWebhookSecret, type Store } from "@socialpub/core";
+import {
+  type CredentialKeyring,
+  isPlainWebhookSecret,
+  PUBLISH_CONCURRENCY,
+  type Store,
+} from "@socialpub/core";
 import { Command, Option } from "commander";
 import { environmentWithConfig } from "../../live/config-file.ts";
 import { publicUrlFrom } from "../../live/public-url.ts";
@@ -47,6 +52,7 @@ interface StartOptions {
   poolSize: number;
   statementTimeoutMs: number;
   publishLeaseMs: number;
+  publishConcurrency: number;
   mediaDir?: string;
   /** undefined: neither flag nor variable given (then it follows --dev). */
   dashboard?: boolean;
@@ -75,6 +81,7 @@ Environment variables (a flag given on the command line wins):
   SOCIALPUB_POOL_SIZE      --pool-size (PostgreSQL)
   SOCIALPUB_STATEMENT_TIMEOUT_MS --statement-timeout-ms (PostgreSQL)
   SOCIALPUB_PUBLISH_LEASE_MS --publish-lease-ms (PostgreSQL)
+  SOCIALPUB_PUBLISH_CONCURRENCY --publish-concurrency
   SOCIALPUB_SECRET_KEY     the key that seals live accounts' credentials and webhook secrets
                            (32 bytes, base64; make one with: openssl rand -base64 32); or
                            --secret-key-file. Without either, a server on SQLite makes one in
@@ -180,6 +187,15 @@ export function startCommand(): Command {
       )
         .env("SOCIALPUB_PUBLISH_LEASE_MS")
         .default(60_000)
+        .argParser(parsePositiveInteger),
+    )
+    .addOption(
+      new Option(
+        "--publish-concurrency <n>",
+        "scheduled posts and retries this instance publishes at once; a burst of due posts goes out at up to this many ÷ the networks' answer time a second",
+      )
+        .env("SOCIALPUB_PUBLISH_CONCURRENCY")
+        .default(PUBLISH_CONCURRENCY)
         .argParser(parsePositiveInteger),
     )
     .addOption(
@@ -394,6 +410,7 @@ async function start(options: StartOptions): Promise<void> {
         // Events written by an admin command on this database wake no one: look at the outbox each minute.
         webhookDelivery: { recheckIntervalMs: 60_000 },
         rateLimit: options.rateLimit === 0 ? false : { limit: options.rateLimit, windowMs: 60_000 },
+        publishing: { concurrency: options.publishConcurrency },
       },
     });
   } catch (error) {
