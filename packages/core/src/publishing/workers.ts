@@ -11,13 +11,9 @@ const BATCH = 20;
 /**
  * Retries: targets whose next attempt is due (a network's retry hint, backoff, pacing, a restart),
  * made `publishing.concurrency` at once as the scheduler's publishes are (they wait on the networks),
- * more claimed as slots free.
- *
- * One attempt per account per claim: the store stamps every target of a claim with the same start
- * time, and an attempt's pacing check counts only the attempts started before its own, so two of one
- * account's targets claimed together (a burst's posts held back by pacing fall due together) would
- * each pass the check for the same slot. The account's other targets of the claim are put back, due
- * now, once its first attempt is done: claimed again, they start later and see it.
+ * more claimed as slots free. A claim holds at most one target per account (store.claimDueTargets), so
+ * each attempt's pacing check sees the attempts of its account started before it; an account's targets
+ * of later claims wait in its lane for the one before them.
  */
 export function retryWork(deps: () => ServiceDeps): DueWork {
   return {
@@ -25,32 +21,23 @@ export function retryWork(deps: () => ServiceDeps): DueWork {
     async run() {
       const d = deps();
       const { concurrency } = d.publishing.options;
-      const pool = new LanePool<{ claimed: ClaimedTarget; first: boolean }>(
-        concurrency,
-        ({ claimed }) => accountOf(claimed),
-        async ({ claimed: { post, target }, first }) => {
-          try {
-            if (first) await retryClaimedTarget(d, post, target);
-            else await putBack(d, post.id, target);
-          } catch (err) {
-            // What stays in flight is recovered once its lease runs out (in-flight-sweep.ts).
-            d.logger.error(
-              { err, post_id: post.id, platform: target.platform },
-              "a retry could not be written",
-            );
-          }
-        },
-      );
+      const pool = new LanePool<ClaimedTarget>(concurrency, accountOf, async ({ post, target }) => {
+        try {
+          await retryClaimedTarget(d, post, target);
+        } catch (err) {
+          // What stays in flight is recovered once its lease runs out (in-flight-sweep.ts).
+          d.logger.error(
+            { err, post_id: post.id, platform: target.platform },
+            "a retry could not be written",
+          );
+        }
+      });
       for (;;) {
         await pool.roomFor(concurrency);
         const claimed = await d.store.claimDueTargets(d.clock.now(), BATCH);
-        const accounts = new Set<string>();
-        for (const one of claimed) {
-          const account = accountOf(one);
-          pool.add({ claimed: one, first: !accounts.has(account) });
-          accounts.add(account);
-        }
-        if (claimed.length < BATCH) break;
+        for (const one of claimed) pool.add(one);
+        // One per account: a claim may answer fewer than asked while more are due.
+        if (claimed.length === 0) break;
       }
       await pool.idle();
     },
@@ -59,24 +46,6 @@ export function retryWork(deps: () => ServiceDeps): DueWork {
 
 /** The account a target is published with: pacing counts attempts per user, mode and network. */
 const accountOf = ({ post, target }: ClaimedTarget) => `${post.user_id}:${post.mode}:${target.platform}`;
-
-/** Gives a claimed target back unattempted, due now: its attempt is not counted (as pacing's wait is not). */
-async function putBack(d: ServiceDeps, postId: string, target: ClaimedTarget["target"]): Promise<void> {
-  const now = d.clock.now();
-  await d.store.finishTargets(
-    postId,
-    [
-      {
-        ...target,
-        in_flight: false,
-        attempts: target.attempts - 1,
-        attempted_at: null,
-        next_attempt_at: now,
-      },
-    ],
-    now,
-  );
-}
 
 /**
  * Figures of live posts, read on a decaying schedule after publishing (5 min, 1 h, 6 h, 24 h, 7 days

@@ -114,7 +114,12 @@ export interface TargetStore {
   /**
    * Claims up to `limit` targets whose next attempt is due (pending, not in flight, next_attempt_at at
    * or before `now`), earliest due first, starting an attempt for each as beginTargetAttempts does.
-   * Targets of a post that is a draft or scheduled are left for the post's own publishing.
+   * Targets of a post that is a draft or scheduled are left for the post's own publishing. At most one
+   * per account (user, mode and network) in a claim, its earliest due: every target of a claim is
+   * stamped with one start time, and an attempt's pacing check counts only the attempts started before
+   * its own, so two of one account claimed together would each pass the check for the same slot. The
+   * others are claimed by a later claim, stamped later. A store reads at most CLAIM_LOOKAHEAD × limit
+   * due targets to choose from (claim-per-account.ts), so a claim may answer fewer than `limit` while more are due.
    */
   claimDueTargets(now: number, limit: number): Promise<ClaimedTarget[]>;
   /** The earliest next_attempt_at among pending targets not in flight, or null. */

@@ -1,4 +1,5 @@
 import type { NetworkId } from "../../contract/networks.ts";
+import { CLAIM_LOOKAHEAD, onePerAccount } from "../claim-per-account.ts";
 import { settledPost } from "../settle.ts";
 import type { ClaimedTarget, Effects, KeyMode, PostRecord, RecentAttempt, TargetRecord } from "../types.ts";
 import { copy, isDue, type MemoryTables, startAttempt } from "./tables.ts";
@@ -34,7 +35,12 @@ export async function claimDueTargets(
     }
   }
   due.sort((a, b) => a.target.next_attempt_at! - b.target.next_attempt_at!);
-  return due.slice(0, Math.max(0, limit)).map(({ post, target }) => {
+  const chosen = onePerAccount(
+    due.slice(0, Math.max(0, limit) * CLAIM_LOOKAHEAD),
+    Math.max(0, limit),
+    ({ post, target }) => `${post.user_id}:${post.mode}:${target.platform}`,
+  );
+  return chosen.map(({ post, target }) => {
     startAttempt(target, now);
     return { post: copy(post), target: copy(target) };
   });

@@ -165,6 +165,29 @@ export function describePublishing(fixture: StoreFixture): void {
       expect(await store.claimDueTargets(T0 + 5_000, 10)).toEqual([]);
     });
 
+    it("claimDueTargets claims at most one target per account at a time, its earliest due; a later claim takes the next", async () => {
+      const [u, v] = [await user(), await user()];
+      const first = post(u.id, { status: "publishing", platforms: ["x", "bluesky"] });
+      const second = post(u.id, { status: "publishing", platforms: ["x"] });
+      const other = post(v.id, { status: "publishing", platforms: ["x"] });
+      await store.insertPost(first, [
+        target(first.id, "x", { next_attempt_at: T0 + 1_000, attempts: 1 }),
+        target(first.id, "bluesky", { next_attempt_at: T0 + 3_000, attempts: 1 }),
+      ]);
+      await store.insertPost(second, [target(second.id, "x", { next_attempt_at: T0 + 500, attempts: 1 })]);
+      await store.insertPost(other, [target(other.id, "x", { next_attempt_at: T0 + 2_000, attempts: 1 })]);
+      const claim = async () =>
+        (await store.claimDueTargets(T0 + 5_000, 10)).map((c) => [c.post.id, c.target.platform]);
+      // u's x account: only its earliest (second's), beside u's bluesky and v's x.
+      expect(await claim()).toEqual([
+        [second.id, "x"],
+        [other.id, "x"],
+        [first.id, "bluesky"],
+      ]);
+      expect(await claim()).toEqual([[first.id, "x"]]);
+      expect(await claim()).toEqual([]);
+    });
+
     it("releaseInterruptedTargets marks attempts cut off before a time as of unknown outcome and due now", async () => {
       const u = await user();
       const p = post(u.id, { status: "publishing", platforms: ["x", "bluesky"] });

@@ -1,4 +1,5 @@
 import {
+  CLAIM_LOOKAHEAD,
   type ClaimedTarget,
   type Effects,
   type IdempotencyAnswer,
@@ -103,16 +104,23 @@ export async function claimDueTargets(
   return core.tx(async (tx) => {
     // One statement for every target claimed, and one for their posts: the due rows are locked as they
     // are read, and rows another instance is claiming right now are skipped.
+    // At most one per account, its earliest due, of the CLAIM_LOOKAHEAD × limit due rows read (the
+    // rows read but not chosen stay locked only until this transaction ends).
     const targets = await tx`
       WITH due AS (
-        SELECT t.post_id, t.platform, t.next_attempt_at FROM targets t JOIN posts p ON p.id = t.post_id
+        SELECT t.post_id, t.platform, t.next_attempt_at, p.user_id, p.mode FROM targets t JOIN posts p ON p.id = t.post_id
         WHERE t.next_attempt_at IS NOT NULL AND t.next_attempt_at <= ${now} AND t.status = 'pending'
           AND t.in_flight = 0 AND p.status IN ('publishing', 'published')
-        ORDER BY t.next_attempt_at LIMIT ${limit}
-        FOR UPDATE OF t SKIP LOCKED)
+        ORDER BY t.next_attempt_at LIMIT ${Math.max(0, limit) * CLAIM_LOOKAHEAD}
+        FOR UPDATE OF t SKIP LOCKED),
+      first_of_account AS (
+        SELECT DISTINCT ON (user_id, mode, platform) post_id, platform, next_attempt_at FROM due
+        ORDER BY user_id, mode, platform, next_attempt_at, post_id),
+      chosen AS (
+        SELECT * FROM first_of_account ORDER BY next_attempt_at, post_id LIMIT ${Math.max(0, limit)})
       UPDATE targets t SET in_flight = 1, attempts = attempts + 1, attempted_at = ${now}, next_attempt_at = NULL
-      FROM due WHERE t.post_id = due.post_id AND t.platform = due.platform
-      RETURNING t.*, due.next_attempt_at AS fell_due_at`;
+      FROM chosen WHERE t.post_id = chosen.post_id AND t.platform = chosen.platform
+      RETURNING t.*, chosen.next_attempt_at AS fell_due_at`;
     if (targets.length === 0) return [];
     const ids = [...new Set(targets.map((row) => row.post_id as string))];
     const [posts] = await together([

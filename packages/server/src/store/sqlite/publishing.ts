@@ -1,8 +1,10 @@
 import {
+  CLAIM_LOOKAHEAD,
   type ClaimedTarget,
   type Effects,
   type KeyMode,
   type NetworkId,
+  onePerAccount,
   type PostRecord,
   type RecentAttempt,
   settledPost,
@@ -83,13 +85,17 @@ export async function claimDueTargets(
   limit: number,
 ): Promise<ClaimedTarget[]> {
   return core.write(() => {
-    const due = core.all(
-      `SELECT t.post_id, t.platform FROM targets t JOIN posts p ON p.id = t.post_id
-       WHERE t.next_attempt_at IS NOT NULL AND t.next_attempt_at <= ? AND t.status = 'pending'
-         AND t.in_flight = 0 AND p.status IN ('publishing', 'published')
-       ORDER BY t.next_attempt_at LIMIT ?`,
-      now,
+    const due = onePerAccount(
+      core.all(
+        `SELECT t.post_id, t.platform, p.user_id, p.mode FROM targets t JOIN posts p ON p.id = t.post_id
+         WHERE t.next_attempt_at IS NOT NULL AND t.next_attempt_at <= ? AND t.status = 'pending'
+           AND t.in_flight = 0 AND p.status IN ('publishing', 'published')
+         ORDER BY t.next_attempt_at LIMIT ?`,
+        now,
+        Math.max(0, limit) * CLAIM_LOOKAHEAD,
+      ),
       Math.max(0, limit),
+      (row) => `${row.user_id}:${row.mode}:${row.platform}`,
     );
     const claimed: ClaimedTarget[] = [];
     for (const row of due) {
