@@ -65,20 +65,20 @@ describe("scheduler: a batch side by side", () => {
     expect(new Set(order).size).toBe(30);
   });
 
-  it("publishes PUBLISH_CONCURRENCY (256) at once by default, on a store one process holds alone and on a shared one", async () => {
-    expect(PUBLISH_CONCURRENCY).toBe(256);
+  it("publishes PUBLISH_CONCURRENCY (1,024) at once by default, on a store one process holds alone and on a shared one", async () => {
+    expect(PUBLISH_CONCURRENCY).toBe(1024);
     for (const shared of [false, true]) {
       const store = new MemoryStore();
       const clock = new FakeClock();
-      await duePosts(store, clock, ["usr_a"], "test", 600);
+      await duePosts(store, clock, ["usr_a"], "test", 1_500);
       // The same store, as a store several instances share (PostgreSQL) presents itself.
       const asShared: Store = Object.create(store, { shared: { value: true } });
       const used = shared ? asShared : store;
       const { publish, most, order } = countingPublish();
       const scheduler = new Scheduler({ store: used, clock, logger: silentLogger, publish });
       await scheduler.runDue();
-      expect(most.get("all")).toBe(256);
-      expect(new Set(order).size).toBe(600);
+      expect(most.get("all")).toBe(1024);
+      expect(new Set(order).size).toBe(1_500);
     }
   });
 

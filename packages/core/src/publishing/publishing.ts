@@ -38,7 +38,7 @@ export interface PublishingOptions {
    */
   followersMaxAgeMs?: number;
   /**
-   * Scheduled posts and retries an instance publishes at once: 256 (PUBLISH_CONCURRENCY). A publish
+   * Scheduled posts and retries an instance publishes at once: 1,024 (PUBLISH_CONCURRENCY). A publish
    * spends nearly all its time waiting for its network, so this, not the CPU, bounds how fast a burst
    * of due posts goes out: up to concurrency ÷ the networks' answer time posts a second. Each publish in
    * flight holds a socket and a few tens of KB (docs/performance.md, "Top of the hour").
