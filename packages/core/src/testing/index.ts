@@ -15,6 +15,7 @@ export {
   LIVE_GROUPS,
   type ServiceConformanceGroup,
 } from "./service-conformance.ts";
+export { type StoreFixture, storeFixture } from "./store-conformance/fixture.ts";
 export { describeStoreConformance, type MakeStore } from "./store-conformance/index.ts";
 export {
   type ReceivedRequest,

@@ -1,12 +1,5 @@
-import {
-  type AccountRecord,
-  type KeyMode,
-  type NetworkId,
-  NOT_ATTEMPTED,
-  newId,
-  type PostRecord,
-  type TargetRecord,
-} from "@socialpub/core";
+import type { AccountRecord, KeyMode, NetworkId } from "@socialpub/core";
+import { storeFixture } from "@socialpub/core/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PostgresCore } from "../../src/store/postgres/core.ts";
 import { openPostgresStore, type PostgresStore } from "../../src/store/postgres/postgres-store.ts";
@@ -45,18 +38,9 @@ beforeEach(async () => {
   statements = 0;
 });
 
-async function user(): Promise<string> {
-  const id = newId("usr", T0);
-  await store.createUser({
-    id,
-    email: `${id.toLowerCase()}@example.com`,
-    name: "Test",
-    studio: "Test",
-    plan: "creator",
-    created_at: T0,
-  });
-  return id;
-}
+/** Users, posts and targets as the store conformance suite makes them. */
+const records = storeFixture(() => store);
+const user = async (): Promise<string> => (await records.user()).id;
 
 function account(userId: string, mode: KeyMode, platform: NetworkId): AccountRecord {
   return {
@@ -73,36 +57,10 @@ function account(userId: string, mode: KeyMode, platform: NetworkId): AccountRec
 
 /** A live post of `userId` whose target on `platform` was attempted at `at` (in flight or done). */
 async function attempted(userId: string, platform: NetworkId, at: number, inFlight: boolean): Promise<void> {
-  const post: PostRecord = {
-    id: newId("post", T0),
-    user_id: userId,
-    mode: "live",
-    caption: "hello",
-    platforms: [platform],
-    status: "publishing",
-    media: null,
-    scheduled_at: T0,
-    published_at: null,
-    created_at: T0,
-  };
-  const target: TargetRecord = {
-    post_id: post.id,
-    platform,
-    status: "pending",
-    text: "hello",
-    permalink: null,
-    error: null,
-    published_at: null,
-    reach: 0,
-    likes: 0,
-    comments: 0,
-    shares: 0,
-    ...NOT_ATTEMPTED,
-    attempts: 1,
-    attempted_at: at,
-    in_flight: inFlight,
-  };
-  await store.insertPost(post, [target]);
+  const post = records.post(userId, { mode: "live", status: "publishing", platforms: [platform] });
+  await store.insertPost(post, [
+    records.target(post.id, platform, { attempts: 1, attempted_at: at, in_flight: inFlight }),
+  ]);
 }
 
 describe("PostgreSQL: the reads of a turn as one statement", () => {
@@ -179,33 +137,15 @@ describe("PostgreSQL: the reads of a turn as one statement", () => {
     await attempted(a, "discord", T0, false);
     const posts = await Promise.all(
       Array.from({ length: 30 }, async () => {
-        const post: PostRecord = {
-          id: newId("post", T0),
-          user_id: a,
+        const post = records.post(a, {
           mode: "live",
-          caption: "hello",
-          platforms: ["discord", "telegram"],
           status: "publishing",
-          media: null,
-          scheduled_at: T0,
-          published_at: null,
-          created_at: T0,
-        };
-        const pending = (platform: NetworkId): TargetRecord => ({
-          post_id: post.id,
-          platform,
-          status: "pending",
-          text: "hello",
-          permalink: null,
-          error: null,
-          published_at: null,
-          reach: 0,
-          likes: 0,
-          comments: 0,
-          shares: 0,
-          ...NOT_ATTEMPTED,
+          platforms: ["discord", "telegram"],
         });
-        await store.insertPost(post, [pending("discord"), pending("telegram")]);
+        await store.insertPost(post, [
+          records.target(post.id, "discord"),
+          records.target(post.id, "telegram"),
+        ]);
         return post;
       }),
     );
