@@ -109,6 +109,27 @@ async function connected(account: PeerAccount, adapter = blueskyAdapter()) {
 /** A fresh service key for each post: a TID of now, as the service's keys are. */
 const nextKey = () => TID.nextStr();
 
+/**
+ * An adapter whose second createRecord of a publish is lost: the PDS makes the record and its answer is
+ * lost (`lose: "answer"`), or the request never reaches the PDS (`"request"`). `creates` counts them.
+ */
+function losingSecondCreate() {
+  const losing = {
+    creates: 0,
+    lose: "answer" as "answer" | "request",
+    adapter: blueskyAdapter({
+      fetch: async (request, init) => {
+        if (methodOf(request) === "com.atproto.repo.createRecord" && ++losing.creates === 2) {
+          if (losing.lose === "answer") await fetch(request, init);
+          throw new DOMException("The operation was aborted due to timeout", "TimeoutError");
+        }
+        return fetch(request, init);
+      },
+    }),
+  };
+  return losing;
+}
+
 describe.skipIf(NO_PDS)(needsPds("bluesky rich posts against a real PDS"), { timeout: 60_000 }, () => {
   it("publishes a 3-part thread, each part a reply to the one before under the first, in order", async () => {
     const alice = await peer.createAccount("alice");
@@ -301,19 +322,9 @@ describe.skipIf(NO_PDS)(needsPds("bluesky rich posts against a real PDS"), { tim
 
   it("finds a part whose answer was lost by reading its key, and sends one that never arrived", async () => {
     const frank = await peer.createAccount("frank");
-    let creates = 0;
-    let lose: "answer" | "request" = "answer";
-    const adapter = blueskyAdapter({
-      fetch: async (request, init) => {
-        const method = methodOf(request);
-        if (method === "com.atproto.repo.createRecord" && ++creates === 2) {
-          // Part 2: the PDS makes it and its answer is lost, or the request never reaches the PDS.
-          if (lose === "answer") await fetch(request, init);
-          throw new DOMException("The operation was aborted due to timeout", "TimeoutError");
-        }
-        return fetch(request, init);
-      },
-    });
+    // Part 2: the PDS makes it and its answer is lost, or the request never reaches the PDS.
+    const losing = losingSecondCreate();
+    const { adapter } = losing;
     const account = await connected(frank, adapter);
     const thread = parts("two", "three");
 
@@ -321,8 +332,8 @@ describe.skipIf(NO_PDS)(needsPds("bluesky rich posts against a real PDS"), { tim
       ["answer", 1],
       ["request", 0],
     ] as const) {
-      lose = what;
-      creates = 0;
+      losing.lose = what;
+      losing.creates = 0;
       const key = nextKey();
       const { kept, save } = keptStep();
       const lost = await adapter
@@ -340,7 +351,7 @@ describe.skipIf(NO_PDS)(needsPds("bluesky rich posts against a real PDS"), { tim
         input("one", key, { thread, step: kept.step, saveStep: resumed.save }),
       );
       // Found at its key (no second create), or sent now that the PDS is known not to have it.
-      expect(creates).toBe(expected === 1 ? 3 : 4);
+      expect(losing.creates).toBe(expected === 1 ? 3 : 4);
       const mine = (await postsOf(frank)).filter((post) => published.parts?.some((p) => p.id === post.rkey));
       expect(mine.map((post) => post.value.text)).toEqual(["one", "two", "three"]);
       expect(mine[2]!.value.reply).toEqual({ root: ref(mine[0]!), parent: ref(mine[1]!) });
@@ -352,25 +363,15 @@ describe.skipIf(NO_PDS)(needsPds("bluesky rich posts against a real PDS"), { tim
 
   it("after a stop while the first comment was added, finds it at its key, or adds it once when it never arrived", async () => {
     const grace = await peer.createAccount("grace");
-    let creates = 0;
-    let lose: "answer" | "request" = "answer";
-    const adapter = blueskyAdapter({
-      fetch: async (request, init) => {
-        const method = methodOf(request);
-        if (method === "com.atproto.repo.createRecord" && ++creates === 2) {
-          // The comment: the PDS makes it and its answer is lost, or the request never reaches the PDS.
-          if (lose === "answer") await fetch(request, init);
-          throw new DOMException("The operation was aborted due to timeout", "TimeoutError");
-        }
-        return fetch(request, init);
-      },
-    });
+    // The comment: the PDS makes it and its answer is lost, or the request never reaches the PDS.
+    const losing = losingSecondCreate();
+    const { adapter } = losing;
     const account = await connected(grace, adapter);
     const comment = "Notes at https://example.com/notes";
 
     for (const what of ["answer", "request"] as const) {
-      lose = what;
-      creates = 0;
+      losing.lose = what;
+      losing.creates = 0;
       const key = nextKey();
       // The service stops before it saves what became of the comment: the step says it was being sent.
       const { kept, save } = keptStep((step) => step.thread_comment === "failed");
@@ -386,7 +387,7 @@ describe.skipIf(NO_PDS)(needsPds("bluesky rich posts against a real PDS"), { tim
         input(`Post (${what} lost)`, key, { firstComment: comment, step: kept.step, saveStep: resumed.save }),
       );
       // Found at its key (no second create), or added now that the PDS is known not to have it.
-      expect(creates).toBe(what === "answer" ? 2 : 3);
+      expect(losing.creates).toBe(what === "answer" ? 2 : 3);
       const first = await postAt(grace, published.id);
       const comments = (await postsOf(grace)).filter((post) => post.value.reply?.parent.uri === first.uri);
       expect(comments.map((post) => post.value.text)).toEqual([comment]);
