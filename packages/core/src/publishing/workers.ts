@@ -2,6 +2,7 @@ import { NETWORK_RULES } from "../contract/networks.ts";
 import type { DueWork } from "../scheduler/due-timer.ts";
 import { LanePool } from "../scheduler/lane-pool.ts";
 import type { ServiceDeps } from "../service/context.ts";
+import { accountKey } from "../store/claim-per-account.ts";
 import type { ClaimedTarget } from "../store/types.ts";
 import { AccountCredentials } from "./account-credentials.ts";
 import { retryClaimedTarget } from "./run-attempts.ts";
@@ -45,7 +46,7 @@ export function retryWork(deps: () => ServiceDeps): DueWork {
 }
 
 /** The account a target is published with: pacing counts attempts per user, mode and network. */
-const accountOf = ({ post, target }: ClaimedTarget) => `${post.user_id}:${post.mode}:${target.platform}`;
+const accountOf = ({ post, target }: ClaimedTarget) => accountKey(post.user_id, post.mode, target.platform);
 
 /**
  * Figures of live posts, read on a decaying schedule after publishing (5 min, 1 h, 6 h, 24 h, 7 days

@@ -60,7 +60,7 @@ export {
   type WebhookSealReport,
   webhookBinding,
 } from "../secrets/webhook-secrets.ts";
-export { CLAIM_LOOKAHEAD, onePerAccount } from "../store/claim-per-account.ts";
+export { accountKey, CLAIM_LOOKAHEAD, onePerAccount } from "../store/claim-per-account.ts";
 export { DeliveryClaim } from "../store/delivery-claim.ts";
 export { IdempotencyKeyTaken } from "../store/idempotency-key-taken.ts";
 export { MemoryStore } from "../store/memory.ts";

@@ -4,6 +4,11 @@
  */
 export const CLAIM_LOOKAHEAD = 8;
 
+/** The account a target is published with, as pacing counts it: its post's user and mode, and its network. */
+export function accountKey(userId: string, mode: string, platform: string): string {
+  return `${userId}:${mode}:${platform}`;
+}
+
 /**
  * The first `limit` of `due` (earliest due first) with at most one per account: the earliest of each.
  * The others wait for a later claim (see claimDueTargets).

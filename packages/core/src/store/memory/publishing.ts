@@ -1,5 +1,5 @@
 import type { NetworkId } from "../../contract/networks.ts";
-import { CLAIM_LOOKAHEAD, onePerAccount } from "../claim-per-account.ts";
+import { accountKey, CLAIM_LOOKAHEAD, onePerAccount } from "../claim-per-account.ts";
 import { settledPost } from "../settle.ts";
 import type { ClaimedTarget, Effects, KeyMode, PostRecord, RecentAttempt, TargetRecord } from "../types.ts";
 import { copy, isDue, type MemoryTables, startAttempt } from "./tables.ts";
@@ -38,7 +38,7 @@ export async function claimDueTargets(
   const chosen = onePerAccount(
     due.slice(0, Math.max(0, limit) * CLAIM_LOOKAHEAD),
     Math.max(0, limit),
-    ({ post, target }) => `${post.user_id}:${post.mode}:${target.platform}`,
+    ({ post, target }) => accountKey(post.user_id, post.mode, target.platform),
   );
   return chosen.map(({ post, target }) => {
     startAttempt(target, now);

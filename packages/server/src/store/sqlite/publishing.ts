@@ -1,4 +1,5 @@
 import {
+  accountKey,
   CLAIM_LOOKAHEAD,
   type ClaimedTarget,
   type Effects,
@@ -95,7 +96,7 @@ export async function claimDueTargets(
         Math.max(0, limit) * CLAIM_LOOKAHEAD,
       ),
       Math.max(0, limit),
-      (row) => `${row.user_id}:${row.mode}:${row.platform}`,
+      (row) => accountKey(String(row.user_id), String(row.mode), String(row.platform)),
     );
     const claimed: ClaimedTarget[] = [];
     for (const row of due) {
